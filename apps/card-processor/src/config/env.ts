@@ -1,0 +1,7 @@
+import { PlatformEnv } from '@payments/platform-config';
+
+/** card-processor: card charges, their verification state machine, POS authorisation. */
+export class Env extends PlatformEnv {
+  override SERVICE_NAME = 'card-processor';
+  override PORT = 3001;
+}

@@ -1,0 +1,12 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { PlatformModule } from '@payments/platform-bootstrap';
+import { BusinessesModule } from './businesses/businesses.module';
+import { Env } from './config/env';
+import { database } from './database/data-source';
+
+@Module({})
+export class AppModule {
+  static forRoot(env: Env): DynamicModule {
+    return { module: AppModule, imports: [PlatformModule.forRoot(env, database), BusinessesModule] };
+  }
+}

@@ -1,0 +1,33 @@
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { UnauthorizedError } from '@payments/platform-envelope';
+import type { FastifyRequest } from 'fastify';
+import { Business } from './business.entity';
+import { BusinessesService } from './businesses.service';
+
+type AuthenticatedRequest = FastifyRequest & { business?: Business };
+
+/** Every key-protected route: `x-api-key` and `x-api-secret` must both match one business. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(private readonly businesses: BusinessesService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const apiKey = request.headers['x-api-key'];
+    const apiSecret = request.headers['x-api-secret'];
+    if (typeof apiKey !== 'string' || typeof apiSecret !== 'string' || !apiKey || !apiSecret) {
+      throw new UnauthorizedError('x-api-key and x-api-secret headers are required');
+    }
+    const business = await this.businesses.authenticate(apiKey, apiSecret);
+    if (!business) throw new UnauthorizedError('Invalid API credentials');
+    request.business = business;
+    return true;
+  }
+}
+
+/** The business the guard authenticated; every tenant-scoped query starts from it. */
+export const CurrentBusiness = createParamDecorator((_data: unknown, context: ExecutionContext): Business => {
+  const business = context.switchToHttp().getRequest<AuthenticatedRequest>().business;
+  if (!business) throw new Error('CurrentBusiness used on a route without ApiKeyGuard');
+  return business;
+});

@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { BusinessProvisionedV1, BusinessProvisionedV1Payload, Topics } from '@payments/contracts';
+import { constantTimeEquals, hashSecret, randomAlphanumeric, randomToken, Sealer } from '@payments/platform-crypto';
+import { Outbox } from '@payments/platform-outbox';
+import { ulid } from 'ulid';
+import { DataSource } from 'typeorm';
+import { Business, BusinessMode } from './business.entity';
+
+export interface NewPartner {
+  name: string;
+  mode: BusinessMode;
+  webhookUrl: string | null;
+}
+
+/** Shown once, at creation: only hashes and sealed copies are kept. */
+export interface PartnerCredentials {
+  businessId: string;
+  apiKey: string;
+  apiSecret: string;
+  posEncryptionKey: string;
+  webhookUrl: string | null;
+}
+
+const posKeyLength = 16;
+
+@Injectable()
+export class BusinessesService {
+  // An unknown key is compared against this, so a miss costs as much as a hit.
+  private readonly decoyHash = hashSecret(randomToken());
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+    private readonly sealer: Sealer,
+  ) {}
+
+  /** Creates the business and its credentials, and announces it to the other services. */
+  async provision(partner: NewPartner): Promise<PartnerCredentials> {
+    const prefix = partner.mode === 'live' ? 'live' : 'test';
+    const credentials: PartnerCredentials = {
+      businessId: ulid(),
+      apiKey: `pk_${prefix}_${randomToken(24)}`,
+      apiSecret: `sk_${prefix}_${randomToken(32)}`,
+      posEncryptionKey: randomAlphanumeric(posKeyLength),
+      webhookUrl: partner.webhookUrl,
+    };
+    const sealedApiKey = this.sealer.seal(credentials.apiKey, credentials.businessId);
+    const sealedPosEncryptionKey = this.sealer.seal(credentials.posEncryptionKey, credentials.businessId);
+    await this.dataSource.transaction(async (em) => {
+      await em.insert(Business, {
+        id: credentials.businessId,
+        name: partner.name,
+        mode: partner.mode,
+        apiKeyHash: hashSecret(credentials.apiKey),
+        apiKeySealed: sealedApiKey,
+        apiSecretHash: hashSecret(credentials.apiSecret),
+        posEncryptionKeySealed: sealedPosEncryptionKey,
+        webhookUrl: partner.webhookUrl,
+      });
+      await this.outbox.enqueue<BusinessProvisionedV1Payload>(em, {
+        topic: Topics.businessEvents,
+        type: BusinessProvisionedV1,
+        key: credentials.businessId,
+        businessId: credentials.businessId,
+        payload: {
+          businessId: credentials.businessId,
+          name: partner.name,
+          mode: partner.mode,
+          webhookUrl: partner.webhookUrl,
+          sealedApiKey,
+          sealedPosEncryptionKey,
+        },
+      });
+    });
+    return credentials;
+  }
+
+  /** The business owning this key pair, or null. Both halves are compared in constant time. */
+  async authenticate(apiKey: string, apiSecret: string): Promise<Business | null> {
+    const business = await this.dataSource.getRepository(Business).findOneBy({ apiKeyHash: hashSecret(apiKey) });
+    const secretMatches = constantTimeEquals(hashSecret(apiSecret), business?.apiSecretHash ?? this.decoyHash);
+    return business && secretMatches ? business : null;
+  }
+}

@@ -1,0 +1,10 @@
+import { AppDatabase } from '@payments/platform-database';
+import { outboxEntities } from '@payments/platform-outbox';
+import { Business } from '../businesses/business.entity';
+import { migrations } from './migrations';
+
+export const database: AppDatabase = {
+  schema: 'gateway',
+  entities: [...outboxEntities, Business],
+  migrations,
+};

@@ -1,0 +1,5 @@
+import { InitialSchema1763769600004 } from './1763769600004-initial-schema';
+import { Businesses1763769600005 } from './1763769600005-businesses';
+
+/** Every migration of this app, oldest first. */
+export const migrations = [InitialSchema1763769600004, Businesses1763769600005];

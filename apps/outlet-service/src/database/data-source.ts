@@ -1,0 +1,9 @@
+import { AppDatabase } from '@payments/platform-database';
+import { outboxEntities } from '@payments/platform-outbox';
+import { migrations } from './migrations';
+
+export const database: AppDatabase = {
+  schema: 'outlets',
+  entities: [...outboxEntities],
+  migrations,
+};

@@ -1,0 +1,7 @@
+import { PlatformEnv } from '@payments/platform-config';
+
+/** pos-ingest: accepts encrypted POS submissions; stateless and scaled on its own. */
+export class Env extends PlatformEnv {
+  override SERVICE_NAME = 'pos-ingest';
+  override PORT = 3002;
+}

@@ -1,0 +1,40 @@
+// Three suites: unit (*.spec.ts, fakes only), integration (*.int-spec.ts, real PostgreSQL and
+// Kafka) and end-to-end (*.e2e-spec.ts, the built apps as processes, over HTTP).
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+);
+
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+const project = (displayName, pattern, extra = {}) => ({
+  displayName,
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  testMatch: [`<rootDir>/{apps,libs,tools}/**/${pattern}`],
+  moduleNameMapper,
+  transform,
+  setupFiles: ['reflect-metadata'],
+  ...extra,
+});
+
+module.exports = {
+  projects: [
+    project('unit', '*.spec.ts'),
+    project('integration', '*.int-spec.ts', { slowTestThreshold: 30 }),
+    project('e2e', '*.e2e-spec.ts', { slowTestThreshold: 60 }),
+  ],
+};

@@ -1,0 +1,21 @@
+import { IsIn, IsISO8601, IsOptional, IsString, IsUrl } from 'class-validator';
+
+/** GET /business: the business behind the calling keys, so integrators can check their setup. */
+export class BusinessProfileResponse {
+  @IsString()
+  businessId!: string;
+
+  @IsString()
+  name!: string;
+
+  /** `test` keys act on the sandbox; `live` keys on real rails. */
+  @IsIn(['test', 'live'])
+  mode!: 'test' | 'live';
+
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false })
+  webhookUrl!: string | null;
+
+  @IsISO8601()
+  createdAt!: string;
+}

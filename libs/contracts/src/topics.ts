@@ -1,0 +1,33 @@
+/** One definition of every Kafka topic; the platform creates them explicitly at start. */
+export interface TopicSpec {
+  readonly name: string;
+  readonly partitions: number;
+  /** Topic-level broker configuration, e.g. a short retention for sealed card data. */
+  readonly config?: Readonly<Record<string, string>>;
+}
+
+export const Topics = {
+  /** Partner-visible events (outlet.created, fundAccount.success, ...), keyed by business id. */
+  partnerEvents: { name: 'partner.events.v1', partitions: 12 },
+  /** Internal business lifecycle events (partner provisioned, keys rotated), keyed by business id. */
+  businessEvents: { name: 'business.events.v1', partitions: 3 },
+  /**
+   * POS submissions keyed by terminal serial number. Card fields travel sealed, and the topic
+   * keeps them for six hours only: long enough to ride out a processor outage, no longer.
+   */
+  posTransactions: {
+    name: 'pos.transactions.v1',
+    partitions: 6,
+    config: { 'retention.ms': String(6 * 60 * 60 * 1000), 'cleanup.policy': 'delete' },
+  },
+} as const satisfies Record<string, TopicSpec>;
+
+export type TopicKey = keyof typeof Topics;
+export type TopicName = (typeof Topics)[TopicKey]['name'];
+
+/** Messages that can never succeed are parked here instead of being retried forever. */
+export function deadLetterTopicOf(topic: TopicSpec): TopicSpec {
+  return { name: `${topic.name}.dlq`, partitions: 1 };
+}
+
+export const allTopics: readonly TopicSpec[] = Object.values(Topics).flatMap((topic) => [topic, deadLetterTopicOf(topic)]);

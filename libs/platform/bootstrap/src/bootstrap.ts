@@ -1,0 +1,89 @@
+import { DynamicModule, Logger as NestLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
+import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
+import { toErrorEnvelope } from '@payments/platform-envelope';
+import { Metrics } from '@payments/platform-metrics';
+import { Logger } from 'nestjs-pino';
+import { ApiDocsOptions, setupApiDocs } from './api-docs.setup';
+
+export interface AppSpec<E extends PlatformEnv> {
+  envClass: new () => E;
+  database: AppDatabase;
+  /** The app's root module, built from its validated environment. */
+  module: (env: E) => DynamicModule;
+  docs?: ApiDocsOptions;
+}
+
+/** Reads the environment or stops the process with a message naming each bad variable. */
+export function loadEnvOrExit<E extends PlatformEnv>(envClass: new () => E): E {
+  try {
+    return loadEnv(envClass);
+  } catch (error) {
+    if (!(error instanceof InvalidEnvironmentError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+}
+
+/** Builds the app without listening: what `main.ts` runs, and what integration tests inject into. */
+export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: env.HTTP_BODY_LIMIT_BYTES, trustProxy: true, return503OnClosing: true });
+  const app = await NestFactory.create<NestFastifyApplication>(spec.module(env), adapter, { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  const fastify = app.getHttpAdapter().getInstance();
+  const metrics = app.get(Metrics);
+  const logger = new NestLogger('http');
+  // Errors Fastify raises before a route runs (bad JSON, size, content type) get the envelope too.
+  fastify.setErrorHandler((error, _request, reply) => {
+    const { envelope, unexpected } = toErrorEnvelope(error);
+    if (unexpected) logger.error({ err: unexpected, errorId: envelope.data.errorId }, 'unexpected error');
+    void reply.status(envelope.statusCode).send(envelope);
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpDuration.observe({ method: request.method, route, status_code: reply.statusCode }, reply.elapsedTime / 1000);
+    done();
+  });
+  if (spec.docs) setupApiDocs(app, spec.docs);
+  await app.init();
+  return app;
+}
+
+/** main.ts of every app: config, migrations, HTTP, and a graceful SIGTERM. */
+export async function bootstrapApp<E extends PlatformEnv>(spec: AppSpec<E>): Promise<NestFastifyApplication> {
+  const env = loadEnvOrExit(spec.envClass);
+  if (env.MIGRATE_ON_START) await migrate(postgresOptions(env.DATABASE_URL, 2, spec.database));
+  const app = await createApp(spec, env);
+  await app.listen({ port: env.PORT, host: env.HOST });
+  stopGracefullyOnSignals(app, env);
+  return app;
+}
+
+/**
+ * SIGTERM or SIGINT: stop taking requests, finish in-flight ones and the outbox batch, close
+ * Kafka and the pool, exit 0. If draining takes longer than SHUTDOWN_TIMEOUT_MS, exit 1.
+ */
+function stopGracefullyOnSignals(app: NestFastifyApplication, env: PlatformEnv): void {
+  const logger = new NestLogger('shutdown');
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal} received: draining`);
+    setTimeout(() => {
+      logger.error(`still draining after ${env.SHUTDOWN_TIMEOUT_MS} ms: exiting`);
+      process.exit(1);
+    }, env.SHUTDOWN_TIMEOUT_MS).unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

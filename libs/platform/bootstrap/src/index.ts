@@ -1,0 +1,4 @@
+export * from './api-docs.setup';
+export * from './bootstrap';
+export * from './env.module';
+export * from './platform.module';

@@ -1,0 +1,35 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { PlatformEnv } from '@payments/platform-config';
+import { AppDatabase, DatabaseModule } from '@payments/platform-database';
+import { ApiExceptionFilter, createValidationPipe, EnvelopeInterceptor } from '@payments/platform-envelope';
+import { HealthModule } from '@payments/platform-health';
+import { KafkaModule } from '@payments/platform-kafka';
+import { LoggingModule } from '@payments/platform-logging';
+import { MetricsModule } from '@payments/platform-metrics';
+import { OutboxModule } from '@payments/platform-outbox';
+import { EnvModule } from './env.module';
+
+/** Everything an app needs from the platform: config, logs, database, Kafka, outbox, health, metrics, envelope. */
+@Module({})
+export class PlatformModule {
+  static forRoot(env: PlatformEnv, database: AppDatabase): DynamicModule {
+    return {
+      module: PlatformModule,
+      imports: [
+        EnvModule.register(env),
+        LoggingModule.forRoot(),
+        DatabaseModule.forApp(database),
+        KafkaModule,
+        OutboxModule,
+        MetricsModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,74 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * What every app reads from the environment. Each app's Env extends it and sets its own
+ * defaults (PORT, SERVICE_NAME). Every property needs an initialiser: the loader only
+ * reads variables the class declares.
+ */
+export class PlatformEnv {
+  @IsIn(['development', 'test', 'production'])
+  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+
+  @IsString()
+  SERVICE_NAME = 'payments';
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsIn(logLevels)
+  LOG_LEVEL: (typeof logLevels)[number] = 'info';
+
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// connection URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/payments';
+
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  DATABASE_POOL_SIZE = 10;
+
+  /** Run this app's migrations at start (under an advisory lock); off when a deploy step runs them. */
+  @IsIn([true, false])
+  @Transform(({ value }) => value === true || value === 'true')
+  MIGRATE_ON_START = true;
+
+  @Matches(/^[^\s,]+:\d+(,[^\s,]+:\d+)*$/, { message: 'must be a comma-separated list of host:port' })
+  KAFKA_BROKERS = '127.0.0.1:9092';
+
+  @IsOptional()
+  @IsString()
+  KAFKA_CLIENT_ID?: string = undefined;
+
+  @IsInt()
+  @Min(1)
+  @Max(5000)
+  OUTBOX_BATCH_SIZE = 200;
+
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  OUTBOX_POLL_INTERVAL_MS = 1000;
+
+  /** Largest accepted request body; bigger ones get 413. */
+  @IsInt()
+  @Min(1024)
+  @Max(10 * 1024 * 1024)
+  HTTP_BODY_LIMIT_BYTES = 64 * 1024;
+
+  /** How long SIGTERM may take to drain in-flight work before the process exits anyway. */
+  @IsInt()
+  @Min(1000)
+  @Max(60_000)
+  SHUTDOWN_TIMEOUT_MS = 8000;
+}
+
+export function kafkaBrokerList(env: PlatformEnv): string[] {
+  return env.KAFKA_BROKERS.split(',');
+}

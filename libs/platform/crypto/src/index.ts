@@ -1,0 +1,2 @@
+export * from './sealing';
+export * from './secrets';

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { Sealer } from './sealing';
+
+const key = randomBytes(32).toString('base64');
+
+describe('Sealer', () => {
+  const sealer = new Sealer(key);
+
+  it('opens what it sealed, for any text', () => {
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (text) => sealer.open(sealer.seal(text)) === text));
+  });
+
+  it('never produces the same ciphertext twice for the same text', () => {
+    expect(sealer.seal('5061460410120223210')).not.toEqual(sealer.seal('5061460410120223210'));
+  });
+
+  it('refuses a value sealed under another key', () => {
+    const other = new Sealer(randomBytes(32).toString('base64'));
+    expect(() => sealer.open(other.seal('secret'))).toThrow();
+  });
+
+  it('refuses a tampered value', () => {
+    const sealed = sealer.seal('secret');
+    const last = sealed.at(-1) === 'A' ? 'B' : 'A';
+    expect(() => sealer.open(sealed.slice(0, -1) + last)).toThrow();
+  });
+
+  it('refuses a value bound to other associated data', () => {
+    const sealed = sealer.seal('4111111111111111', 'charge-1');
+    expect(sealer.open(sealed, 'charge-1')).toBe('4111111111111111');
+    expect(() => sealer.open(sealed, 'charge-2')).toThrow();
+  });
+
+  it('rejects a key that is not 32 bytes', () => {
+    expect(() => new Sealer(randomBytes(16).toString('base64'))).toThrow('32 bytes');
+  });
+});

@@ -1,0 +1,4 @@
+export * from './database.module';
+export * from './ensure-database';
+export * from './migrate';
+export * from './postgres-options';

@@ -1,0 +1,25 @@
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { ensureDatabase } from './ensure-database';
+
+/**
+ * Creates the database and the app's schema if needed and runs the app's pending migrations.
+ * Several replicas may start at once: an advisory lock per schema lets one migrate while the
+ * others wait, then find nothing left to do.
+ */
+export async function migrate(options: DataSourceOptions): Promise<string[]> {
+  if (options.type !== 'postgres' || !options.url || !options.schema) throw new Error('migrate needs a postgres url and schema');
+  await ensureDatabase(options.url);
+  const dataSource = await new DataSource({ ...options, poolSize: 2 }).initialize();
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.connect();
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrations:${options.schema}`]);
+    await runner.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((migration) => migration.name);
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${options.schema}`]).catch(() => undefined);
+    await runner.release();
+    await dataSource.destroy();
+  }
+}

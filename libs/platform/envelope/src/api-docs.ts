@@ -1,0 +1,70 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type DtoClass = Function;
+
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** OpenAPI schemas of the envelope itself, merged into every document. */
+export const envelopeSchemas: Record<string, SchemaObject> = {
+  ErrorData: {
+    type: 'object',
+    required: ['code'],
+    properties: {
+      code: { type: 'string', description: 'Stable error code, e.g. OUTLET_NOT_FOUND' },
+      errors: {
+        type: 'array',
+        description: 'On 422: every offending field',
+        items: {
+          type: 'object',
+          properties: { field: { type: 'string' }, messages: { type: 'array', items: { type: 'string' } } },
+        },
+      },
+      errorId: { type: 'string', description: 'On 500: quote it to support' },
+    },
+  },
+  ErrorEnvelope: {
+    type: 'object',
+    required: ['status', 'statusCode', 'message', 'data'],
+    properties: {
+      status: { type: 'boolean', enum: [false] },
+      statusCode: { type: 'integer' },
+      message: { type: 'string' },
+      data: schemaRef('ErrorData'),
+    },
+  },
+};
+
+/** Documents a 200 envelope whose `data` is `dto`; the schema comes from its class-validator rules. */
+export function ApiEnvelopeOk(dto: DtoClass, description = 'Success') {
+  return applyDecorators(
+    ApiResponse({
+      status: 200,
+      description,
+      schema: {
+        type: 'object',
+        required: ['status', 'statusCode', 'message', 'data'],
+        properties: {
+          status: { type: 'boolean', enum: [true] },
+          statusCode: { type: 'integer', enum: [200] },
+          message: { type: 'string' },
+          data: schemaRef(dto.name),
+        },
+      },
+    }),
+  );
+}
+
+/** Documents error answers of a route, all in the error envelope. */
+export function ApiEnvelopeErrors(...statuses: number[]) {
+  return applyDecorators(
+    ...statuses.map((status) => ApiResponse({ status, description: 'Error envelope', schema: schemaRef('ErrorEnvelope') })),
+  );
+}
+
+/** The route needs `x-api-key` and `x-api-secret`. */
+export function ApiKeyProtected() {
+  return applyDecorators(ApiSecurity('apiKey'), ApiSecurity('apiSecret'), ApiEnvelopeErrors(401));
+}

@@ -1,0 +1,36 @@
+import { FieldError } from '@payments/contracts';
+
+/**
+ * A failure the caller can act on. `code` is stable and documented; `message` is for people.
+ * Apps extend it per feature (OutletNotFoundError, ...) and register the code's status in
+ * their own table, see `ErrorStatusTable`.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationFailedError extends DomainError {
+  constructor(readonly errors: FieldError[]) {
+    super('VALIDATION_FAILED', summarise(errors), 422, { errors });
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(message = 'Missing or invalid API credentials') {
+    super('UNAUTHORIZED', message, 401);
+  }
+}
+
+function summarise(errors: FieldError[]): string {
+  // Spec wording for single-field failures ("accountName is required") is the first message.
+  if (errors.length === 1 && errors[0].messages.length === 1) return errors[0].messages[0];
+  return `Invalid fields: ${errors.map((error) => error.field).join(', ')}`;
+}

@@ -1,0 +1,24 @@
+import { HttpStatus } from '@nestjs/common';
+import { ErrorCode } from '@payments/contracts';
+
+/** HTTP status of each platform-wide error code. */
+export const errorStatus = {
+  VALIDATION_FAILED: HttpStatus.UNPROCESSABLE_ENTITY,
+  MALFORMED_JSON: HttpStatus.BAD_REQUEST,
+  PAYLOAD_TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
+  UNSUPPORTED_MEDIA_TYPE: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+  ROUTE_NOT_FOUND: HttpStatus.NOT_FOUND,
+  UNAUTHORIZED: HttpStatus.UNAUTHORIZED,
+  FORBIDDEN: HttpStatus.FORBIDDEN,
+  RATE_LIMITED: HttpStatus.TOO_MANY_REQUESTS,
+  SERVICE_UNAVAILABLE: HttpStatus.SERVICE_UNAVAILABLE,
+  INTERNAL_ERROR: HttpStatus.INTERNAL_SERVER_ERROR,
+} as const satisfies Record<ErrorCode, HttpStatus>;
+
+/** The code we answer for a status raised by the framework rather than by our code. */
+export function codeForStatus(status: number): ErrorCode {
+  const match = (Object.entries(errorStatus) as [ErrorCode, number][]).find(([, value]) => value === status);
+  if (match) return match[0];
+  if (status === HttpStatus.NOT_FOUND) return 'ROUTE_NOT_FOUND';
+  return status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_FAILED';
+}

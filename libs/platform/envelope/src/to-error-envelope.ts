@@ -1,0 +1,55 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { ApiEnvelope, ApiErrorData, ErrorCode } from '@payments/contracts';
+import { randomUUID } from 'node:crypto';
+import { DomainError } from './domain-error';
+import { codeForStatus } from './error-status';
+
+export interface RenderedError {
+  envelope: ApiEnvelope<ApiErrorData & Record<string, unknown>>;
+  /** Set for a 500: the error to log under `errorId`; never sent to the caller. */
+  unexpected?: unknown;
+}
+
+/** Fastify raises these before our handlers run (body parsing, size limit, content type). */
+const fastifyErrors: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_JSON', message: 'Request body is empty but Content-Type is application/json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type must be application/json' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'MALFORMED_JSON', message: 'Content-Length does not match the body' },
+};
+
+/** Turns anything thrown while serving a request into the spec's envelope. */
+export function toErrorEnvelope(error: unknown): RenderedError {
+  if (error instanceof DomainError) {
+    return { envelope: envelope(error.status, error.message, { code: error.code, ...error.details }) };
+  }
+  const fastifyCode = (error as { code?: unknown } | null)?.code;
+  if (typeof fastifyCode === 'string' && fastifyErrors[fastifyCode]) {
+    const known = fastifyErrors[fastifyCode];
+    const status = (error as { statusCode?: number }).statusCode ?? HttpStatus.BAD_REQUEST;
+    return { envelope: envelope(status, known.message, { code: known.code }) };
+  }
+  if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === HttpStatus.BAD_REQUEST) {
+    return { envelope: envelope(HttpStatus.BAD_REQUEST, 'Request body is not valid JSON', { code: 'MALFORMED_JSON' }) };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status < HttpStatus.INTERNAL_SERVER_ERROR) {
+      const message = status === HttpStatus.NOT_FOUND ? 'Route not found' : error.message;
+      return { envelope: envelope(status, message, { code: codeForStatus(status) }) };
+    }
+  }
+  const errorId = randomUUID();
+  return {
+    envelope: envelope(HttpStatus.INTERNAL_SERVER_ERROR, `Something went wrong on our side. Quote error id ${errorId} to support.`, {
+      code: 'INTERNAL_ERROR',
+      errorId,
+    }),
+    unexpected: error,
+  };
+}
+
+function envelope<T>(statusCode: number, message: string, data: T): ApiEnvelope<T> {
+  return { status: false, statusCode, message, data };
+}

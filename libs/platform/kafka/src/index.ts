@@ -1,0 +1,3 @@
+export * from './kafka-client';
+export * from './kafka.module';
+export * from './topics';

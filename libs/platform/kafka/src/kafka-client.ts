@@ -1,0 +1,33 @@
+import { Logger } from '@nestjs/common';
+import { Kafka, logLevel, LogEntry } from 'kafkajs';
+
+export interface KafkaClientOptions {
+  brokers: string[];
+  clientId: string;
+}
+
+const levels: Record<number, 'error' | 'warn' | 'log' | 'debug'> = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'log',
+  [logLevel.DEBUG]: 'debug',
+};
+
+/** A kafkajs client whose own logging goes through the app's logger at WARN and above. */
+export function createKafkaClient({ brokers, clientId }: KafkaClientOptions): Kafka {
+  const logger = new Logger('kafkajs');
+  return new Kafka({
+    clientId,
+    brokers,
+    connectionTimeout: 3000,
+    requestTimeout: 10_000,
+    retry: { initialRetryTime: 200, retries: 5, maxRetryTime: 5000 },
+    logLevel: logLevel.WARN,
+    logCreator:
+      () =>
+      ({ level, namespace, log }: LogEntry) => {
+        const { message, ...rest } = log;
+        logger[levels[level] ?? 'log']({ namespace, ...rest }, message);
+      },
+  });
+}

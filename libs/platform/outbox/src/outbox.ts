@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { EventEnvelope, TopicSpec } from '@payments/contracts';
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { OutboxMessage, ProcessedEvent } from './outbox-message.entity';
+
+export interface NewEvent<T> {
+  topic: TopicSpec;
+  type: string;
+  /** Kafka message key: events with one key stay in order (usually the business id). */
+  key: string;
+  payload: T;
+  businessId?: string;
+  correlationId?: string;
+}
+
+/** The channel the relay listens on; NOTIFY is delivered only when the transaction commits. */
+export function outboxChannel(schema: string): string {
+  return `outbox_${schema}`;
+}
+
+@Injectable()
+export class Outbox {
+  /** Adds an event to the transaction `em` belongs to; it is published only if that commits. */
+  async enqueue<T>(em: EntityManager, event: NewEvent<T>): Promise<EventEnvelope<T>> {
+    if (!em.queryRunner?.isTransactionActive) throw new Error('Outbox.enqueue must run inside a transaction');
+    const envelope: EventEnvelope<T> = {
+      eventId: randomUUID(),
+      type: event.type,
+      occurredAt: new Date().toISOString(),
+      ...(event.correlationId ? { correlationId: event.correlationId } : {}),
+      ...(event.businessId ? { businessId: event.businessId } : {}),
+      payload: event.payload,
+    };
+    const headers: Record<string, string> = { 'event-id': envelope.eventId, 'event-type': event.type };
+    if (event.correlationId) headers['correlation-id'] = event.correlationId;
+    await em.insert(OutboxMessage, {
+      id: envelope.eventId,
+      topic: event.topic.name,
+      messageKey: event.key,
+      payload: envelope,
+      headers,
+    });
+    const schema = (em.connection.options as { schema?: string }).schema ?? 'public';
+    await em.query('SELECT pg_notify($1, $2)', [outboxChannel(schema), '']);
+    return envelope;
+  }
+}
+
+@Injectable()
+export class ProcessedEvents {
+  /**
+   * Records that `consumer` applied `eventId`, in the caller's transaction. False means it
+   * was applied before: the caller skips the work, and the redelivery changes nothing.
+   */
+  async firstDelivery(em: EntityManager, consumer: string, eventId: string): Promise<boolean> {
+    const table = em.connection.getMetadata(ProcessedEvent).tablePath;
+    const rows: unknown[] = await em.query(
+      `INSERT INTO ${table} (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id`,
+      [consumer, eventId],
+    );
+    return rows.length === 1;
+  }
+}

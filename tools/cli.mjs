@@ -1,0 +1,28 @@
+// npm run migrate [-- <app>...]      run the apps' pending migrations (all apps by default)
+// npm run partner:create -- ...      onboard a partner (see the README)
+import { apps, ensureBuild, ensureDependencies, localEnv, log, nodeScript } from './lib.mjs';
+
+const [command, ...args] = process.argv.slice(2);
+ensureDependencies();
+ensureBuild();
+const env = localEnv();
+
+switch (command) {
+  case 'migrate': {
+    const names = args.length > 0 ? args : apps.map((app) => app.name);
+    for (const name of names) {
+      log(`migrating ${name}`);
+      const result = nodeScript('tools/runtime/migrate.cjs', [name], env, ['ignore', 2, 'inherit']);
+      if (result.status !== 0) process.exit(result.status ?? 1);
+    }
+    break;
+  }
+  case 'partner-create': {
+    const result = nodeScript('dist/apps/checkout-gateway/src/cli/partner-create.js', args, env);
+    process.exit(result.status ?? 1);
+    break;
+  }
+  default:
+    log(`unknown command ${command}`);
+    process.exit(2);
+}

@@ -1,0 +1,103 @@
+// Shared by `npm start`, `npm test` and the CLI commands: each does its own setup.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const dataDir = join(root, '.data');
+export const apps = [
+  { name: 'checkout-gateway', port: 3000 },
+  { name: 'card-processor', port: 3001 },
+  { name: 'pos-ingest', port: 3002 },
+  { name: 'outlet-service', port: 3003 },
+  { name: 'webhook-dispatcher', port: 3004 },
+];
+
+export function log(message) {
+  process.stderr.write(`» ${message}\n`);
+}
+
+/** Runs a command with inherited stdio (stdout redirected to stderr when asked); throws on failure. */
+export function run(command, args, { env = process.env, quiet = false } = {}) {
+  const result = spawnSync(command, args, { cwd: root, env, stdio: ['ignore', quiet ? 2 : 'inherit', 'inherit'] });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+}
+
+/** `npm ci` when node_modules is missing or older than the lockfile. */
+export function ensureDependencies() {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  log('installing dependencies (npm ci)');
+  run('npm', ['ci', '--no-audit', '--no-fund'], { quiet: true });
+}
+
+/** Compiles apps and libs to dist/ (incremental: a no-op build takes a second or two). */
+export function ensureBuild() {
+  log('building');
+  run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], { quiet: true });
+}
+
+/** Starts the local Kafka broker unless KAFKA_BROKERS points elsewhere; true if this call started it. */
+export function ensureKafka(env = process.env) {
+  if (env.KAFKA_BROKERS) return false;
+  const alreadyUp = spawnSync('bash', ['deploy/kafka/kafka.sh', 'status'], { cwd: root }).status === 0;
+  run('bash', ['deploy/kafka/kafka.sh', 'start'], { env, quiet: true });
+  return !alreadyUp;
+}
+
+export function stopKafka() {
+  spawnSync('bash', ['deploy/kafka/kafka.sh', 'stop'], { cwd: root, stdio: ['ignore', 2, 'inherit'] });
+}
+
+/**
+ * Secrets a developer machine needs but must never share: generated once into
+ * .data/local.env (git-ignored). Real deployments set them in the environment.
+ */
+export function localSecrets() {
+  const file = join(dataDir, 'local.env');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, `DATA_ENCRYPTION_KEY=${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+  }
+  return Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('='))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
+
+/** The environment for local commands: local secrets, overridden by anything already set. */
+export function localEnv(extra = {}) {
+  return { ...localSecrets(), ...extra, ...process.env };
+}
+
+/** Spawns a built app; `node -r` maps the @payments/* aliases to dist/. */
+export function spawnApp(name, env, stdio) {
+  return spawn(process.execPath, ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${name}/src/main.js`], {
+    cwd: root,
+    env,
+    stdio,
+  });
+}
+
+export function nodeScript(path, args, env, stdio = 'inherit') {
+  return spawnSync(process.execPath, ['-r', './tools/runtime/register-paths.cjs', path, ...args], { cwd: root, env, stdio });
+}
+
+export async function waitUntilReady(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs / 1000} s`);
+}

@@ -1,0 +1,20 @@
+// Runs one app's pending migrations: node -r ./tools/runtime/register-paths.cjs tools/runtime/migrate.cjs <app>
+// Apps also migrate at start (MIGRATE_ON_START); this is for deploy pipelines and operators.
+require('reflect-metadata');
+const path = require('node:path');
+const { loadEnvOrExit } = require('@payments/platform-bootstrap');
+const { migrate, postgresOptions } = require('@payments/platform-database');
+
+const app = process.argv[2];
+const source = path.resolve(__dirname, '../../dist/apps', app ?? '', 'src');
+const { Env } = require(path.join(source, 'config/env.js'));
+const { database } = require(path.join(source, 'database/data-source.js'));
+
+const env = loadEnvOrExit(Env);
+migrate(postgresOptions(env.DATABASE_URL, 2, database)).then(
+  (applied) => console.log(`${app}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`),
+  (error) => {
+    console.error(`${app}: migration failed: ${error.message}`);
+    process.exit(1);
+  },
+);
