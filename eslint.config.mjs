@@ -32,6 +32,8 @@ export default tseslint.config(
           ],
         },
       ],
+      // Decorator metadata (class-validator, TypeORM) needs explicit types, even inferable ones.
+      '@typescript-eslint/no-inferrable-types': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },

@@ -2,6 +2,6 @@ import { PlatformEnv } from '@payments/platform-config';
 
 /** card-processor: card charges, their verification state machine, POS authorisation. */
 export class Env extends PlatformEnv {
-  override SERVICE_NAME = 'card-processor';
-  override PORT = 3001;
+  override SERVICE_NAME: string = 'card-processor';
+  override PORT: number = 3001;
 }

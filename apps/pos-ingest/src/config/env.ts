@@ -2,6 +2,6 @@ import { PlatformEnv } from '@payments/platform-config';
 
 /** pos-ingest: accepts encrypted POS submissions; stateless and scaled on its own. */
 export class Env extends PlatformEnv {
-  override SERVICE_NAME = 'pos-ingest';
-  override PORT = 3002;
+  override SERVICE_NAME: string = 'pos-ingest';
+  override PORT: number = 3002;
 }

@@ -2,6 +2,6 @@ import { PlatformEnv } from '@payments/platform-config';
 
 /** webhook-dispatcher: signed webhook deliveries with retries. */
 export class Env extends PlatformEnv {
-  override SERVICE_NAME = 'webhook-dispatcher';
-  override PORT = 3004;
+  override SERVICE_NAME: string = 'webhook-dispatcher';
+  override PORT: number = 3004;
 }

@@ -13,34 +13,35 @@ export class PlatformEnv {
   NODE_ENV: 'development' | 'test' | 'production' = 'development';
 
   @IsString()
-  SERVICE_NAME = 'payments';
+  SERVICE_NAME: string = 'payments';
 
   @IsString()
-  HOST = '0.0.0.0';
+  HOST: string = '0.0.0.0';
 
   @IsInt()
   @Min(1)
   @Max(65535)
-  PORT = 3000;
+  PORT: number = 3000;
 
   @IsIn(logLevels)
   LOG_LEVEL: (typeof logLevels)[number] = 'info';
 
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// connection URL' })
-  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/payments';
+  DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/payments';
 
   @IsInt()
   @Min(1)
   @Max(100)
-  DATABASE_POOL_SIZE = 10;
+  DATABASE_POOL_SIZE: number = 10;
 
   /** Run this app's migrations at start (under an advisory lock); off when a deploy step runs them. */
   @IsIn([true, false])
-  @Transform(({ value }) => value === true || value === 'true')
-  MIGRATE_ON_START = true;
+  // Read the raw text: implicit conversion would turn the string 'false' into true.
+  @Transform(({ obj, key }) => obj[key] === true || obj[key] === 'true')
+  MIGRATE_ON_START: boolean = true;
 
   @Matches(/^[^\s,]+:\d+(,[^\s,]+:\d+)*$/, { message: 'must be a comma-separated list of host:port' })
-  KAFKA_BROKERS = '127.0.0.1:9092';
+  KAFKA_BROKERS: string = '127.0.0.1:9092';
 
   @IsOptional()
   @IsString()
@@ -49,24 +50,24 @@ export class PlatformEnv {
   @IsInt()
   @Min(1)
   @Max(5000)
-  OUTBOX_BATCH_SIZE = 200;
+  OUTBOX_BATCH_SIZE: number = 200;
 
   @IsInt()
   @Min(10)
   @Max(60_000)
-  OUTBOX_POLL_INTERVAL_MS = 1000;
+  OUTBOX_POLL_INTERVAL_MS: number = 1000;
 
   /** Largest accepted request body; bigger ones get 413. */
   @IsInt()
   @Min(1024)
   @Max(10 * 1024 * 1024)
-  HTTP_BODY_LIMIT_BYTES = 64 * 1024;
+  HTTP_BODY_LIMIT_BYTES: number = 64 * 1024;
 
   /** How long SIGTERM may take to drain in-flight work before the process exits anyway. */
   @IsInt()
   @Min(1000)
   @Max(60_000)
-  SHUTDOWN_TIMEOUT_MS = 8000;
+  SHUTDOWN_TIMEOUT_MS: number = 8000;
 }
 
 export function kafkaBrokerList(env: PlatformEnv): string[] {

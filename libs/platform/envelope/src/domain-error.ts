@@ -30,7 +30,7 @@ export class UnauthorizedError extends DomainError {
 }
 
 function summarise(errors: FieldError[]): string {
-  // Spec wording for single-field failures ("accountName is required") is the first message.
-  if (errors.length === 1 && errors[0].messages.length === 1) return errors[0].messages[0];
+  // One bad field: its first message is the spec's wording ("accountName is required").
+  if (errors.length === 1) return errors[0].messages[0];
   return `Invalid fields: ${errors.map((error) => error.field).join(', ')}`;
 }

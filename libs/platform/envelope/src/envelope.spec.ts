@@ -1,0 +1,142 @@
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Type } from 'class-transformer';
+import { IsEmail, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ApiExceptionFilter } from './api-exception.filter';
+import { DomainError } from './domain-error';
+import { EnvelopeInterceptor, SuccessMessage } from './envelope.interceptor';
+import { toErrorEnvelope } from './to-error-envelope';
+import { createValidationPipe } from './validation.pipe';
+
+class Address {
+  @IsString()
+  city!: string;
+}
+
+class CreateThing {
+  @MaxLength(5)
+  @IsString({ message: 'accountName is required' })
+  accountName!: string;
+
+  @IsEmail()
+  email!: string;
+
+  @ValidateNested()
+  @Type(() => Address)
+  address!: Address;
+}
+
+@Controller('things')
+class ThingsController {
+  @Post()
+  @SuccessMessage('Thing created')
+  create(@Body() body: CreateThing) {
+    return { accountName: body.accountName };
+  }
+
+  @Get('missing')
+  missing() {
+    throw new DomainError('OUTLET_NOT_FOUND', 'Outlet 01ABC not found', 404);
+  }
+
+  @Get('broken')
+  broken() {
+    throw new Error('connection string postgres://secret@db leaked');
+  }
+}
+
+@Module({
+  controllers: [ThingsController],
+  providers: [
+    { provide: APP_FILTER, useClass: ApiExceptionFilter },
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+  ],
+})
+class ThingsModule {}
+
+describe('response envelope', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter({ bodyLimit: 1024 }), { logger: false });
+    app.getHttpAdapter().getInstance().setErrorHandler((error, _request, reply) => {
+      const { envelope } = toErrorEnvelope(error);
+      void reply.status(envelope.statusCode).send(envelope);
+    });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+
+  afterAll(() => app.close());
+
+  const post = (payload: string, contentType = 'application/json') =>
+    app.inject({ method: 'POST', url: '/things', payload, headers: { 'content-type': contentType } });
+
+  it('wraps a success in {status, statusCode, message, data}', async () => {
+    const response = await post(JSON.stringify({ accountName: 'Ada', email: 'ada@example.com', address: { city: 'Lagos' } }));
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ status: true, statusCode: 201, message: 'Thing created', data: { accountName: 'Ada' } });
+  });
+
+  it('answers 422 naming every bad field, nested ones by path', async () => {
+    const response = await post(JSON.stringify({ accountName: 'far too long', email: 'nope', address: { city: 7 } }));
+    expect(response.statusCode).toBe(422);
+    const body = response.json();
+    expect(body.status).toBe(false);
+    expect(body.statusCode).toBe(422);
+    expect(body.data.code).toBe('VALIDATION_FAILED');
+    expect(body.data.errors.map((error: { field: string }) => error.field).sort()).toEqual(['accountName', 'address.city', 'email']);
+  });
+
+  it('uses the field message itself when only one thing is wrong', async () => {
+    const response = await post(JSON.stringify({ email: 'ada@example.com', address: { city: 'Lagos' } }));
+    expect(response.statusCode).toBe(422);
+    expect(response.json().message).toBe('accountName is required');
+  });
+
+  it('answers 400 for malformed JSON', async () => {
+    const response = await post('{"accountName": ');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ status: false, statusCode: 400, data: { code: 'MALFORMED_JSON' } });
+  });
+
+  it('answers 413 for a body over the limit', async () => {
+    const response = await post(JSON.stringify({ accountName: 'x'.repeat(2000) }));
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ status: false, statusCode: 413, data: { code: 'PAYLOAD_TOO_LARGE' } });
+  });
+
+  it('answers 415 for a body that is not JSON', async () => {
+    const response = await post('accountName=Ada', 'text/csv');
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toMatchObject({ status: false, data: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+  });
+
+  it('answers 404 in the envelope for an unknown route', async () => {
+    const response = await app.inject({ method: 'GET', url: '/nowhere' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ status: false, statusCode: 404, message: 'Route not found', data: { code: 'ROUTE_NOT_FOUND' } });
+  });
+
+  it('maps a domain error to its status and code', async () => {
+    const response = await app.inject({ method: 'GET', url: '/things/missing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      status: false,
+      statusCode: 404,
+      message: 'Outlet 01ABC not found',
+      data: { code: 'OUTLET_NOT_FOUND' },
+    });
+  });
+
+  it('answers 500 with an error id and no internals', async () => {
+    const response = await app.inject({ method: 'GET', url: '/things/broken' });
+    expect(response.statusCode).toBe(500);
+    const body = response.json();
+    expect(body.data.code).toBe('INTERNAL_ERROR');
+    expect(body.data.errorId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.body).not.toMatch(/postgres|secret|Error:|at /);
+  });
+});

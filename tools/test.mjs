@@ -1,0 +1,75 @@
+// npm test: installs what is missing, starts Kafka, prepares a fresh test database, builds,
+// then runs typecheck, lint and the unit, integration and end-to-end suites. The last line
+// is `N passed, N failed` over all of them; the exit code is non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { dataDir, ensureBuild, ensureDependencies, ensureKafka, log, root, stopKafka } from './lib.mjs';
+
+const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/payments_test';
+const results = { passed: 0, failed: 0 };
+
+function step(name, command, args) {
+  log(name);
+  const { status } = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  if (status === 0) results.passed += 1;
+  else {
+    results.failed += 1;
+    log(`${name} failed`);
+  }
+}
+
+/** A fresh database per run, so no test depends on what an earlier run left behind. */
+async function recreateTestDatabase() {
+  const url = new URL(testDatabaseUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+ensureDependencies();
+const startedKafka = ensureKafka();
+let exitCode = 1;
+try {
+  await recreateTestDatabase();
+  process.env.DATABASE_URL = testDatabaseUrl;
+  process.env.KAFKA_BROKERS ??= '127.0.0.1:9092';
+  process.env.TZ = 'UTC';
+  ensureBuild();
+  step('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json']);
+  // The module-boundary rule reads Nx's project graph; computing it first makes the rule run.
+  spawnSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], { cwd: root, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+  step('lint', join(root, 'node_modules/.bin/eslint'), ['--max-warnings', '0', 'apps', 'libs', 'tools']);
+
+  mkdirSync(dataDir, { recursive: true });
+  const report = join(dataDir, 'jest-results.json');
+  rmSync(report, { force: true });
+  log('unit, integration and end-to-end suites');
+  spawnSync(join(root, 'node_modules/.bin/jest'), ['--json', `--outputFile=${report}`, '--maxWorkers=2', ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
+  if (existsSync(report)) {
+    const jest = JSON.parse(readFileSync(report, 'utf8'));
+    results.passed += jest.numPassedTests;
+    // A suite that failed to load has no failed test of its own: count it once.
+    results.failed += jest.numFailedTests + jest.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.length === 0).length;
+  } else {
+    results.failed += 1;
+    log('jest wrote no report');
+  }
+  exitCode = results.failed === 0 && results.passed > 0 ? 0 : 1;
+} finally {
+  if (startedKafka && process.env.CI) stopKafka();
+}
+console.log(`${results.passed} passed, ${results.failed} failed`);
+process.exit(exitCode);
