@@ -2,9 +2,30 @@
 // each other and keeps libs/contracts free of framework and driver code.
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const apps = ['checkout-gateway', 'card-processor', 'pos-ingest', 'outlet-service', 'webhook-dispatcher'];
+
+function boundaries({ tests }) {
+  const testing = tests ? ['type:testing'] : [];
+  return {
+    enforceBuildableLibDependency: false,
+    allowCircularSelfDependency: true,
+    depConstraints: [
+      { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...testing] },
+      { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...testing] },
+      { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:testing'] },
+      { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:testing'] },
+      {
+        sourceTag: 'type:contracts',
+        onlyDependOnLibsWithTags: ['type:contracts'],
+        bannedExternalImports: ['@nestjs/*', 'typeorm', 'kafkajs', 'pg', 'fastify', '@fastify/*'],
+      },
+      ...apps.map((app) => ({ sourceTag: `scope:${app}`, onlyDependOnLibsWithTags: [`scope:${app}`, 'scope:shared'] })),
+    ],
+  };
+}
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'dist/**', '.data/**', 'artifacts/**', 'coverage/**', '.nx/**'] },
@@ -14,35 +35,24 @@ export default tseslint.config(
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:testing'] },
-            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
-            {
-              sourceTag: 'type:contracts',
-              onlyDependOnLibsWithTags: ['type:contracts'],
-              bannedExternalImports: ['@nestjs/*', 'typeorm', 'kafkajs', 'pg', 'fastify', '@fastify/*'],
-            },
-            ...apps.map((app) => ({ sourceTag: `scope:${app}`, onlyDependOnLibsWithTags: [`scope:${app}`, 'scope:shared'] })),
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', boundaries({ tests: false })],
       // Decorator metadata (class-validator, TypeORM) needs explicit types, even inferable ones.
       '@typescript-eslint/no-inferrable-types': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
   {
+    // Tests, and only tests, may use the factories and helpers of libs/testing.
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries({ tests: true })] },
   },
   {
-    files: ['tools/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly', AbortSignal: 'readonly' } },
+    files: ['**/*.mjs', '**/*.cjs'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

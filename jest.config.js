@@ -7,7 +7,7 @@ const moduleNameMapper = Object.fromEntries(
 );
 
 const transform = {
-  '^.+\\.ts$': [
+  '^.+\\.[tj]s$': [
     '@swc/jest',
     {
       jsc: {
@@ -28,6 +28,8 @@ const project = (displayName, pattern, extra = {}) => ({
   moduleNameMapper,
   transform,
   setupFiles: ['reflect-metadata'],
+  // content-disposition 3 ships ES modules only; Jest on Node 20 cannot require those untransformed.
+  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   ...extra,
 });
 

@@ -3,8 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
 import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
-import { toErrorEnvelope } from '@payments/platform-envelope';
 import { Metrics } from '@payments/platform-metrics';
+import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
+import type { IncomingMessage } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { ApiDocsOptions, setupApiDocs } from './api-docs.setup';
 
@@ -29,17 +30,19 @@ export function loadEnvOrExit<E extends PlatformEnv>(envClass: new () => E): E {
 
 /** Builds the app without listening: what `main.ts` runs, and what integration tests inject into. */
 export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: env.HTTP_BODY_LIMIT_BYTES, trustProxy: true, return503OnClosing: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: env.HTTP_BODY_LIMIT_BYTES,
+    trustProxy: true,
+    return503OnClosing: true,
+    genReqId: (req: IncomingMessage) => (req.id = requestIdOf(req)),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(spec.module(env), adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(Metrics);
-  const logger = new NestLogger('http');
-  // Errors Fastify raises before a route runs (bad JSON, size, content type) get the envelope too.
-  fastify.setErrorHandler((error, _request, reply) => {
-    const { envelope, unexpected } = toErrorEnvelope(error);
-    if (unexpected) logger.error({ err: unexpected, errorId: envelope.data.errorId }, 'unexpected error');
-    void reply.status(envelope.statusCode).send(envelope);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header(requestIdHeader, request.id);
+    done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -1,0 +1,62 @@
+import { testEnvironment } from '@payments/testing';
+import { ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const repoRoot = resolve(__dirname, '../../..');
+
+/** Each app on a port away from the defaults, so a developer's `npm start` does not collide. */
+export const appPorts = {
+  'checkout-gateway': 13000,
+  'card-processor': 13001,
+  'pos-ingest': 13002,
+  'outlet-service': 13003,
+  'webhook-dispatcher': 13004,
+} as const;
+
+export type AppName = keyof typeof appPorts;
+
+export interface RunningApp {
+  name: AppName;
+  process: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the built app as production runs it: `node -r register-paths dist/.../main.js`. */
+export function spawnApp(name: AppName, overrides: Record<string, string> = {}): RunningApp {
+  const env = { ...process.env, ...testEnvironment({ PORT: String(appPorts[name]), LOG_LEVEL: 'info', ...overrides }) };
+  const child = spawn(process.execPath, ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${name}/src/main.js`], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  return { name, process: child, output: () => output, exited };
+}
+
+export async function waitForReady(port: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const status = await fetch(`http://127.0.0.1:${port}/health/ready`, { signal: AbortSignal.timeout(2000) }).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`port ${port} not ready within ${timeoutMs} ms`);
+}
+
+/** Resolves with the exit, or rejects if the process outlives `ms`. */
+export function exitWithin<T>(exited: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still running ${ms} ms after the signal`)), ms);
+  });
+  return Promise.race([exited, timeout]).finally(() => clearTimeout(timer));
+}

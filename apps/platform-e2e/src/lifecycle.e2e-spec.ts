@@ -1,0 +1,64 @@
+import { appPorts, AppName, exitWithin, RunningApp, spawnApp, waitForReady } from './apps';
+
+jest.setTimeout(120_000);
+
+const names = Object.keys(appPorts) as AppName[];
+
+describe('the five apps as processes', () => {
+  const running: RunningApp[] = [];
+
+  afterAll(() => {
+    for (const app of running) app.process.kill('SIGKILL');
+  });
+
+  it('all boot and report ready with the real database and broker', async () => {
+    running.push(...names.map((name) => spawnApp(name)));
+    await Promise.all(
+      running.map((app) =>
+        waitForReady(appPorts[app.name]).catch((error: Error) => {
+          throw new Error(`${app.name}: ${error.message}\n${app.output()}`);
+        }),
+      ),
+    );
+    for (const name of names) {
+      const live = await fetch(`http://127.0.0.1:${appPorts[name]}/health/live`);
+      expect(await live.json()).toEqual({ status: true, statusCode: 200, message: 'live', data: { status: 'up' } });
+    }
+  });
+
+  it('log JSON lines carrying the request id', async () => {
+    const gateway = running.find((app) => app.name === 'checkout-gateway')!;
+    await fetch(`http://127.0.0.1:${appPorts['checkout-gateway']}/business`, { headers: { 'x-request-id': 'e2e-trace-42' } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const line = gateway
+      .output()
+      .split('\n')
+      .find((candidate) => candidate.includes('e2e-trace-42'));
+    expect(line).toBeDefined();
+    expect(JSON.parse(line!)).toMatchObject({ service: 'checkout-gateway', requestId: 'e2e-trace-42' });
+  });
+
+  it('each exits 0 within 10 s of SIGTERM', async () => {
+    expect(running).toHaveLength(names.length);
+    for (const app of running) app.process.kill('SIGTERM');
+    const exits = await Promise.all(running.map((app) => exitWithin(app.exited, 10_000)));
+    expect(exits).toEqual(names.map(() => ({ code: 0, signal: null })));
+  });
+});
+
+describe('configuration checked at boot', () => {
+  it('stops an app with a bad value, naming the variable', async () => {
+    const app = spawnApp('outlet-service', { PORT: 'eighty', KAFKA_BROKERS: 'no brokers here' });
+    const exit = await exitWithin(app.exited, 20_000);
+    expect(exit.code).toBe(78);
+    expect(app.output()).toMatch(/PORT: .*integer/);
+    expect(app.output()).toMatch(/KAFKA_BROKERS: .*host:port/);
+  });
+
+  it('stops the gateway without its data encryption key, naming it', async () => {
+    const app = spawnApp('checkout-gateway', { DATA_ENCRYPTION_KEY: '' });
+    const exit = await exitWithin(app.exited, 20_000);
+    expect(exit.code).toBe(78);
+    expect(app.output()).toContain('DATA_ENCRYPTION_KEY: must be 32 bytes');
+  });
+});

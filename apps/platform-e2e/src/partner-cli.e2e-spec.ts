@@ -1,0 +1,43 @@
+import { testEnvironment } from '@payments/testing';
+import { spawnSync } from 'node:child_process';
+import { repoRoot } from './apps';
+
+jest.setTimeout(120_000);
+
+function partnerCreate(args: string[]) {
+  return spawnSync('npm', ['run', 'partner:create', '--', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...testEnvironment() },
+    encoding: 'utf8',
+  });
+}
+
+describe('npm run partner:create', () => {
+  it('with --json prints exactly one JSON object on stdout', () => {
+    const result = partnerCreate(['--name', 'Kano Traders', '--webhook-url', 'https://kano.example/hooks', '--json']);
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const created = JSON.parse(lines[0]);
+    expect(Object.keys(created).sort()).toEqual(['apiKey', 'apiSecret', 'businessId', 'posEncryptionKey', 'webhookUrl']);
+    expect(created.apiKey).toMatch(/^pk_test_/);
+    expect(created.webhookUrl).toBe('https://kano.example/hooks');
+  });
+
+  it('issues live keys with --live', () => {
+    const result = partnerCreate(['--name', 'Live Ltd', '--live', '--json']);
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout).apiKey).toMatch(/^pk_live_/);
+  });
+
+  it('refuses a missing name and a webhook URL that is not http(s)', () => {
+    const noName = partnerCreate(['--json']);
+    expect(noName.status).toBe(2);
+    expect(noName.stdout).toBe('');
+    expect(noName.stderr).toContain('--name is required');
+
+    const badUrl = partnerCreate(['--name', 'X', '--webhook-url', 'ftp://x.example', '--json']);
+    expect(badUrl.status).toBe(2);
+    expect(badUrl.stderr).toContain('--webhook-url must be an http(s) URL');
+  });
+});

@@ -1,0 +1,85 @@
+import { allTopics, Topics } from '@payments/contracts';
+import { KafkaCollector, testEnvironment, uniqueName } from '@payments/testing';
+import { Admin, ConfigResourceTypes, Partitioners } from 'kafkajs';
+import { createKafkaClient } from './kafka-client';
+import { ensureTopics } from './topics';
+
+jest.setTimeout(60_000);
+
+const brokers = testEnvironment().KAFKA_BROKERS!;
+
+describe('kafkajs 2.2.4 against the local broker', () => {
+  const kafka = createKafkaClient({ brokers: brokers.split(','), clientId: uniqueName('compat') });
+  let admin: Admin;
+
+  beforeAll(async () => {
+    admin = kafka.admin();
+    await admin.connect();
+  });
+
+  afterAll(() => admin.disconnect());
+
+  it('is the kafkajs version the platform is pinned to', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    expect(require('kafkajs/package.json').version).toBe('2.2.4');
+  });
+
+  it('describes the cluster through the broker listener', async () => {
+    const cluster = await admin.describeCluster();
+    expect(cluster.brokers.length).toBeGreaterThan(0);
+    expect(cluster.controller).not.toBeNull();
+  });
+
+  it('round-trips messages with an idempotent producer and a consumer group', async () => {
+    const topic = { name: uniqueName('compat'), partitions: 3 };
+    await ensureTopics(admin, [topic]);
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+    await producer.connect();
+    await producer.send({
+      topic: topic.name,
+      acks: -1,
+      messages: Array.from({ length: 30 }, (_, i) => ({ key: `k${i % 5}`, value: JSON.stringify({ eventId: `e${i}` }), headers: { n: String(i) } })),
+    });
+    await producer.disconnect();
+
+    const collector = await new KafkaCollector(brokers, topic.name).start();
+    try {
+      const deadline = Date.now() + 30_000;
+      while (collector.messages.length < 30 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(collector.eventIds().size).toBe(30);
+      expect(collector.messages.find((message) => message.headers.n === '7')?.key).toBe('k2');
+    } finally {
+      await collector.stop();
+    }
+  });
+
+  it('creates every platform topic with its declared partitions, and nothing by auto-create', async () => {
+    await ensureTopics(admin, allTopics);
+    const metadata = await admin.fetchTopicMetadata({ topics: allTopics.map((topic) => topic.name) });
+    for (const topic of allTopics) {
+      expect(metadata.topics.find((actual) => actual.name === topic.name)?.partitions).toHaveLength(topic.partitions);
+    }
+    const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: 1 } });
+    await producer.connect();
+    await expect(producer.send({ topic: uniqueName('undeclared'), messages: [{ value: 'x' }] })).rejects.toThrow();
+    await producer.disconnect();
+  });
+
+  it('keeps sealed POS data only as long as the declared retention', async () => {
+    await ensureTopics(admin, [Topics.posTransactions]);
+    const { resources } = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [{ type: ConfigResourceTypes.TOPIC, name: Topics.posTransactions.name, configNames: ['retention.ms'] }],
+    });
+    expect(resources[0].configEntries[0].configValue).toBe(Topics.posTransactions.config['retention.ms']);
+  });
+
+  it('grows a topic that has fewer partitions than declared, and is safe to repeat', async () => {
+    const name = uniqueName('grow');
+    await ensureTopics(admin, [{ name, partitions: 1 }]);
+    await ensureTopics(admin, [{ name, partitions: 4 }]);
+    await ensureTopics(admin, [{ name, partitions: 4 }]);
+    const metadata = await admin.fetchTopicMetadata({ topics: [name] });
+    expect(metadata.topics[0].partitions).toHaveLength(4);
+  });
+});
