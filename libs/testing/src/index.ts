@@ -1,3 +1,4 @@
+export * from './compose';
 export * from './kafka-collector';
 export * from './private-broker';
 export * from './test-app';

@@ -1,0 +1,26 @@
+import { readCompose, repoRoot } from '@payments/testing';
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+describe('docker-compose.yml', () => {
+  const { services } = readCompose();
+
+  it('runs every app under apps/ that has a Dockerfile, and nothing unknown', () => {
+    const apps = readdirSync(join(repoRoot, 'apps')).filter((name) => existsSync(join(repoRoot, 'apps', name, 'Dockerfile')));
+    expect(apps.sort()).toEqual(['card-processor', 'checkout-gateway', 'outlet-service', 'pos-ingest', 'webhook-dispatcher']);
+    expect(Object.keys(services).sort()).toEqual([...apps, 'kafka', 'postgres'].sort());
+  });
+
+  it('runs Kafka in KRaft mode from the official image, without auto-created topics', () => {
+    const kafka = services.kafka as { image: string; environment: Record<string, string | number> };
+    expect(kafka.image).toMatch(/^apache\/kafka:3\.9\./);
+    expect(kafka.environment.KAFKA_PROCESS_ROLES).toBe('broker,controller');
+    expect(kafka.environment.KAFKA_ADVERTISED_LISTENERS).toBe('PLAINTEXT://kafka:9092');
+    expect(kafka.environment.KAFKA_AUTO_CREATE_TOPICS_ENABLE).toBe('false');
+  });
+
+  it('gives PostgreSQL and Kafka health checks the apps wait on', () => {
+    expect(services.postgres).toMatchObject({ image: expect.stringMatching(/^postgres:15/), healthcheck: expect.anything() });
+    expect(services.kafka).toMatchObject({ healthcheck: expect.anything() });
+  });
+});

