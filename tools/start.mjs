@@ -2,7 +2,6 @@
 // unset), the five apps, and a sandbox partner to try them with. Ctrl-C stops what it started.
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { apps, dataDir, ensureBuild, ensureDependencies, ensureKafka, localEnv, log, nodeScript, spawnApp, stopKafka, waitUntilReady } from './lib.mjs';
 
 const defaultDatabaseUrl = 'postgres://postgres@127.0.0.1:5432/payments';
@@ -11,6 +10,7 @@ const logsDir = join(dataDir, 'logs');
 async function reachable(url) {
   const maintenance = new URL(url);
   maintenance.pathname = '/postgres';
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 2000 });
   try {
     await client.connect();

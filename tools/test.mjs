@@ -4,7 +4,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { dataDir, ensureBuild, ensureDependencies, ensureKafka, log, root, stopKafka } from './lib.mjs';
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/payments_test';
@@ -25,6 +24,7 @@ async function recreateTestDatabase() {
   const url = new URL(testDatabaseUrl);
   const name = url.pathname.slice(1);
   url.pathname = '/postgres';
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   try {
@@ -35,10 +35,12 @@ async function recreateTestDatabase() {
   }
 }
 
-ensureDependencies();
-const startedKafka = ensureKafka();
 let exitCode = 1;
+let startedKafka = false;
 try {
+  // Dependencies are installed here, so this file imports only Node built-ins at the top.
+  ensureDependencies();
+  startedKafka = ensureKafka();
   await recreateTestDatabase();
   process.env.DATABASE_URL = testDatabaseUrl;
   process.env.KAFKA_BROKERS ??= '127.0.0.1:9092';
@@ -68,6 +70,9 @@ try {
     log('jest wrote no report');
   }
   exitCode = results.failed === 0 && results.passed > 0 ? 0 : 1;
+} catch (error) {
+  log(`setup failed: ${error.message}`);
+  results.failed += 1;
 } finally {
   if (startedKafka && process.env.CI) stopKafka();
 }
