@@ -6,18 +6,10 @@ const moduleNameMapper = Object.fromEntries(
   Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
 );
 
+// ts-jest in isolated mode: transpile only (the typecheck step of `npm test` checks types once,
+// not per test file). allowJs lets it turn content-disposition's ES modules into CommonJS.
 const transform = {
-  '^.+\\.[tj]s$': [
-    '@swc/jest',
-    {
-      jsc: {
-        parser: { syntax: 'typescript', decorators: true },
-        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-        target: 'es2022',
-      },
-      module: { type: 'commonjs' },
-    },
-  ],
+  '^.+\\.[tj]s$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true, module: 'commonjs' } }],
 };
 
 const project = (displayName, pattern, extra = {}) => ({
