@@ -14,9 +14,10 @@ function boundaries({ tests }) {
     allowCircularSelfDependency: true,
     depConstraints: [
       { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...testing] },
-      { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', ...testing] },
+      // Platform libs are tested from apps/platform-tests: libs/testing builds on them.
+      { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
       { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:testing'] },
-      { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:testing'] },
+      { sourceTag: 'type:tests', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:testing'] },
       {
         sourceTag: 'type:contracts',
         onlyDependOnLibsWithTags: ['type:contracts'],

@@ -6,10 +6,10 @@ const moduleNameMapper = Object.fromEntries(
   Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
 );
 
-// ts-jest in isolated mode: transpile only (the typecheck step of `npm test` checks types once,
-// not per test file). allowJs lets it turn content-disposition's ES modules into CommonJS.
+// ts-jest transpiles only (isolatedModules): the typecheck step of `npm test` checks types once,
+// not per test file. allowJs lets it turn content-disposition's ES modules into CommonJS.
 const transform = {
-  '^.+\\.[tj]s$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true, module: 'commonjs' } }],
+  '^.+\\.[tj]s$': ['ts-jest', { tsconfig: { isolatedModules: true, allowJs: true, module: 'commonjs' } }],
 };
 
 const project = (displayName, pattern, extra = {}) => ({

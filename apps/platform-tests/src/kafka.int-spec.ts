@@ -1,8 +1,7 @@
 import { allTopics, Topics } from '@payments/contracts';
+import { createKafkaClient, ensureTopics } from '@payments/platform-kafka';
 import { KafkaCollector, testEnvironment, uniqueName } from '@payments/testing';
 import { Admin, ConfigResourceTypes, Partitioners } from 'kafkajs';
-import { createKafkaClient } from './kafka-client';
-import { ensureTopics } from './topics';
 
 jest.setTimeout(60_000);
 

@@ -2,13 +2,10 @@ import { TopicSpec } from '@payments/contracts';
 import { ensureDatabase, postgresOptions } from '@payments/platform-database';
 import { createKafkaClient, ensureTopics } from '@payments/platform-kafka';
 import { eventually, KafkaCollector, PrivateBroker, testEnvironment, uniqueName } from '@payments/testing';
+import { Outbox, OutboxMessage, outboxEntities, OutboxRelay, outboxTablesV1, ProcessedEvents } from '@payments/platform-outbox';
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
-import { Outbox, ProcessedEvents } from './outbox';
-import { OutboxMessage, outboxEntities } from './outbox-message.entity';
-import { OutboxRelay } from './outbox-relay';
-import { outboxTablesV1 } from './outbox-tables.v1';
 
 jest.setTimeout(120_000);
 
@@ -145,7 +142,7 @@ describe('transactional outbox', () => {
     const topic = await createTopic(KAFKA_BROKERS);
     const ids = await commitPayments(dataSource, topic, 500);
     const schema = (dataSource.options as { schema: string }).schema;
-    const fixture = resolve(__dirname, '../../../testing/fixtures/outbox-relay-process.cjs');
+    const fixture = resolve(__dirname, '../../../libs/testing/fixtures/outbox-relay-process.cjs');
     const child: ChildProcess = spawn(process.execPath, [fixture, DATABASE_URL, schema, KAFKA_BROKERS, '25', '40'], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
