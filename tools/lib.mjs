@@ -48,8 +48,10 @@ export function ensureKafka(env = process.env) {
   return !alreadyUp;
 }
 
+/** Stops the broker ensureKafka started (the script ignores the call when KAFKA_BROKERS is set). */
 export function stopKafka() {
-  spawnSync('bash', ['deploy/kafka/kafka.sh', 'stop'], { cwd: root, stdio: ['ignore', 2, 'inherit'] });
+  const { KAFKA_BROKERS: _external, ...env } = process.env;
+  spawnSync('bash', ['deploy/kafka/kafka.sh', 'stop'], { cwd: root, env, stdio: ['ignore', 2, 'inherit'] });
 }
 
 /**

@@ -26,6 +26,14 @@ describe('the five apps as processes', () => {
     }
   });
 
+  it('publish OpenAPI documents from the gateway and pos-ingest', async () => {
+    for (const name of ['checkout-gateway', 'pos-ingest'] as const) {
+      const response = await fetch(`http://127.0.0.1:${appPorts[name]}/docs-json`);
+      expect(response.status).toBe(200);
+      expect((await response.json()).openapi).toMatch(/^3\./);
+    }
+  });
+
   it('log JSON lines carrying the request id', async () => {
     const gateway = running.find((app) => app.name === 'checkout-gateway')!;
     await fetch(`http://127.0.0.1:${appPorts['checkout-gateway']}/business`, { headers: { 'x-request-id': 'e2e-trace-42' } });
