@@ -44,7 +44,7 @@ export default tseslint.config(
   },
   {
     // Tests, and only tests, may use the factories and helpers of libs/testing.
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'apps/*/src/testing/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries({ tests: true })] },
   },
   {

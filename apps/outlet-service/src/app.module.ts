@@ -1,11 +1,45 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
+import { OutletCommandsController } from './commands/outlet-commands.controller';
 import { Env } from './config/env';
 import { database } from './database/data-source';
+import { PartnerEventsOutbox } from './events/partner-events';
+import { CreditVirtualAccountUseCase } from './funding/credit-virtual-account.usecase';
+import { LedgerService } from './ledger/ledger.service';
+import { MoneyCommands } from './ledger/money-commands';
+import { OutletsService } from './outlets/outlets.service';
+import { SweepSettingsService } from './sweeps/sweep-settings.service';
+import { Sweeper } from './sweeps/sweeper';
+import { BusinessEventsConsumer } from './tenants/business-events.consumer';
+import { TenantsRepository } from './tenants/tenants.repository';
+import { BankTransferUseCase } from './transfers/bank-transfer.usecase';
+import { InternalTransferUseCase } from './transfers/internal-transfer.usecase';
+import { PayoutSettings } from './transfers/payout-settings';
+import { PayoutSettler } from './transfers/payout-settler';
+import { WalletsRepository } from './wallets/wallets.repository';
 
 @Module({})
 export class AppModule {
   static forRoot(env: Env): DynamicModule {
-    return { module: AppModule, imports: [PlatformModule.forRoot(env, database)] };
+    return {
+      module: AppModule,
+      imports: [PlatformModule.forRoot(env, database)],
+      controllers: [OutletCommandsController, BusinessEventsConsumer],
+      providers: [
+        TenantsRepository,
+        WalletsRepository,
+        LedgerService,
+        MoneyCommands,
+        PartnerEventsOutbox,
+        OutletsService,
+        InternalTransferUseCase,
+        BankTransferUseCase,
+        CreditVirtualAccountUseCase,
+        SweepSettingsService,
+        Sweeper,
+        PayoutSettings,
+        PayoutSettler,
+      ],
+    };
   }
 }

@@ -8,4 +8,5 @@ export const outletServiceApp: AppSpec<Env> = {
   envClass: Env,
   database,
   module: (env) => AppModule.forRoot(env),
+  kafkaConsumer: true,
 };

@@ -30,7 +30,7 @@ describe('the five apps as processes', () => {
     for (const name of ['checkout-gateway', 'pos-ingest'] as const) {
       const response = await fetch(`http://127.0.0.1:${appPorts[name]}/docs-json`);
       expect(response.status).toBe(200);
-      expect((await response.json()).openapi).toMatch(/^3\./);
+      expect(((await response.json()) as { openapi: string }).openapi).toMatch(/^3\./);
     }
   });
 

@@ -9,6 +9,9 @@ export interface TopicSpec {
 export const Topics = {
   /** Partner-visible events (outlet.created, fundAccount.success, ...), keyed by business id. */
   partnerEvents: { name: 'partner.events.v1', partitions: 12 },
+  /** Gateway → outlet-service requests; Nest's Kafka transport answers on `<name>.reply`. */
+  outletCommands: { name: 'outlet.commands.v1', partitions: 6 },
+  outletCommandReplies: { name: 'outlet.commands.v1.reply', partitions: 6 },
   /** Internal business lifecycle events (partner provisioned, keys rotated), keyed by business id. */
   businessEvents: { name: 'business.events.v1', partitions: 3 },
   /**

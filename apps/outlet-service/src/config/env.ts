@@ -1,7 +1,25 @@
 import { PlatformEnv } from '@payments/platform-config';
+import { IsInt, Max, Min } from 'class-validator';
 
 /** outlet-service: outlets, wallets, the double-entry ledger, transfers and sweeps. */
 export class Env extends PlatformEnv {
   override SERVICE_NAME: string = 'outlet-service';
   override PORT: number = 3003;
+
+  /** How often the sweeper looks for businesses whose sweep is due. */
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  SWEEP_POLL_INTERVAL_MS: number = 5000;
+
+  /** Sandbox bank rail: how long a payout stays PROCESSING before it settles. */
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  PAYOUT_SETTLE_DELAY_MS: number = 2000;
+
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  PAYOUT_POLL_INTERVAL_MS: number = 500;
 }

@@ -10,6 +10,15 @@ export const ErrorCodes = [
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
+  'EXTERNAL_REFERENCE_DUPLICATE',
+  'INVALID_TENANT',
+  'OUTLET_NOT_FOUND',
+  'WALLET_NOT_FOUND',
+  'VIRTUAL_ACCOUNT_NOT_FOUND',
+  'INSUFFICIENT_FUNDS',
+  'REFERENCE_CONFLICT',
+  'INVALID_TRANSFER',
+  'SANDBOX_ONLY',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -1,7 +1,9 @@
 import { DynamicModule, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
+import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { InvalidEnvironmentError, kafkaBrokerList, loadEnv, PlatformEnv } from '@payments/platform-config';
+import { Partitioners } from 'kafkajs';
 import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
 import { Metrics } from '@payments/platform-metrics';
 import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
@@ -15,6 +17,8 @@ export interface AppSpec<E extends PlatformEnv> {
   /** The app's root module, built from its validated environment. */
   module: (env: E) => DynamicModule;
   docs?: ApiDocsOptions;
+  /** The app has @MessagePattern/@EventPattern handlers: connect a Kafka consumer for them. */
+  kafkaConsumer?: boolean;
 }
 
 /** Reads the environment or stops the process with a message naming each bad variable. */
@@ -50,8 +54,23 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
     done();
   });
   if (spec.docs) setupApiDocs(app, spec.docs);
+  if (spec.kafkaConsumer) app.connectMicroservice(kafkaConsumerOptions(env), { inheritAppConfig: true });
   await app.init();
+  if (spec.kafkaConsumer) await app.startAllMicroservices();
   return app;
+}
+
+/** One consumer group per app (Nest appends `-server`); topics exist before it subscribes. */
+function kafkaConsumerOptions(env: PlatformEnv): MicroserviceOptions {
+  return {
+    transport: Transport.KAFKA,
+    options: {
+      client: { clientId: env.KAFKA_CLIENT_ID ?? env.SERVICE_NAME, brokers: kafkaBrokerList(env) },
+      consumer: { groupId: env.SERVICE_NAME, allowAutoTopicCreation: false },
+      producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
+      subscribe: { fromBeginning: true },
+    },
+  };
 }
 
 /** main.ts of every app: config, migrations, HTTP, and a graceful SIGTERM. */

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { ApiBody, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -62,6 +62,11 @@ export function ApiEnvelopeErrors(...statuses: number[]) {
   return applyDecorators(
     ...statuses.map((status) => ApiResponse({ status, description: 'Error envelope', schema: schemaRef('ErrorEnvelope') })),
   );
+}
+
+/** Documents the JSON body of a route by its DTO class, whose schema comes from its class-validator rules. */
+export function ApiRequestBody(dto: DtoClass) {
+  return ApiBody({ schema: schemaRef(dto.name) });
 }
 
 /** The route needs `x-api-key` and `x-api-secret`. */

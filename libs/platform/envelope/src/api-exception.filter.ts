@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { Observable, throwError } from 'rxjs';
 import { toErrorEnvelope } from './to-error-envelope';
 
 /** The one place an HTTP error becomes a response. */
@@ -7,8 +8,9 @@ import { toErrorEnvelope } from './to-error-envelope';
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
-  catch(error: unknown, host: ArgumentsHost): void {
-    if (host.getType() !== 'http') throw error;
+  catch(error: unknown, host: ArgumentsHost): void | Observable<never> {
+    // Kafka handlers: hand the error back to the transport, which leaves the offset uncommitted.
+    if (host.getType() !== 'http') return throwError(() => error);
     const { envelope, unexpected } = toErrorEnvelope(error);
     if (unexpected) this.logger.error({ err: unexpected, errorId: envelope.data.errorId }, 'unexpected error');
     host.switchToHttp().getResponse<FastifyReply>().status(envelope.statusCode).send(envelope);

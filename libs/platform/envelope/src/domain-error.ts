@@ -1,4 +1,5 @@
-import { FieldError } from '@payments/contracts';
+import { ErrorCode, FieldError } from '@payments/contracts';
+import { errorStatus } from './error-status';
 
 /**
  * A failure the caller can act on. `code` is stable and documented; `message` is for people.
@@ -33,4 +34,9 @@ function summarise(errors: FieldError[]): string {
   // One bad field: its first message is the spec's wording ("accountName is required").
   if (errors.length === 1) return errors[0].messages[0];
   return `Invalid fields: ${errors.map((error) => error.field).join(', ')}`;
+}
+
+/** A domain error whose status comes from the platform table of codes. */
+export function apiError(code: ErrorCode, message: string, details: Record<string, unknown> = {}): DomainError {
+  return new DomainError(code, message, errorStatus[code], details);
 }

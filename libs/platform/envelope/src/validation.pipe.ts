@@ -16,7 +16,7 @@ export function createValidationPipe(): ValidationPipe {
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    const own = error.constraints ? [{ field, messages: Object.values(error.constraints) }] : [];
+    const own = error.constraints ? [{ field, messages: [...new Set(Object.values(error.constraints))] }] : [];
     return [...own, ...flattenValidationErrors(error.children ?? [], field)];
   });
 }

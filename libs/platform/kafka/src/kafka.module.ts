@@ -12,15 +12,24 @@ export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
 export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(KafkaAdmin.name);
   private readonly admin: Admin;
+  private topics?: Promise<void>;
 
   constructor(@Inject(KAFKA_CLIENT) kafka: Kafka) {
     this.admin = kafka.admin();
   }
 
   async onModuleInit(): Promise<void> {
-    await this.admin.connect();
-    await ensureTopics(this.admin, allTopics);
-    this.logger.log(`topics ready: ${allTopics.map((topic) => topic.name).join(', ')}`);
+    await this.topicsReady();
+  }
+
+  /** Resolves once every platform topic exists; anything that subscribes or sends awaits it. */
+  topicsReady(): Promise<void> {
+    this.topics ??= (async () => {
+      await this.admin.connect();
+      await ensureTopics(this.admin, allTopics);
+      this.logger.log(`topics ready: ${allTopics.map((topic) => topic.name).join(', ')}`);
+    })();
+    return this.topics;
   }
 
   /** Resolves when a broker answers metadata requests; used by /health/ready. */

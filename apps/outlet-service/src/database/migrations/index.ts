@@ -1,4 +1,5 @@
 import { InitialSchema1763769600002 } from './1763769600002-initial-schema';
+import { Ledger1763769600006 } from './1763769600006-ledger';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600002];
+export const migrations = [InitialSchema1763769600002, Ledger1763769600006];

@@ -1,0 +1,61 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  CreateOutletRequest,
+  OutletPageResponse,
+  OutletResponse,
+  SearchOutletsQuery,
+  SweepSettingsRequest,
+  SweepSettingsResponse,
+} from '@payments/contracts';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
+import { Business } from '../businesses/business.entity';
+import { OutletServiceClient } from '../outlet-service/outlet-service.client';
+
+@ApiTags('outlets')
+@Controller('outlets')
+@UseGuards(ApiKeyGuard)
+@ApiKeyProtected()
+export class OutletsController {
+  constructor(private readonly outletService: OutletServiceClient) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create an outlet with its collection and deposit wallets' })
+  @ApiRequestBody(CreateOutletRequest)
+  @ApiEnvelopeOk(OutletResponse)
+  @ApiEnvelopeErrors(422, 503)
+  @SuccessMessage('Outlet created successfully')
+  create(@CurrentBusiness() business: Business, @Body() request: CreateOutletRequest): Promise<OutletResponse> {
+    return this.outletService.send({ type: 'createOutlet', businessId: business.id, request });
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Find outlets by externalReference (exact) or accountName (prefix, any case)' })
+  @ApiEnvelopeOk(OutletPageResponse)
+  @ApiEnvelopeErrors(422, 503)
+  @SuccessMessage('Outlets retrieved successfully')
+  search(@CurrentBusiness() business: Business, @Query() query: SearchOutletsQuery): Promise<OutletPageResponse> {
+    return this.outletService.send({ type: 'searchOutlets', businessId: business.id, ...query });
+  }
+
+  @Put('sweep-settings')
+  @ApiOperation({ summary: 'Sweep collection wallets to the settlement wallet automatically' })
+  @ApiRequestBody(SweepSettingsRequest)
+  @ApiEnvelopeOk(SweepSettingsResponse)
+  @ApiEnvelopeErrors(422, 503)
+  @SuccessMessage('Sweep settings updated')
+  updateSweepSettings(@CurrentBusiness() business: Business, @Body() request: SweepSettingsRequest): Promise<SweepSettingsResponse> {
+    return this.outletService.send({ type: 'setSweepSettings', businessId: business.id, request });
+  }
+
+  @Get(':outletId')
+  @ApiOperation({ summary: 'Fetch one outlet with the live balances of its wallets' })
+  @ApiEnvelopeOk(OutletResponse)
+  @ApiEnvelopeErrors(404, 503)
+  @SuccessMessage('Outlet retrieved successfully')
+  get(@CurrentBusiness() business: Business, @Param('outletId') outletId: string): Promise<OutletResponse> {
+    return this.outletService.send({ type: 'getOutlet', businessId: business.id, outletId });
+  }
+}

@@ -1,0 +1,57 @@
+import { Controller, Logger } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { CommandReply, OutletCommand, Topics } from '@payments/contracts';
+import { DomainError } from '@payments/platform-envelope';
+import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
+import { OutletsService } from '../outlets/outlets.service';
+import { SweepSettingsService } from '../sweeps/sweep-settings.service';
+import { BankTransferUseCase } from '../transfers/bank-transfer.usecase';
+import { InternalTransferUseCase } from '../transfers/internal-transfer.usecase';
+
+/**
+ * The gateway's requests, over Kafka request/reply. Domain errors travel back as data, so
+ * the gateway answers them with the right status; anything else is logged and reported as
+ * an internal error without details.
+ */
+@Controller()
+export class OutletCommandsController {
+  private readonly logger = new Logger(OutletCommandsController.name);
+
+  constructor(
+    private readonly outlets: OutletsService,
+    private readonly internalTransfers: InternalTransferUseCase,
+    private readonly bankTransfers: BankTransferUseCase,
+    private readonly funding: CreditVirtualAccountUseCase,
+    private readonly sweepSettings: SweepSettingsService,
+  ) {}
+
+  @MessagePattern(Topics.outletCommands.name)
+  async handle(@Payload() command: OutletCommand): Promise<CommandReply> {
+    try {
+      return { ok: true, data: await this.dispatch(command) };
+    } catch (error) {
+      if (error instanceof DomainError) return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
+      this.logger.error({ err: error, command: command?.type }, 'outlet command failed');
+      return { ok: false, error: { code: 'INTERNAL_ERROR', message: 'outlet-service failed to process the request', status: 500 } };
+    }
+  }
+
+  private dispatch(command: OutletCommand): Promise<unknown> {
+    switch (command.type) {
+      case 'createOutlet':
+        return this.outlets.create(command.businessId, command.request);
+      case 'getOutlet':
+        return this.outlets.get(command.businessId, command.outletId);
+      case 'searchOutlets':
+        return this.outlets.search(command.businessId, command);
+      case 'internalTransfer':
+        return this.internalTransfers.execute(command.businessId, command.request);
+      case 'bankTransfer':
+        return this.bankTransfers.execute(command.businessId, command.request);
+      case 'setSweepSettings':
+        return this.sweepSettings.update(command.businessId, command.request);
+      case 'creditVirtualAccount':
+        return this.funding.execute(command.accountNumber, command.request);
+    }
+  }
+}

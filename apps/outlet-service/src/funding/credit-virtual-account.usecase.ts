@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CreditVirtualAccountRequest, CreditVirtualAccountResponse, PartnerEvents, TransactionEventData } from '@payments/contracts';
+import { apiError } from '@payments/platform-envelope';
+import { ulid } from 'ulid';
+import { DataSource } from 'typeorm';
+import { PartnerEventsOutbox } from '../events/partner-events';
+import { LedgerService } from '../ledger/ledger.service';
+import { MoneyCommands } from '../ledger/money-commands';
+import { WalletsRepository } from '../wallets/wallets.repository';
+
+/**
+ * The sandbox bank rail's inbound transfer: money arrives on a virtual account number. The
+ * rail's session id is the idempotency key, so a repeated notification credits once.
+ */
+@Injectable()
+export class CreditVirtualAccountUseCase {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly wallets: WalletsRepository,
+    private readonly ledger: LedgerService,
+    private readonly commands: MoneyCommands,
+    private readonly events: PartnerEventsOutbox,
+  ) {}
+
+  async execute(accountNumber: string, request: CreditVirtualAccountRequest): Promise<CreditVirtualAccountResponse> {
+    const sessionId = request.sessionId ?? ulid();
+    return this.dataSource.transaction(async (em) => {
+      const account = await this.wallets.byAccountNumber(em, accountNumber);
+      // Sandbox money never lands in a live business's account.
+      if (!account || account.mode !== 'test' || account.type === 'rail') {
+        throw apiError('VIRTUAL_ACCOUNT_NOT_FOUND', `Virtual account ${accountNumber} not found`);
+      }
+      const businessId = account.businessId;
+      const reference = `session:${sessionId}`;
+      const claim = await this.commands.claim<CreditVirtualAccountResponse>(em, businessId, reference, 'funding', {
+        ...request,
+        accountNumber,
+        sessionId,
+      });
+      if (!claim.first) return claim.result;
+
+      const railId = (await this.wallets.systemWallet(em, businessId, 'rail')).id;
+      const locked = await this.wallets.lock(em, businessId, [railId, account.id]);
+      const [rail, wallet] = [locked.get(railId)!, locked.get(account.id)!];
+      const entry = await this.ledger.post(em, {
+        businessId,
+        kind: 'funding',
+        reference: sessionId,
+        narration: request.senderName ? `Transfer from ${request.senderName}` : null,
+        postings: [
+          { wallet: rail, amount: -BigInt(request.amount) },
+          { wallet, amount: BigInt(request.amount) },
+        ],
+      });
+      const response: CreditVirtualAccountResponse = {
+        sessionId,
+        transactionReference: entry.id,
+        accountNumber,
+        amount: request.amount,
+        transactionStatus: 'SUCCESS',
+      };
+      const eventData: TransactionEventData = {
+        sessionId,
+        productType: wallet.type === 'collection' ? 'collection' : 'deposit',
+        amount: request.amount,
+        netAmount: request.amount,
+        fee: '0',
+        commission: '0',
+        transactionStatus: 'SUCCESS',
+        transactionReference: entry.id,
+        customerReference: null,
+        comment: null,
+        createdAt: entry.createdAt.toISOString(),
+        transactionAccount: accountNumber,
+        transactionType: 'CREDIT',
+        sender: {
+          name: request.senderName ?? null,
+          accountNumber: request.senderAccountNumber ?? null,
+          bankCode: request.senderBankCode ?? null,
+        },
+        details: { walletId: wallet.id, outletId: wallet.outletId },
+      };
+      await this.events.add(em, businessId, PartnerEvents.fundAccountSuccess, eventData);
+      return this.commands.complete(em, businessId, reference, response);
+    });
+  }
+}

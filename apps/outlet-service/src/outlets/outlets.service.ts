@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CreateOutletRequest, OutletPageResponse, OutletResponse, PartnerEvents } from '@payments/contracts';
+import { apiError } from '@payments/platform-envelope';
+import { ulid } from 'ulid';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { PartnerEventsOutbox } from '../events/partner-events';
+import { TenantsRepository } from '../tenants/tenants.repository';
+import { toWalletResponse, Wallet, WalletsRepository } from '../wallets/wallets.repository';
+
+interface OutletRow {
+  id: string;
+  account_name: string;
+  external_reference: string | null;
+  address: string | null;
+  created_at: Date;
+}
+
+const depositSuffix = ' (deposit)';
+
+@Injectable()
+export class OutletsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tenants: TenantsRepository,
+    private readonly wallets: WalletsRepository,
+    private readonly events: PartnerEventsOutbox,
+  ) {}
+
+  /** The outlet, its two wallets and its outlet.created event commit together or not at all. */
+  async create(businessId: string, request: CreateOutletRequest): Promise<OutletResponse> {
+    return this.dataSource.transaction(async (em) => {
+      await this.tenants.require(em, businessId);
+      const [row] = (await em
+        .query(
+          `INSERT INTO outlets.outlets (id, business_id, account_name, external_reference, address) VALUES ($1, $2, $3, $4, $5)
+           RETURNING *`,
+          [ulid(), businessId, request.accountName, request.externalReference ?? null, request.address ?? null],
+        )
+        .catch((error: unknown) => {
+          if (violates(error, 'outlets_business_external_reference_key')) {
+            throw apiError(
+              'EXTERNAL_REFERENCE_DUPLICATE',
+              `An outlet with externalReference ${request.externalReference} already exists; find it with GET /outlets?search=${request.externalReference}`,
+            );
+          }
+          throw error;
+        })) as OutletRow[];
+      const collection = await this.wallets.create(em, {
+        businessId,
+        outletId: row.id,
+        type: 'collection',
+        accountName: request.accountName,
+        withAccountNumber: true,
+      });
+      const deposit = await this.wallets.create(em, {
+        businessId,
+        outletId: row.id,
+        type: 'deposit',
+        accountName: request.accountName + depositSuffix,
+        withAccountNumber: true,
+      });
+      const outlet = toOutletResponse(row, [collection, deposit]);
+      await this.events.add(em, businessId, PartnerEvents.outletCreated, outlet);
+      return outlet;
+    });
+  }
+
+  /** Unknown and other-business ids answer the same 404, so ids cannot be probed. */
+  async get(businessId: string, outletId: string): Promise<OutletResponse> {
+    const em = this.dataSource.manager;
+    await this.tenants.require(em, businessId);
+    const [row] = (await em.query(`SELECT * FROM outlets.outlets WHERE business_id = $1 AND id = $2`, [businessId, outletId])) as OutletRow[];
+    if (!row) throw apiError('OUTLET_NOT_FOUND', `Outlet ${outletId} not found`);
+    return toOutletResponse(row, await this.wallets.ofOutlets(em, businessId, [row.id]));
+  }
+
+  /** externalReference exactly, or accountName by case-insensitive prefix; newest first. */
+  async search(businessId: string, query: { search?: string; page: number; limit: number }): Promise<OutletPageResponse> {
+    const em = this.dataSource.manager;
+    await this.tenants.require(em, businessId);
+    const term = query.search?.trim() || null;
+    const prefix = term === null ? null : `${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = (await em.query(
+      `SELECT *, count(*) OVER () AS total FROM outlets.outlets
+       WHERE business_id = $1 AND ($2::text IS NULL OR external_reference = $2 OR lower(account_name) LIKE $3)
+       ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+      [businessId, term, prefix, query.limit, (query.page - 1) * query.limit],
+    )) as (OutletRow & { total: string })[];
+    const total = rows.length > 0 ? Number(rows[0].total) : await this.count(em, businessId, term, prefix);
+    const wallets = await this.wallets.ofOutlets(em, businessId, rows.map((row) => row.id));
+    return {
+      items: rows.map((row) => toOutletResponse(row, wallets.filter((wallet) => wallet.outletId === row.id))),
+      meta: { page: query.page, limit: query.limit, total },
+    };
+  }
+
+  /** A page past the end has no rows to carry the window count. */
+  private async count(em: EntityManager, businessId: string, term: string | null, prefix: string | null): Promise<number> {
+    const [{ total }] = (await em.query(
+      `SELECT count(*) AS total FROM outlets.outlets
+       WHERE business_id = $1 AND ($2::text IS NULL OR external_reference = $2 OR lower(account_name) LIKE $3)`,
+      [businessId, term, prefix],
+    )) as { total: string }[];
+    return Number(total);
+  }
+}
+
+function toOutletResponse(row: OutletRow, wallets: Wallet[]): OutletResponse {
+  const collection = wallets.find((wallet) => wallet.type === 'collection');
+  const deposit = wallets.find((wallet) => wallet.type === 'deposit');
+  if (!collection || !deposit) throw new Error(`outlet ${row.id} is missing a wallet`);
+  return {
+    outletId: row.id,
+    accountName: row.account_name,
+    externalReference: row.external_reference,
+    address: row.address,
+    collectionWallet: toWalletResponse(collection),
+    depositWallet: toWalletResponse(deposit),
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export function violates(error: unknown, constraint: string): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { constraint?: string }).constraint === constraint;
+}

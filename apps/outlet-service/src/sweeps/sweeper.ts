@@ -1,0 +1,99 @@
+import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PartnerEvents, TransactionEventData } from '@payments/contracts';
+import { ulid } from 'ulid';
+import { DataSource } from 'typeorm';
+import { Env } from '../config/env';
+import { PartnerEventsOutbox } from '../events/partner-events';
+import { LedgerService } from '../ledger/ledger.service';
+import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
+import { WorkerLoop } from '../workers/worker-loop';
+
+/**
+ * Moves each collection wallet's available balance to the business's settlement wallet once
+ * it reaches the business's threshold, at most once per interval. A replica claims a due
+ * business by moving its next sweep time forward in a committed transaction, so two replicas
+ * never sweep the same business in the same interval; each wallet is swept under its row lock.
+ */
+@Injectable()
+export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly worker: WorkerLoop;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly wallets: WalletsRepository,
+    private readonly ledger: LedgerService,
+    private readonly events: PartnerEventsOutbox,
+    env: Env,
+  ) {
+    this.worker = new WorkerLoop(Sweeper.name, env.SWEEP_POLL_INTERVAL_MS, async () => (await this.sweepDue()) > 0);
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker.stop();
+  }
+
+  /** Sweeps the businesses that are due; returns how many wallets it swept. */
+  async sweepDue(): Promise<number> {
+    // TypeORM answers a raw UPDATE with [rows, affected].
+    const [due] = (await this.dataSource.query(
+      `UPDATE outlets.tenants SET next_sweep_at = now() + make_interval(secs => sweep_interval_seconds)
+       WHERE business_id IN (
+         SELECT business_id FROM outlets.tenants
+         WHERE sweep_enabled AND (next_sweep_at IS NULL OR next_sweep_at <= now())
+         ORDER BY next_sweep_at NULLS FIRST LIMIT 20 FOR UPDATE SKIP LOCKED)
+       RETURNING business_id, sweep_threshold`,
+    )) as [{ business_id: string; sweep_threshold: string }[], number];
+    let swept = 0;
+    for (const tenant of due) {
+      for (const wallet of await this.wallets.ofType(this.dataSource.manager, tenant.business_id, 'collection')) {
+        if (await this.sweepWallet(tenant.business_id, wallet.id, BigInt(tenant.sweep_threshold))) swept += 1;
+      }
+    }
+    return swept;
+  }
+
+  private sweepWallet(businessId: string, walletId: string, threshold: bigint): Promise<boolean> {
+    return this.dataSource.transaction(async (em) => {
+      const settlementId = (await this.wallets.systemWallet(em, businessId, 'settlement')).id;
+      const locked = await this.wallets.lock(em, businessId, [walletId, settlementId]);
+      const [collection, settlement] = [locked.get(walletId)!, locked.get(settlementId)!];
+      const amount = availableBalance(collection);
+      if (amount <= 0n || amount < threshold) return false;
+      const sweepReference = ulid();
+      const entry = await this.ledger.post(em, {
+        businessId,
+        kind: 'sweep',
+        reference: sweepReference,
+        narration: 'Automatic sweep to settlement wallet',
+        postings: [
+          { wallet: collection, amount: -amount },
+          { wallet: settlement, amount },
+        ],
+      });
+      const eventData: TransactionEventData & { sweepReference: string } = {
+        sweepReference,
+        sessionId: null,
+        productType: 'sweep',
+        amount: amount.toString(),
+        netAmount: amount.toString(),
+        fee: '0',
+        commission: '0',
+        transactionStatus: 'SUCCESS',
+        transactionReference: sweepReference,
+        customerReference: null,
+        comment: 'Automatic sweep to settlement wallet',
+        createdAt: entry.createdAt.toISOString(),
+        transactionAccount: collection.accountNumber?.trim() ?? collection.id,
+        transactionType: 'DEBIT',
+        details: { outletId: collection.outletId, walletId: collection.id, settlementWalletId: settlement.id, journalEntryId: entry.id },
+      };
+      await this.events.add(em, businessId, PartnerEvents.walletSweptIntraSuccessful, eventData);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,36 @@
+import { Controller, Logger } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Topics } from '@payments/contracts';
+import { ProcessedEvents } from '@payments/platform-outbox';
+import { DataSource } from 'typeorm';
+import { WalletsRepository } from '../wallets/wallets.repository';
+import { TenantsRepository } from './tenants.repository';
+
+const consumer = 'outlet-service.tenants';
+
+/** Gives every newly provisioned business its agent assignment, settlement wallet and rail wallet. */
+@Controller()
+export class BusinessEventsConsumer {
+  private readonly logger = new Logger(BusinessEventsConsumer.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly processed: ProcessedEvents,
+    private readonly tenants: TenantsRepository,
+    private readonly wallets: WalletsRepository,
+  ) {}
+
+  @EventPattern(Topics.businessEvents.name)
+  async handle(@Payload() event: EventEnvelope<BusinessProvisionedV1Payload>): Promise<void> {
+    if (event?.type !== BusinessProvisionedV1) return;
+    await this.dataSource.transaction(async (em) => {
+      if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return;
+      const { businessId, name, mode } = event.payload;
+      if (!(await this.tenants.insert(em, { businessId, name, mode }))) return;
+      await this.wallets.create(em, { businessId, outletId: null, type: 'settlement', accountName: `${name} (settlement)`, withAccountNumber: true });
+      await this.wallets.create(em, { businessId, outletId: null, type: 'rail', accountName: `${name} (bank rail)`, withAccountNumber: false });
+      this.logger.log({ businessId }, 'tenant provisioned');
+    });
+  }
+}

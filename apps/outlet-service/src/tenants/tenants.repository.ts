@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { apiError } from '@payments/platform-envelope';
+import { EntityManager } from 'typeorm';
+
+export interface Tenant {
+  businessId: string;
+  name: string;
+  mode: 'test' | 'live';
+  sweepEnabled: boolean;
+  sweepThreshold: bigint;
+  sweepIntervalSeconds: number;
+}
+
+interface TenantRow {
+  business_id: string;
+  name: string;
+  mode: 'test' | 'live';
+  sweep_enabled: boolean;
+  sweep_threshold: string;
+  sweep_interval_seconds: number;
+}
+
+/** A business as outlet-service knows it: its agent assignment, created when it was provisioned. */
+@Injectable()
+export class TenantsRepository {
+  async find(em: EntityManager, businessId: string): Promise<Tenant | null> {
+    const [row] = (await em.query(`SELECT * FROM outlets.tenants WHERE business_id = $1`, [businessId])) as TenantRow[];
+    return row ? toTenant(row) : null;
+  }
+
+  /** The tenant, or INVALID_TENANT: the business exists for the gateway but has no agent assignment here. */
+  async require(em: EntityManager, businessId: string): Promise<Tenant> {
+    const tenant = await this.find(em, businessId);
+    if (!tenant) throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
+    return tenant;
+  }
+
+  /** True if this call created the tenant. */
+  async insert(em: EntityManager, tenant: { businessId: string; name: string; mode: 'test' | 'live' }): Promise<boolean> {
+    const rows: unknown[] = await em.query(
+      `INSERT INTO outlets.tenants (business_id, name, mode) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING business_id`,
+      [tenant.businessId, tenant.name, tenant.mode],
+    );
+    return rows.length === 1;
+  }
+
+  async updateSweepSettings(em: EntityManager, businessId: string, settings: { enabled: boolean; threshold: bigint; intervalSeconds: number }) {
+    await em.query(
+      `UPDATE outlets.tenants SET sweep_enabled = $2, sweep_threshold = $3, sweep_interval_seconds = $4, next_sweep_at = NULL
+       WHERE business_id = $1`,
+      [businessId, settings.enabled, settings.threshold.toString(), settings.intervalSeconds],
+    );
+  }
+}
+
+function toTenant(row: TenantRow): Tenant {
+  return {
+    businessId: row.business_id,
+    name: row.name,
+    mode: row.mode,
+    sweepEnabled: row.sweep_enabled,
+    sweepThreshold: BigInt(row.sweep_threshold),
+    sweepIntervalSeconds: row.sweep_interval_seconds,
+  };
+}

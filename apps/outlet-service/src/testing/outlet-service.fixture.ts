@@ -1,0 +1,74 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { BusinessProvisionedV1, CreateOutletRequest, OutletResponse } from '@payments/contracts';
+import { startTestApp } from '@payments/testing';
+import { randomUUID } from 'node:crypto';
+import { ulid } from 'ulid';
+import { DataSource } from 'typeorm';
+import { outletServiceApp } from '../app';
+import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
+import { OutletsService } from '../outlets/outlets.service';
+import { BusinessEventsConsumer } from '../tenants/business-events.consumer';
+
+/** outlet-service in-process on the real database and broker, with helpers to set up money. */
+export class OutletServiceFixture {
+  private constructor(readonly app: NestFastifyApplication) {}
+
+  static async start(overrides: Record<string, string> = {}): Promise<OutletServiceFixture> {
+    const { app } = await startTestApp(outletServiceApp, {
+      SWEEP_POLL_INTERVAL_MS: '200',
+      PAYOUT_SETTLE_DELAY_MS: '0',
+      PAYOUT_POLL_INTERVAL_MS: '100',
+      ...overrides,
+    });
+    return new OutletServiceFixture(app);
+  }
+
+  get dataSource(): DataSource {
+    return this.app.get(DataSource);
+  }
+
+  get<T>(type: new (...args: never[]) => T): T {
+    return this.app.get(type);
+  }
+
+  /** A provisioned business, as if the gateway had announced it on Kafka. */
+  async business(mode: 'test' | 'live' = 'test'): Promise<string> {
+    const businessId = ulid();
+    await this.app.get(BusinessEventsConsumer).handle({
+      eventId: randomUUID(),
+      type: BusinessProvisionedV1,
+      occurredAt: new Date().toISOString(),
+      payload: { businessId, name: `Business ${businessId.slice(-6)}`, mode, webhookUrl: null, sealedApiKey: 'v1.x', sealedPosEncryptionKey: 'v1.x' },
+    });
+    return businessId;
+  }
+
+  outlet(businessId: string, request: Partial<CreateOutletRequest> = {}): Promise<OutletResponse> {
+    return this.app.get(OutletsService).create(businessId, { accountName: 'Outlet', ...request });
+  }
+
+  async fund(accountNumber: string, amount: bigint): Promise<void> {
+    await this.app.get(CreditVirtualAccountUseCase).execute(accountNumber, { amount: amount.toString(), sessionId: randomUUID() });
+  }
+
+  async balances(walletId: string): Promise<{ ledger: bigint; available: bigint }> {
+    const [row] = (await this.dataSource.query(`SELECT ledger_balance, held_balance FROM outlets.wallets WHERE id = $1`, [walletId])) as {
+      ledger_balance: string;
+      held_balance: string;
+    }[];
+    return { ledger: BigInt(row.ledger_balance), available: BigInt(row.ledger_balance) - BigInt(row.held_balance) };
+  }
+
+  /** Partner events this business's commits queued, oldest first. */
+  async partnerEvents(businessId: string): Promise<{ event: string; eventData: Record<string, unknown> }[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT payload FROM outlets.outbox WHERE topic = 'partner.events.v1' AND message_key = $1 ORDER BY sequence`,
+      [businessId],
+    )) as { payload: { payload: { event: string; eventData: Record<string, unknown> } } }[];
+    return rows.map((row) => row.payload.payload);
+  }
+
+  close(): Promise<void> {
+    return this.app.close();
+  }
+}

@@ -1,0 +1,108 @@
+import { Injectable, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PartnerEvents, TransactionEventData } from '@payments/contracts';
+import { DataSource, EntityManager } from 'typeorm';
+import { PartnerEventsOutbox } from '../events/partner-events';
+import { LedgerService } from '../ledger/ledger.service';
+import { WalletsRepository } from '../wallets/wallets.repository';
+import { WorkerLoop } from '../workers/worker-loop';
+import { PayoutSettings } from './payout-settings';
+
+interface PayoutRow {
+  id: string;
+  business_id: string;
+  reference: string;
+  wallet_id: string;
+  amount: string;
+  bank_code: string;
+  account_number: string;
+  account_name: string;
+  narration: string | null;
+}
+
+/**
+ * The sandbox bank rail settling payouts: each due payout, in its own transaction, either
+ * posts its hold (deposit wallet → rail) or releases it, and emits the outcome.
+ */
+@Injectable()
+export class PayoutSettler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly worker: WorkerLoop;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly wallets: WalletsRepository,
+    private readonly ledger: LedgerService,
+    private readonly events: PartnerEventsOutbox,
+    private readonly settings: PayoutSettings,
+  ) {
+    this.worker = new WorkerLoop(PayoutSettler.name, settings.pollIntervalMs, () => this.settleNext());
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker.stop();
+  }
+
+  /** Settles the oldest due payout; false when none is due. Replicas skip each other's rows. */
+  async settleNext(): Promise<boolean> {
+    return this.dataSource.transaction(async (em) => {
+      const [payout] = (await em.query(
+        `SELECT * FROM outlets.payouts WHERE status = 'PROCESSING' AND settle_after <= now()
+         ORDER BY settle_after LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      )) as PayoutRow[];
+      if (!payout) return false;
+      await this.settle(em, payout);
+      return true;
+    });
+  }
+
+  private async settle(em: EntityManager, payout: PayoutRow): Promise<void> {
+    const amount = BigInt(payout.amount);
+    const railId = (await this.wallets.systemWallet(em, payout.business_id, 'rail')).id;
+    const locked = await this.wallets.lock(em, payout.business_id, [payout.wallet_id, railId]);
+    const [deposit, rail] = [locked.get(payout.wallet_id)!, locked.get(railId)!];
+    // Release first: the hold is what made the money unavailable.
+    await this.wallets.changeHeld(em, deposit.id, -amount);
+    deposit.heldBalance -= amount;
+    const succeeded = !this.settings.fails(payout.account_number);
+    const entry = succeeded
+      ? await this.ledger.post(em, {
+          businessId: payout.business_id,
+          kind: 'payout',
+          reference: payout.reference,
+          narration: payout.narration,
+          postings: [
+            { wallet: deposit, amount: -amount },
+            { wallet: rail, amount },
+          ],
+        })
+      : null;
+    const status = succeeded ? 'SUCCESS' : 'FAILED';
+    // TypeORM answers a raw UPDATE with [rows, affected].
+    const [[{ settled_at }]] = (await em.query(
+      `UPDATE outlets.payouts SET status = $2, settled_at = now() WHERE id = $1 RETURNING settled_at`,
+      [payout.id, status],
+    )) as [{ settled_at: Date }[], number];
+    const eventData: TransactionEventData = {
+      sessionId: null,
+      productType: 'payout',
+      amount: payout.amount,
+      netAmount: payout.amount,
+      fee: '0',
+      commission: '0',
+      transactionStatus: status,
+      transactionReference: payout.reference,
+      customerReference: null,
+      comment: succeeded ? payout.narration : 'The beneficiary bank rejected the transfer; the hold was released',
+      createdAt: settled_at.toISOString(),
+      transactionAccount: deposit.accountNumber?.trim() ?? deposit.id,
+      transactionType: 'DEBIT',
+      beneficiary: { name: payout.account_name, accountNumber: payout.account_number, bankCode: payout.bank_code },
+      details: { walletId: deposit.id, journalEntryId: entry?.id ?? null },
+    };
+    await this.events.add(em, payout.business_id, succeeded ? PartnerEvents.bankTransferSuccess : PartnerEvents.bankTransferFailed, eventData);
+  }
+}

@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { WalletResponse } from '@payments/contracts';
+import { apiError } from '@payments/platform-envelope';
+import { ulid } from 'ulid';
+import { EntityManager } from 'typeorm';
+
+export type WalletKind = 'collection' | 'deposit' | 'settlement' | 'rail';
+
+export interface Wallet {
+  id: string;
+  businessId: string;
+  outletId: string | null;
+  type: WalletKind;
+  accountNumber: string | null;
+  accountName: string;
+  currency: 'NGN';
+  status: 'active' | 'frozen';
+  ledgerBalance: bigint;
+  heldBalance: bigint;
+  allowNegative: boolean;
+  createdAt: Date;
+}
+
+interface WalletRow {
+  id: string;
+  business_id: string;
+  outlet_id: string | null;
+  type: WalletKind;
+  account_number: string | null;
+  account_name: string;
+  currency: 'NGN';
+  status: 'active' | 'frozen';
+  ledger_balance: string;
+  held_balance: string;
+  allow_negative: boolean;
+  created_at: Date;
+}
+
+export const availableBalance = (wallet: Wallet): bigint => wallet.ledgerBalance - wallet.heldBalance;
+
+export function toWalletResponse(wallet: Wallet): WalletResponse {
+  return {
+    walletId: wallet.id,
+    type: wallet.type as WalletResponse['type'],
+    accountNumber: wallet.accountNumber ?? '',
+    accountName: wallet.accountName,
+    currency: wallet.currency,
+    ledgerBalance: wallet.ledgerBalance.toString(),
+    availableBalance: availableBalance(wallet).toString(),
+    status: wallet.status,
+    createdAt: wallet.createdAt.toISOString(),
+  };
+}
+
+/** Every query names the business: a wallet of another business is simply not found. */
+@Injectable()
+export class WalletsRepository {
+  async create(
+    em: EntityManager,
+    wallet: { businessId: string; outletId: string | null; type: WalletKind; accountName: string; withAccountNumber: boolean },
+  ): Promise<Wallet> {
+    const [row] = (await em.query(
+      `INSERT INTO outlets.wallets (id, business_id, outlet_id, type, account_number, account_name, allow_negative)
+       VALUES ($1, $2, $3, $4, CASE WHEN $5 THEN nextval('outlets.account_number_seq')::text END, $6, $4 = 'rail')
+       RETURNING *`,
+      [ulid(), wallet.businessId, wallet.outletId, wallet.type, wallet.withAccountNumber, wallet.accountName],
+    )) as WalletRow[];
+    return toWallet(row);
+  }
+
+  async ofOutlets(em: EntityManager, businessId: string, outletIds: string[]): Promise<Wallet[]> {
+    if (outletIds.length === 0) return [];
+    const rows = (await em.query(`SELECT * FROM outlets.wallets WHERE business_id = $1 AND outlet_id = ANY($2)`, [
+      businessId,
+      outletIds,
+    ])) as WalletRow[];
+    return rows.map(toWallet);
+  }
+
+  async ofType(em: EntityManager, businessId: string, type: WalletKind): Promise<Wallet[]> {
+    const rows = (await em.query(`SELECT * FROM outlets.wallets WHERE business_id = $1 AND type = $2 ORDER BY id`, [
+      businessId,
+      type,
+    ])) as WalletRow[];
+    return rows.map(toWallet);
+  }
+
+  /**
+   * Locks the wallets for update, always in id order, so two transfers touching the same
+   * pair of wallets in opposite directions queue instead of deadlocking.
+   */
+  async lock(em: EntityManager, businessId: string, ids: string[]): Promise<Map<string, Wallet>> {
+    const rows = (await em.query(`SELECT * FROM outlets.wallets WHERE business_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE`, [
+      businessId,
+      [...new Set(ids)],
+    ])) as WalletRow[];
+    const wallets = new Map(rows.map((row) => [row.id, toWallet(row)]));
+    const missing = ids.find((id) => !wallets.has(id));
+    if (missing) throw apiError('WALLET_NOT_FOUND', `Wallet ${missing} not found`);
+    return wallets;
+  }
+
+  /** The business's settlement or rail wallet, unlocked: pass its id to lock() with the others. */
+  async systemWallet(em: EntityManager, businessId: string, type: 'settlement' | 'rail'): Promise<Wallet> {
+    const [row] = (await em.query(`SELECT * FROM outlets.wallets WHERE business_id = $1 AND type = $2`, [
+      businessId,
+      type,
+    ])) as WalletRow[];
+    if (!row) throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
+    return toWallet(row);
+  }
+
+  /** The wallet behind a virtual account number, with its business's mode. */
+  async byAccountNumber(em: EntityManager, accountNumber: string): Promise<(Wallet & { mode: 'test' | 'live' }) | null> {
+    const [row] = (await em.query(
+      `SELECT w.*, t.mode FROM outlets.wallets w JOIN outlets.tenants t USING (business_id) WHERE w.account_number = $1`,
+      [accountNumber],
+    )) as (WalletRow & { mode: 'test' | 'live' })[];
+    return row ? { ...toWallet(row), mode: row.mode } : null;
+  }
+
+  async changeHeld(em: EntityManager, walletId: string, delta: bigint): Promise<void> {
+    await em.query(`UPDATE outlets.wallets SET held_balance = held_balance + $2 WHERE id = $1`, [walletId, delta.toString()]);
+  }
+}
+
+function toWallet(row: WalletRow): Wallet {
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    outletId: row.outlet_id,
+    type: row.type,
+    accountNumber: row.account_number,
+    accountName: row.account_name,
+    currency: row.currency,
+    status: row.status,
+    ledgerBalance: BigInt(row.ledger_balance),
+    heldBalance: BigInt(row.held_balance),
+    allowNegative: row.allow_negative,
+    createdAt: row.created_at,
+  };
+}

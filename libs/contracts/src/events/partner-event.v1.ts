@@ -1,0 +1,53 @@
+/** Events partners receive as webhooks, on Topics.partnerEvents. */
+export const PartnerEvents = {
+  outletCreated: 'outlet.created',
+  fundAccountSuccess: 'fundAccount.success',
+  internalTransferSuccessful: 'internalTransfer.successful',
+  walletSweptIntraSuccessful: 'walletSweptIntra.successful',
+  bankTransferSuccess: 'bankTransfer.success',
+  bankTransferFailed: 'bankTransfer.failed',
+} as const;
+
+export type PartnerEventName = (typeof PartnerEvents)[keyof typeof PartnerEvents];
+
+/** The Kafka event type of every partner event; the webhook name travels in `event`. */
+export const PartnerEventV1 = 'partner.event.v1';
+
+/** Payload of a partner event: exactly what the webhook body carries, less the signature. */
+export interface PartnerEventV1Payload<T = Record<string, unknown>> {
+  event: PartnerEventName;
+  eventData: T;
+  /** A checkout's callBackUrl, delivered to as well as the business webhook URL. */
+  callbackUrl?: string;
+}
+
+export interface Party {
+  name: string | null;
+  accountNumber: string | null;
+  bankCode: string | null;
+}
+
+/**
+ * The common `eventData` fields of money events (spec: Events). Amounts are kobo strings;
+ * only strings, numbers, booleans, null, arrays and objects, so any receiver's re-serialisation
+ * reproduces the signed bytes.
+ */
+export interface TransactionEventData {
+  sessionId: string | null;
+  productType: string;
+  amount: string;
+  netAmount: string;
+  fee: string;
+  commission: string;
+  transactionStatus: 'SUCCESS' | 'FAILED' | 'PROCESSING';
+  transactionReference: string;
+  customerReference: string | null;
+  comment: string | null;
+  createdAt: string;
+  transactionAccount: string;
+  transactionType: 'CREDIT' | 'DEBIT';
+  sender?: Party;
+  beneficiary?: Party;
+  details?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+}

@@ -1,0 +1,85 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+
+export const walletTypes = ['collection', 'deposit', 'settlement'] as const;
+export type WalletType = (typeof walletTypes)[number];
+
+/** A wallet as partners see it. Balances are kobo, as strings. */
+export class WalletResponse {
+  @IsString()
+  walletId!: string;
+
+  @IsIn(walletTypes)
+  type!: WalletType;
+
+  @Matches(/^\d{10}$/)
+  accountNumber!: string;
+
+  @IsString()
+  accountName!: string;
+
+  @IsIn(['NGN'])
+  currency!: 'NGN';
+
+  @Matches(/^-?\d+$/)
+  ledgerBalance!: string;
+
+  @Matches(/^-?\d+$/)
+  availableBalance!: string;
+
+  @IsIn(['active', 'frozen'])
+  status!: 'active' | 'frozen';
+
+  @IsISO8601()
+  createdAt!: string;
+}
+
+export class OutletResponse {
+  /** ULID */
+  @IsString()
+  outletId!: string;
+
+  @IsString()
+  accountName!: string;
+
+  @IsOptional()
+  @IsString()
+  externalReference!: string | null;
+
+  @IsOptional()
+  @IsString()
+  address!: string | null;
+
+  @ValidateNested()
+  @Type(() => WalletResponse)
+  collectionWallet!: WalletResponse;
+
+  @ValidateNested()
+  @Type(() => WalletResponse)
+  depositWallet!: WalletResponse;
+
+  @IsISO8601()
+  createdAt!: string;
+}
+
+export class PageMeta {
+  @IsInt()
+  page!: number;
+
+  @IsInt()
+  limit!: number;
+
+  /** Matching outlets across all pages. */
+  @IsInt()
+  total!: number;
+}
+
+export class OutletPageResponse {
+  @ValidateNested({ each: true })
+  @Type(() => OutletResponse)
+  items!: OutletResponse[];
+
+  @ValidateNested()
+  @Type(() => PageMeta)
+  meta!: PageMeta;
+}
