@@ -50,7 +50,8 @@ export function ensureKafka(env = process.env) {
 
 /** Stops the broker ensureKafka started (the script ignores the call when KAFKA_BROKERS is set). */
 export function stopKafka() {
-  const { KAFKA_BROKERS: _external, ...env } = process.env;
+  const env = { ...process.env };
+  delete env.KAFKA_BROKERS;
   spawnSync('bash', ['deploy/kafka/kafka.sh', 'stop'], { cwd: root, env, stdio: ['ignore', 2, 'inherit'] });
 }
 

@@ -1,0 +1,299 @@
+import { OutletResponse } from '@payments/contracts';
+import { DomainError } from '@payments/platform-envelope';
+import { randomUUID } from 'node:crypto';
+import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
+import { Sweeper } from '../sweeps/sweeper';
+import { SweepSettingsService } from '../sweeps/sweep-settings.service';
+import { OutletServiceFixture } from '../testing/outlet-service.fixture';
+import { WalletsRepository } from '../wallets/wallets.repository';
+import { BankTransferUseCase } from './bank-transfer.usecase';
+import { InternalTransferUseCase } from './internal-transfer.usecase';
+import { PayoutSettler } from './payout-settler';
+
+jest.setTimeout(90_000);
+
+async function failure(promise: Promise<unknown>): Promise<DomainError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(error)}`);
+  return error;
+}
+
+const eventually = async <T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+describe('money movements', () => {
+  let fixture: OutletServiceFixture;
+  let transfers: InternalTransferUseCase;
+  let businessId: string;
+  let outlet: OutletResponse;
+
+  beforeAll(async () => {
+    fixture = await OutletServiceFixture.start();
+    transfers = fixture.get(InternalTransferUseCase);
+    businessId = await fixture.business();
+    outlet = await fixture.outlet(businessId, { accountName: 'Money Outlet' });
+    await fixture.fund(outlet.collectionWallet.accountNumber, 1_000_000n);
+  });
+
+  afterAll(() => fixture.close());
+
+  const transfer = (reference: string, amount: string, from = outlet.collectionWallet.walletId, to = outlet.depositWallet.walletId) =>
+    transfers.execute(businessId, { reference, amount, sourceWalletId: from, destinationWalletId: to });
+
+  describe('internal transfers', () => {
+    it('moves money in one balanced entry and queues internalTransfer.successful', async () => {
+      const before = await fixture.balances(outlet.depositWallet.walletId);
+      const result = await transfer('tr-1', '2500');
+      expect(result).toMatchObject({ reference: 'tr-1', transactionStatus: 'SUCCESS', amount: '2500' });
+      expect((await fixture.balances(outlet.depositWallet.walletId)).ledger - before.ledger).toBe(2500n);
+      const [{ sum }] = await fixture.dataSource.query(
+        `SELECT sum(p.amount)::text AS sum FROM outlets.postings p JOIN outlets.journal_entries e ON e.id = p.entry_id
+         WHERE e.business_id = $1 AND e.reference = 'tr-1'`,
+        [businessId],
+      );
+      expect(sum).toBe('0');
+      const events = await fixture.partnerEvents(businessId);
+      expect(events.at(-1)).toMatchObject({
+        event: 'internalTransfer.successful',
+        eventData: { transactionReference: 'tr-1', amount: '2500', transactionStatus: 'SUCCESS' },
+      });
+    });
+
+    it('returns the first result for a repeated request and moves money once', async () => {
+      const first = await transfer('tr-repeat', '100');
+      const before = await fixture.balances(outlet.depositWallet.walletId);
+      const again = await Promise.all([transfer('tr-repeat', '100'), transfer('tr-repeat', '100')]);
+      expect(again).toEqual([first, first]);
+      expect(await fixture.balances(outlet.depositWallet.walletId)).toEqual(before);
+    });
+
+    it('refuses the same reference with different content', async () => {
+      await transfer('tr-conflict', '100');
+      const error = await failure(transfer('tr-conflict', '101'));
+      expect([error.status, error.code]).toEqual([422, 'REFERENCE_CONFLICT']);
+    });
+
+    it('refuses more than the available balance and changes nothing', async () => {
+      const before = await fixture.balances(outlet.collectionWallet.walletId);
+      const error = await failure(transfer('tr-too-much', (before.available + 1n).toString()));
+      expect([error.status, error.code]).toEqual([422, 'INSUFFICIENT_FUNDS']);
+      expect(await fixture.balances(outlet.collectionWallet.walletId)).toEqual(before);
+      // A failed command leaves its reference free for a corrected retry.
+      await expect(transfer('tr-too-much', '1')).resolves.toMatchObject({ transactionStatus: 'SUCCESS' });
+    });
+
+    it('never reaches another business’s wallet', async () => {
+      const stranger = await fixture.business();
+      const theirs = await fixture.outlet(stranger);
+      const error = await failure(transfer('tr-foreign', '1', outlet.collectionWallet.walletId, theirs.collectionWallet.walletId));
+      expect([error.status, error.code]).toEqual([404, 'WALLET_NOT_FOUND']);
+    });
+
+    it('lets opposite transfers between two wallets run concurrently without deadlock', async () => {
+      await fixture.fund(outlet.depositWallet.accountNumber, 100_000n);
+      const a = outlet.collectionWallet.walletId;
+      const b = outlet.depositWallet.walletId;
+      const total = async () => (await fixture.balances(a)).ledger + (await fixture.balances(b)).ledger;
+      const before = await total();
+      await Promise.all(Array.from({ length: 40 }, (_, i) => transfer(`tr-cross-${i}`, '7', i % 2 ? a : b, i % 2 ? b : a)));
+      expect(await total()).toBe(before);
+    });
+
+    it('never overdraws under concurrent spending', async () => {
+      const spender = await fixture.outlet(businessId, { accountName: 'Spender' });
+      await fixture.fund(spender.collectionWallet.accountNumber, 1000n);
+      const results = await Promise.allSettled(
+        Array.from({ length: 25 }, (_, i) => transfer(`tr-spend-${i}`, '100', spender.collectionWallet.walletId, outlet.depositWallet.walletId)),
+      );
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(10);
+      expect(await fixture.balances(spender.collectionWallet.walletId)).toEqual({ ledger: 0n, available: 0n });
+    });
+  });
+
+  describe('inbound funding', () => {
+    it('credits the collection wallet and queues fundAccount.success with the common fields', async () => {
+      const funded = await fixture.outlet(businessId, { accountName: 'Funded' });
+      const result = await fixture.get(CreditVirtualAccountUseCase).execute(funded.collectionWallet.accountNumber, {
+        amount: '5000',
+        senderName: 'Chidi Okafor',
+        senderAccountNumber: '0690000031',
+        senderBankCode: '044',
+        sessionId: 'session-abc',
+      });
+      expect(result).toMatchObject({ sessionId: 'session-abc', amount: '5000', transactionStatus: 'SUCCESS' });
+      expect(await fixture.balances(funded.collectionWallet.walletId)).toEqual({ ledger: 5000n, available: 5000n });
+      const event = (await fixture.partnerEvents(businessId)).at(-1)!;
+      expect(event.event).toBe('fundAccount.success');
+      expect(event.eventData).toMatchObject({
+        sessionId: 'session-abc',
+        amount: '5000',
+        netAmount: '5000',
+        fee: '0',
+        commission: '0',
+        transactionStatus: 'SUCCESS',
+        transactionReference: result.transactionReference,
+        transactionType: 'CREDIT',
+        transactionAccount: funded.collectionWallet.accountNumber,
+        sender: { name: 'Chidi Okafor', accountNumber: '0690000031', bankCode: '044' },
+      });
+      expect(Object.keys(event.eventData)).toEqual(
+        expect.arrayContaining(['productType', 'customerReference', 'comment', 'createdAt']),
+      );
+    });
+
+    it('credits a repeated sessionId once', async () => {
+      const funded = await fixture.outlet(businessId, { accountName: 'Once' });
+      const credit = () =>
+        fixture.get(CreditVirtualAccountUseCase).execute(funded.collectionWallet.accountNumber, { amount: '700', sessionId: 'dup-session' });
+      const results = await Promise.all([credit(), credit(), credit()]);
+      expect(new Set(results.map((result) => result.transactionReference)).size).toBe(1);
+      expect(await fixture.balances(funded.collectionWallet.walletId)).toEqual({ ledger: 700n, available: 700n });
+    });
+
+    it('does not credit an unknown account or a live business’s account', async () => {
+      const live = await fixture.business('live');
+      const liveOutlet = await fixture.outlet(live);
+      for (const accountNumber of ['0000000001', liveOutlet.collectionWallet.accountNumber]) {
+        const error = await failure(fixture.get(CreditVirtualAccountUseCase).execute(accountNumber, { amount: '1' }));
+        expect([error.status, error.code]).toEqual([404, 'VIRTUAL_ACCOUNT_NOT_FOUND']);
+      }
+    });
+  });
+
+  describe('payouts', () => {
+    let settler: PayoutSettler;
+    const settleAll = async () => {
+      while (await settler.settleNext());
+    };
+
+    // The rail settles when the test says so, not in the background.
+    beforeAll(async () => {
+      settler = fixture.get(PayoutSettler);
+      await settler.beforeApplicationShutdown();
+    });
+
+    it('holds the amount at once, then posts it when the rail settles', async () => {
+      const payer = await fixture.outlet(businessId, { accountName: 'Payer' });
+      await fixture.fund(payer.depositWallet.accountNumber, 10_000n);
+      const payout = await fixture.get(BankTransferUseCase).execute(businessId, {
+        reference: `po-${randomUUID()}`,
+        amount: '4000',
+        sourceWalletId: payer.depositWallet.walletId,
+        bankCode: '058',
+        accountNumber: '0690000031',
+        accountName: 'Bola Ade',
+      });
+      expect(payout.transactionStatus).toBe('PROCESSING');
+      expect(await fixture.balances(payer.depositWallet.walletId)).toEqual({ ledger: 10_000n, available: 6000n });
+      await settleAll();
+      expect(await fixture.balances(payer.depositWallet.walletId)).toEqual({ ledger: 6000n, available: 6000n });
+      const event = (await fixture.partnerEvents(businessId)).find((candidate) => candidate.eventData.transactionReference === payout.reference)!;
+      expect(event).toMatchObject({
+        event: 'bankTransfer.success',
+        eventData: { transactionType: 'DEBIT', amount: '4000', beneficiary: { accountNumber: '0690000031', bankCode: '058' } },
+      });
+    });
+
+    it('releases the hold when the rail fails the transfer', async () => {
+      const payer = await fixture.outlet(businessId, { accountName: 'Failing payer' });
+      await fixture.fund(payer.depositWallet.accountNumber, 10_000n);
+      const reference = `po-${randomUUID()}`;
+      await fixture.get(BankTransferUseCase).execute(businessId, {
+        reference,
+        amount: '4000',
+        sourceWalletId: payer.depositWallet.walletId,
+        bankCode: '058',
+        accountNumber: '0000000000',
+        accountName: 'Nobody',
+      });
+      await settleAll();
+      const event = (await fixture.partnerEvents(businessId)).find((candidate) => candidate.eventData.transactionReference === reference);
+      expect(event).toMatchObject({ event: 'bankTransfer.failed', eventData: { transactionStatus: 'FAILED', transactionType: 'DEBIT' } });
+      expect(await fixture.balances(payer.depositWallet.walletId)).toEqual({ ledger: 10_000n, available: 10_000n });
+    });
+
+    it('pays out only from a deposit wallet, and only what is available', async () => {
+      const payer = await fixture.outlet(businessId, { accountName: 'Strict payer' });
+      await fixture.fund(payer.depositWallet.accountNumber, 100n);
+      const pay = (sourceWalletId: string, amount: string) =>
+        fixture.get(BankTransferUseCase).execute(businessId, {
+          reference: `po-${randomUUID()}`,
+          amount,
+          sourceWalletId,
+          bankCode: '058',
+          accountNumber: '0690000031',
+          accountName: 'Bola',
+        });
+      expect((await failure(pay(payer.collectionWallet.walletId, '1'))).code).toBe('INVALID_TRANSFER');
+      expect((await failure(pay(payer.depositWallet.walletId, '101'))).code).toBe('INSUFFICIENT_FUNDS');
+    });
+  });
+
+  describe('sweeps', () => {
+    it('moves collection balances over the threshold to the settlement wallet, once across two replicas', async () => {
+      const sweeping = await fixture.business();
+      const [big, small] = [await fixture.outlet(sweeping, { accountName: 'Big' }), await fixture.outlet(sweeping, { accountName: 'Small' })];
+      await fixture.fund(big.collectionWallet.accountNumber, 50_000n);
+      await fixture.fund(small.collectionWallet.accountNumber, 999n);
+      const sweeper = fixture.get(Sweeper);
+      // Two replicas' sweepers racing for the same due business, before the background loop does.
+      await fixture.get(SweepSettingsService).update(sweeping, { enabled: true, threshold: '1000', intervalSeconds: 3600 });
+      await Promise.all([sweeper.sweepDue(), sweeper.sweepDue(), sweeper.sweepDue()]);
+      const settlement = (await fixture.get(WalletsRepository).ofType(fixture.dataSource.manager, sweeping, 'settlement'))[0];
+      await eventually(async () => ((await fixture.balances(settlement.id)).ledger === 50_000n ? true : undefined));
+      const sweeps = (await fixture.partnerEvents(sweeping)).filter((event) => event.event === 'walletSweptIntra.successful');
+      expect(sweeps).toHaveLength(1);
+      expect(sweeps[0].eventData).toMatchObject({ amount: '50000', transactionType: 'DEBIT', sweepReference: expect.any(String) });
+      expect(await fixture.balances(big.collectionWallet.walletId)).toEqual({ ledger: 0n, available: 0n });
+      expect(await fixture.balances(small.collectionWallet.walletId)).toEqual({ ledger: 999n, available: 999n });
+    });
+
+    it('is off by default', async () => {
+      const idle = await fixture.business();
+      const outletOfIdle = await fixture.outlet(idle);
+      await fixture.fund(outletOfIdle.collectionWallet.accountNumber, 50_000n);
+      await fixture.get(Sweeper).sweepDue();
+      expect(await fixture.balances(outletOfIdle.collectionWallet.walletId)).toEqual({ ledger: 50_000n, available: 50_000n });
+    });
+  });
+
+  describe('what the database itself refuses', () => {
+    it('an entry whose postings do not sum to zero', async () => {
+      await expect(
+        fixture.dataSource.transaction(async (em) => {
+          await em.query(`INSERT INTO outlets.journal_entries (id, business_id, kind, reference) VALUES ('bad-entry', $1, 'test', 'bad')`, [businessId]);
+          await em.query(`INSERT INTO outlets.postings (entry_id, wallet_id, amount) VALUES ('bad-entry', $1, 5)`, [outlet.depositWallet.walletId]);
+        }),
+      ).rejects.toThrow('does not balance');
+    });
+
+    it('a posting that overdraws a protected wallet', async () => {
+      const empty = await fixture.outlet(businessId, { accountName: 'Empty' });
+      await expect(
+        fixture.dataSource.transaction(async (em) => {
+          await em.query(`INSERT INTO outlets.journal_entries (id, business_id, kind, reference) VALUES ('overdraw', $1, 'test', 'overdraw')`, [businessId]);
+          await em.query(`INSERT INTO outlets.postings (entry_id, wallet_id, amount) VALUES ('overdraw', $1, -5), ('overdraw', $2, 5)`, [
+            empty.collectionWallet.walletId,
+            outlet.depositWallet.walletId,
+          ]);
+        }),
+      ).rejects.toThrow('wallets_no_overdraft');
+    });
+
+    it('changing a posting after the fact', async () => {
+      await expect(fixture.dataSource.query(`UPDATE outlets.postings SET amount = amount WHERE id = (SELECT min(id) FROM outlets.postings)`)).rejects.toThrow(
+        'append-only',
+      );
+    });
+  });
+});
