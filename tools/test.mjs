@@ -35,6 +35,27 @@ async function recreateTestDatabase() {
   }
 }
 
+/** Runs jest, then adds its JSON report to the totals: passed tests, and failed tests or suites. */
+function runJest(name, args) {
+  const report = join(dataDir, `jest-${name.split(' ')[0]}.json`);
+  rmSync(report, { force: true });
+  log(name);
+  spawnSync(join(root, 'node_modules/.bin/jest'), ['--json', `--outputFile=${report}`, ...args, ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
+  if (!existsSync(report)) {
+    results.failed += 1;
+    log(`${name}: jest wrote no report`);
+    return;
+  }
+  const jest = JSON.parse(readFileSync(report, 'utf8'));
+  results.passed += jest.numPassedTests;
+  // A suite that failed to load has no failed test of its own: count it once.
+  results.failed += jest.numFailedTests + jest.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.length === 0).length;
+}
+
 let exitCode = 1;
 let startedKafka = false;
 try {
@@ -52,23 +73,10 @@ try {
   step('lint', join(root, 'node_modules/.bin/eslint'), ['--max-warnings', '0', 'apps', 'libs', 'tools']);
 
   mkdirSync(dataDir, { recursive: true });
-  const report = join(dataDir, 'jest-results.json');
-  rmSync(report, { force: true });
-  log('unit, integration and end-to-end suites');
-  spawnSync(join(root, 'node_modules/.bin/jest'), ['--json', `--outputFile=${report}`, '--maxWorkers=2', ...process.argv.slice(2)], {
-    cwd: root,
-    stdio: 'inherit',
-    env: process.env,
-  });
-  if (existsSync(report)) {
-    const jest = JSON.parse(readFileSync(report, 'utf8'));
-    results.passed += jest.numPassedTests;
-    // A suite that failed to load has no failed test of its own: count it once.
-    results.failed += jest.numFailedTests + jest.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.length === 0).length;
-  } else {
-    results.failed += 1;
-    log('jest wrote no report');
-  }
+  // Unit and integration suites share the machine's two cores; end-to-end suites run one at a
+  // time, since each starts its own app processes that join the same Kafka consumer groups.
+  runJest('unit and integration suites', ['--selectProjects', 'unit', 'integration', '--maxWorkers=2']);
+  runJest('end-to-end suites', ['--selectProjects', 'e2e', '--runInBand']);
   exitCode = results.failed === 0 && results.passed > 0 ? 0 : 1;
 } catch (error) {
   log(`setup failed: ${error.message}`);

@@ -1,5 +1,6 @@
 import { testEnvironment } from '@payments/testing';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 
 export const repoRoot = resolve(__dirname, '../../..');
@@ -15,6 +16,28 @@ export const appPorts = {
 
 export type AppName = keyof typeof appPorts;
 
+/** One data key for every process of a test run, as in a real deployment. */
+const sharedSecrets = { DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+
+/** Runs `npm run partner:create -- ... --json` against the test database; returns its JSON. */
+export function createPartner(name: string, extra: string[] = []): PartnerCredentials {
+  const result = spawnSync('npm', ['run', 'partner:create', '--', '--name', name, '--json', ...extra], {
+    cwd: repoRoot,
+    env: { ...process.env, ...testEnvironment(sharedSecrets) },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`partner:create failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as PartnerCredentials;
+}
+
+export interface PartnerCredentials {
+  businessId: string;
+  apiKey: string;
+  apiSecret: string;
+  posEncryptionKey: string;
+  webhookUrl: string | null;
+}
+
 export interface RunningApp {
   name: AppName;
   process: ChildProcess;
@@ -24,7 +47,7 @@ export interface RunningApp {
 
 /** Starts the built app as production runs it: `node -r register-paths dist/.../main.js`. */
 export function spawnApp(name: AppName, overrides: Record<string, string> = {}): RunningApp {
-  const env = { ...process.env, ...testEnvironment({ PORT: String(appPorts[name]), LOG_LEVEL: 'info', ...overrides }) };
+  const env = { ...process.env, ...testEnvironment({ PORT: String(appPorts[name]), LOG_LEVEL: 'info', ...sharedSecrets, ...overrides }) };
   const child = spawn(process.execPath, ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${name}/src/main.js`], {
     cwd: repoRoot,
     env,

@@ -14,7 +14,8 @@ export class OutletServiceFixture {
   private constructor(readonly app: NestFastifyApplication) {}
 
   static async start(overrides: Record<string, string> = {}): Promise<OutletServiceFixture> {
-    const { app } = await startTestApp(outletServiceApp, {
+    // Services are called directly: no Kafka consumer joins the group the running apps use.
+    const { app } = await startTestApp({ ...outletServiceApp, kafkaConsumer: false }, {
       SWEEP_POLL_INTERVAL_MS: '200',
       PAYOUT_SETTLE_DELAY_MS: '0',
       PAYOUT_POLL_INTERVAL_MS: '100',

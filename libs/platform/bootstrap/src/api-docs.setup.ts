@@ -3,11 +3,18 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { envelopeSchemas } from '@payments/platform-envelope';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
 
 export interface ApiDocsOptions {
   title: string;
   description: string;
 }
+
+/** Our own class-validator rules, described in the schema like the built-in ones. */
+const additionalConverters: ISchemaConverters = {
+  maxCharacters: (meta) => ({ maxLength: meta.constraints[0] as number }),
+  isKoboAmount: { type: 'string', pattern: '^[1-9][0-9]{0,14}$', description: 'kobo, as a string' },
+};
 
 /**
  * Serves the OpenAPI 3 document at /docs-json and a readable page at /docs. Request and
@@ -27,7 +34,7 @@ export function setupApiDocs(app: NestFastifyApplication, options: ApiDocsOption
     ...document.components,
     schemas: {
       ...document.components?.schemas,
-      ...(validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' }) as Record<string, SchemaObject>),
+      ...(validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/', additionalConverters }) as Record<string, SchemaObject>),
       ...envelopeSchemas,
     },
   };
