@@ -17,6 +17,7 @@ import { OUTLET_SERVICE, OutletServiceClient } from './outlet-service.client';
             client: { clientId: `${env.SERVICE_NAME}-outlets`, brokers: kafkaBrokerList(env) },
             consumer: { groupId: `${env.SERVICE_NAME}-outlets`, allowAutoTopicCreation: false },
             producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
+            run: { partitionsConsumedConcurrently: env.KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY },
           },
         }),
       },

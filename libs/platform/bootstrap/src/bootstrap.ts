@@ -69,6 +69,8 @@ function kafkaConsumerOptions(env: PlatformEnv): MicroserviceOptions {
       consumer: { groupId: env.SERVICE_NAME, allowAutoTopicCreation: false },
       producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
       subscribe: { fromBeginning: true },
+      // kafkajs handles one partition at a time by default: one slow command would stall the rest.
+      run: { partitionsConsumedConcurrently: env.KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY },
     },
   };
 }

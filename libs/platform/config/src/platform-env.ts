@@ -47,6 +47,12 @@ export class PlatformEnv {
   @IsString()
   KAFKA_CLIENT_ID?: string = undefined;
 
+  /** Kafka handlers: how many partitions an instance works on at once (order holds within each). */
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: number = 6;
+
   @IsInt()
   @Min(1)
   @Max(5000)
