@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CreditVirtualAccountRequest, CreditVirtualAccountResponse, PartnerEvents, TransactionEventData } from '@payments/contracts';
+import { CreditVirtualAccountRequest, CreditVirtualAccountResponse, PartnerEvents } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { ulid } from 'ulid';
 import { DataSource } from 'typeorm';
 import { PartnerEventsOutbox } from '../events/partner-events';
+import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { MoneyCommands } from '../ledger/money-commands';
 import { WalletsRepository } from '../wallets/wallets.repository';
@@ -60,17 +61,12 @@ export class CreditVirtualAccountUseCase {
         amount: request.amount,
         transactionStatus: 'SUCCESS',
       };
-      const eventData: TransactionEventData = {
+      const eventData = transactionEvent({
         sessionId,
         productType: wallet.type === 'collection' ? 'collection' : 'deposit',
         amount: request.amount,
-        netAmount: request.amount,
-        fee: '0',
-        commission: '0',
         transactionStatus: 'SUCCESS',
         transactionReference: entry.id,
-        customerReference: null,
-        comment: null,
         createdAt: entry.createdAt.toISOString(),
         transactionAccount: accountNumber,
         transactionType: 'CREDIT',
@@ -80,7 +76,7 @@ export class CreditVirtualAccountUseCase {
           bankCode: request.senderBankCode ?? null,
         },
         details: { walletId: wallet.id, outletId: wallet.outletId },
-      };
+      });
       await this.events.add(em, businessId, PartnerEvents.fundAccountSuccess, eventData);
       return this.commands.complete(em, businessId, reference, response);
     });

@@ -1,18 +1,9 @@
 import { OutletResponse } from '@payments/contracts';
 import { DomainError } from '@payments/platform-envelope';
-import { OutletServiceFixture } from '../testing/outlet-service.fixture';
+import { domainFailure, OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { OutletsService } from './outlets.service';
 
 jest.setTimeout(60_000);
-
-async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(error)}`);
-  return error;
-}
 
 describe('outlets', () => {
   let fixture: OutletServiceFixture;
@@ -73,8 +64,8 @@ describe('outlets', () => {
   it('answers an unknown id and another business’s outlet with the same 404', async () => {
     const other = await fixture.business();
     const theirs = await fixture.outlet(other, { accountName: 'Theirs' });
-    const unknown = await failure(outlets.get(businessId, '01ARZ3NDEKTSV4RRFFQ69G5FAV'));
-    const foreign = await failure(outlets.get(businessId, theirs.outletId));
+    const unknown = await domainFailure(outlets.get(businessId, '01ARZ3NDEKTSV4RRFFQ69G5FAV'));
+    const foreign = await domainFailure(outlets.get(businessId, theirs.outletId));
     expect([unknown.status, unknown.code]).toEqual([404, 'OUTLET_NOT_FOUND']);
     expect([foreign.status, foreign.code]).toEqual([404, 'OUTLET_NOT_FOUND']);
     expect(unknown.message).toBe('Outlet 01ARZ3NDEKTSV4RRFFQ69G5FAV not found');
@@ -82,7 +73,7 @@ describe('outlets', () => {
   });
 
   it('refuses a business with no agent assignment with INVALID_TENANT', async () => {
-    const error = await failure(fixture.outlet('01UNKNOWNBUSINESS000000000'));
+    const error = await domainFailure(fixture.outlet('01UNKNOWNBUSINESS000000000'));
     expect([error.status, error.code]).toEqual([422, 'INVALID_TENANT']);
   });
 

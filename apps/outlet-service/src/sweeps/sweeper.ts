@@ -1,10 +1,11 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PartnerEvents, TransactionEventData } from '@payments/contracts';
+import { PartnerEvents } from '@payments/contracts';
 import { ulid } from 'ulid';
 import { DataSource } from 'typeorm';
 import { Env } from '../config/env';
 import { PartnerEventsOutbox } from '../events/partner-events';
+import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
 import { WorkerLoop } from '../workers/worker-loop';
@@ -75,22 +76,19 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
           { wallet: settlement, amount },
         ],
       });
-      const eventData: TransactionEventData & { sweepReference: string } = {
+      const eventData = {
         sweepReference,
-        sessionId: null,
-        productType: 'sweep',
-        amount: amount.toString(),
-        netAmount: amount.toString(),
-        fee: '0',
-        commission: '0',
-        transactionStatus: 'SUCCESS',
-        transactionReference: sweepReference,
-        customerReference: null,
-        comment: 'Automatic sweep to settlement wallet',
-        createdAt: entry.createdAt.toISOString(),
-        transactionAccount: collection.accountNumber?.trim() ?? collection.id,
-        transactionType: 'DEBIT',
-        details: { outletId: collection.outletId, walletId: collection.id, settlementWalletId: settlement.id, journalEntryId: entry.id },
+        ...transactionEvent({
+          productType: 'sweep',
+          amount: amount.toString(),
+          transactionStatus: 'SUCCESS',
+          transactionReference: sweepReference,
+          comment: 'Automatic sweep to settlement wallet',
+          createdAt: entry.createdAt.toISOString(),
+          transactionAccount: collection.accountNumber?.trim() ?? collection.id,
+          transactionType: 'DEBIT',
+          details: { outletId: collection.outletId, walletId: collection.id, settlementWalletId: settlement.id, journalEntryId: entry.id },
+        }),
       };
       await this.events.add(em, businessId, PartnerEvents.walletSweptIntraSuccessful, eventData);
       return true;

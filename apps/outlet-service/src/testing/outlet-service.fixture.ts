@@ -1,5 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BusinessProvisionedV1, CreateOutletRequest, OutletResponse } from '@payments/contracts';
+import { DomainError } from '@payments/platform-envelope';
 import { startTestApp } from '@payments/testing';
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
@@ -8,6 +9,16 @@ import { outletServiceApp } from '../app';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { OutletsService } from '../outlets/outlets.service';
 import { BusinessEventsConsumer } from '../tenants/business-events.consumer';
+
+/** The DomainError a promise rejects with; any other outcome fails the test. */
+export async function domainFailure(promise: Promise<unknown>): Promise<DomainError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(error)}`);
+  return error;
+}
 
 /** outlet-service in-process on the real database and broker, with helpers to set up money. */
 export class OutletServiceFixture {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { InternalTransferRequest, InternalTransferResponse, PartnerEvents, TransactionEventData } from '@payments/contracts';
+import { InternalTransferRequest, InternalTransferResponse, PartnerEvents } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
 import { PartnerEventsOutbox } from '../events/partner-events';
+import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { MoneyCommands } from '../ledger/money-commands';
 import { TenantsRepository } from '../tenants/tenants.repository';
@@ -54,22 +55,17 @@ export class InternalTransferUseCase {
         narration: request.narration ?? null,
         createdAt: entry.createdAt.toISOString(),
       };
-      const eventData: TransactionEventData = {
-        sessionId: null,
+      const eventData = transactionEvent({
         productType: 'internal_transfer',
         amount: request.amount,
-        netAmount: request.amount,
-        fee: '0',
-        commission: '0',
         transactionStatus: 'SUCCESS',
         transactionReference: request.reference,
-        customerReference: null,
         comment: request.narration ?? null,
         createdAt: response.createdAt,
         transactionAccount: destination.accountNumber?.trim() ?? destination.id,
         transactionType: 'CREDIT',
         details: { sourceWalletId: source.id, destinationWalletId: destination.id, journalEntryId: entry.id },
-      };
+      });
       await this.events.add(em, businessId, PartnerEvents.internalTransferSuccessful, eventData);
       return this.commands.complete(em, businessId, request.reference, response);
     });

@@ -1,35 +1,16 @@
 import { OutletResponse } from '@payments/contracts';
-import { DomainError } from '@payments/platform-envelope';
+import { eventually } from '@payments/testing';
 import { randomUUID } from 'node:crypto';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { Sweeper } from '../sweeps/sweeper';
 import { SweepSettingsService } from '../sweeps/sweep-settings.service';
-import { OutletServiceFixture } from '../testing/outlet-service.fixture';
+import { domainFailure, OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { BankTransferUseCase } from './bank-transfer.usecase';
 import { InternalTransferUseCase } from './internal-transfer.usecase';
 import { PayoutSettler } from './payout-settler';
 
 jest.setTimeout(90_000);
-
-async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(error)}`);
-  return error;
-}
-
-const eventually = async <T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 describe('money movements', () => {
   let fixture: OutletServiceFixture;
@@ -79,13 +60,13 @@ describe('money movements', () => {
 
     it('refuses the same reference with different content', async () => {
       await transfer('tr-conflict', '100');
-      const error = await failure(transfer('tr-conflict', '101'));
+      const error = await domainFailure(transfer('tr-conflict', '101'));
       expect([error.status, error.code]).toEqual([422, 'REFERENCE_CONFLICT']);
     });
 
     it('refuses more than the available balance and changes nothing', async () => {
       const before = await fixture.balances(outlet.collectionWallet.walletId);
-      const error = await failure(transfer('tr-too-much', (before.available + 1n).toString()));
+      const error = await domainFailure(transfer('tr-too-much', (before.available + 1n).toString()));
       expect([error.status, error.code]).toEqual([422, 'INSUFFICIENT_FUNDS']);
       expect(await fixture.balances(outlet.collectionWallet.walletId)).toEqual(before);
       // A failed command leaves its reference free for a corrected retry.
@@ -95,7 +76,7 @@ describe('money movements', () => {
     it('never reaches another business’s wallet', async () => {
       const stranger = await fixture.business();
       const theirs = await fixture.outlet(stranger);
-      const error = await failure(transfer('tr-foreign', '1', outlet.collectionWallet.walletId, theirs.collectionWallet.walletId));
+      const error = await domainFailure(transfer('tr-foreign', '1', outlet.collectionWallet.walletId, theirs.collectionWallet.walletId));
       expect([error.status, error.code]).toEqual([404, 'WALLET_NOT_FOUND']);
     });
 
@@ -164,7 +145,7 @@ describe('money movements', () => {
       const live = await fixture.business('live');
       const liveOutlet = await fixture.outlet(live);
       for (const accountNumber of ['0000000001', liveOutlet.collectionWallet.accountNumber]) {
-        const error = await failure(fixture.get(CreditVirtualAccountUseCase).execute(accountNumber, { amount: '1' }));
+        const error = await domainFailure(fixture.get(CreditVirtualAccountUseCase).execute(accountNumber, { amount: '1' }));
         expect([error.status, error.code]).toEqual([404, 'VIRTUAL_ACCOUNT_NOT_FOUND']);
       }
     });
@@ -234,8 +215,8 @@ describe('money movements', () => {
           accountNumber: '0690000031',
           accountName: 'Bola',
         });
-      expect((await failure(pay(payer.collectionWallet.walletId, '1'))).code).toBe('INVALID_TRANSFER');
-      expect((await failure(pay(payer.depositWallet.walletId, '101'))).code).toBe('INSUFFICIENT_FUNDS');
+      expect((await domainFailure(pay(payer.collectionWallet.walletId, '1'))).code).toBe('INVALID_TRANSFER');
+      expect((await domainFailure(pay(payer.depositWallet.walletId, '101'))).code).toBe('INSUFFICIENT_FUNDS');
     });
   });
 

@@ -1,8 +1,9 @@
 import { Injectable, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PartnerEvents, TransactionEventData } from '@payments/contracts';
+import { PartnerEvents } from '@payments/contracts';
 import { DataSource, EntityManager } from 'typeorm';
 import { PartnerEventsOutbox } from '../events/partner-events';
+import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { WorkerLoop } from '../workers/worker-loop';
@@ -86,23 +87,18 @@ export class PayoutSettler implements OnApplicationBootstrap, BeforeApplicationS
       `UPDATE outlets.payouts SET status = $2, settled_at = now() WHERE id = $1 RETURNING settled_at`,
       [payout.id, status],
     )) as [{ settled_at: Date }[], number];
-    const eventData: TransactionEventData = {
-      sessionId: null,
+    const eventData = transactionEvent({
       productType: 'payout',
       amount: payout.amount,
-      netAmount: payout.amount,
-      fee: '0',
-      commission: '0',
       transactionStatus: status,
       transactionReference: payout.reference,
-      customerReference: null,
       comment: succeeded ? payout.narration : 'The beneficiary bank rejected the transfer; the hold was released',
       createdAt: settled_at.toISOString(),
       transactionAccount: deposit.accountNumber?.trim() ?? deposit.id,
       transactionType: 'DEBIT',
       beneficiary: { name: payout.account_name, accountNumber: payout.account_number, bankCode: payout.bank_code },
       details: { walletId: deposit.id, journalEntryId: entry?.id ?? null },
-    };
+    });
     await this.events.add(em, payout.business_id, succeeded ? PartnerEvents.bankTransferSuccess : PartnerEvents.bankTransferFailed, eventData);
   }
 }
