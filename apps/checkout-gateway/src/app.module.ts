@@ -3,18 +3,19 @@ import { PlatformModule } from '@payments/platform-bootstrap';
 import { BusinessesModule } from './businesses/businesses.module';
 import { Env } from './config/env';
 import { database } from './database/data-source';
-import { OutletServiceModule } from './outlet-service/outlet-service.module';
+import { ServicesModule } from './services/services.module';
 import { OutletsController } from './outlets/outlets.controller';
 import { SandboxController } from './sandbox/sandbox.controller';
 import { TransfersController } from './transfers/transfers.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 
 @Module({})
 export class AppModule {
   static forRoot(env: Env): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(env, database), BusinessesModule, OutletServiceModule],
-      controllers: [OutletsController, TransfersController, SandboxController],
+      imports: [PlatformModule.forRoot(env, database), BusinessesModule, ServicesModule],
+      controllers: [OutletsController, TransfersController, SandboxController, WebhooksController],
     };
   }
 }

@@ -8,4 +8,5 @@ export const webhookDispatcherApp: AppSpec<Env> = {
   envClass: Env,
   database,
   module: (env) => AppModule.forRoot(env),
+  kafkaConsumer: true,
 };

@@ -10,9 +10,9 @@ export class Env extends PlatformEnv {
   @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes, base64-encoded (openssl rand -base64 32)' })
   DATA_ENCRYPTION_KEY: string = '';
 
-  /** How long a request waits for outlet-service before answering 503. */
+  /** How long a request waits for outlet-service or webhook-dispatcher before answering 503. */
   @IsInt()
   @Min(500)
   @Max(60_000)
-  OUTLET_SERVICE_TIMEOUT_MS: number = 8000;
+  SERVICE_TIMEOUT_MS: number = 8000;
 }

@@ -11,7 +11,7 @@ import {
 import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
-import { OutletServiceClient } from '../outlet-service/outlet-service.client';
+import { OutletServiceClient } from '../services/outlet-service.client';
 
 @ApiTags('outlets')
 @Controller('outlets')

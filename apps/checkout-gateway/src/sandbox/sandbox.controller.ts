@@ -12,7 +12,7 @@ import {
 } from '@payments/platform-envelope';
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
-import { OutletServiceClient } from '../outlet-service/outlet-service.client';
+import { OutletServiceClient } from '../services/outlet-service.client';
 
 /** Simulators of the outside world, for test keys only. */
 @ApiTags('sandbox')

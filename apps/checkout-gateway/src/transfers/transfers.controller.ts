@@ -4,7 +4,7 @@ import { BankTransferRequest, BankTransferResponse, InternalTransferRequest, Int
 import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
-import { OutletServiceClient } from '../outlet-service/outlet-service.client';
+import { OutletServiceClient } from '../services/outlet-service.client';
 
 @ApiTags('transfers')
 @Controller('transfer')

@@ -19,6 +19,9 @@ export const ErrorCodes = [
   'REFERENCE_CONFLICT',
   'INVALID_TRANSFER',
   'SANDBOX_ONLY',
+  'DELIVERY_NOT_FOUND',
+  'WEBHOOK_URL_NOT_ALLOWED',
+  'WEBHOOK_URL_NOT_SET',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -6,6 +6,7 @@ export const PartnerEvents = {
   walletSweptIntraSuccessful: 'walletSweptIntra.successful',
   bankTransferSuccess: 'bankTransfer.success',
   bankTransferFailed: 'bankTransfer.failed',
+  webhookTest: 'webhook.test',
 } as const;
 
 export type PartnerEventName = (typeof PartnerEvents)[keyof typeof PartnerEvents];

@@ -22,6 +22,9 @@ export const errorStatus = {
   REFERENCE_CONFLICT: HttpStatus.UNPROCESSABLE_ENTITY,
   INVALID_TRANSFER: HttpStatus.UNPROCESSABLE_ENTITY,
   SANDBOX_ONLY: HttpStatus.FORBIDDEN,
+  DELIVERY_NOT_FOUND: HttpStatus.NOT_FOUND,
+  WEBHOOK_URL_NOT_ALLOWED: HttpStatus.UNPROCESSABLE_ENTITY,
+  WEBHOOK_URL_NOT_SET: HttpStatus.UNPROCESSABLE_ENTITY,
 } as const satisfies Record<ErrorCode, HttpStatus>;
 
 /** The code we answer for a status raised by the framework rather than by our code. */

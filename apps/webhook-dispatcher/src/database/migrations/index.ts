@@ -1,4 +1,5 @@
 import { InitialSchema1763769600003 } from './1763769600003-initial-schema';
+import { Deliveries1763769600007 } from './1763769600007-deliveries';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600003];
+export const migrations = [InitialSchema1763769600003, Deliveries1763769600007];

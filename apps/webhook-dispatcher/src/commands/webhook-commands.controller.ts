@@ -1,0 +1,100 @@
+import { Controller, Logger } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CommandReply, PartnerEvents, Topics, WebhookCommand, WebhookEndpointResponse } from '@payments/contracts';
+import { apiError, DomainError } from '@payments/platform-envelope';
+import { randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { DataSource } from 'typeorm';
+import { Env } from '../config/env';
+import { DeliveriesRepository, toResponse } from '../deliveries/deliveries.repository';
+import { DeliveryWorker } from '../deliveries/delivery-worker';
+import { Endpoint, EndpointsRepository } from '../endpoints/endpoints.repository';
+import { isPublicAddress } from '../sending/target-guard';
+
+/** The partner API's requests, forwarded by the gateway over Kafka request/reply. */
+@Controller()
+export class WebhookCommandsController {
+  private readonly logger = new Logger(WebhookCommandsController.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly endpoints: EndpointsRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly worker: DeliveryWorker,
+    private readonly env: Env,
+  ) {}
+
+  @MessagePattern(Topics.webhookCommands.name)
+  async handle(@Payload() command: WebhookCommand): Promise<CommandReply> {
+    try {
+      return { ok: true, data: await this.dispatch(command) };
+    } catch (error) {
+      if (error instanceof DomainError) return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
+      this.logger.error({ err: error, command: command?.type }, 'webhook command failed');
+      return { ok: false, error: { code: 'INTERNAL_ERROR', message: 'webhook-dispatcher failed to process the request', status: 500 } };
+    }
+  }
+
+  private async dispatch(command: WebhookCommand): Promise<unknown> {
+    switch (command.type) {
+      case 'getEndpoint':
+        return view(await this.endpoint(command.businessId));
+      case 'setEndpoint': {
+        const endpoint = await this.endpoint(command.businessId);
+        await this.assertAllowed(command.url, endpoint.mode);
+        await this.endpoints.setUrl(command.businessId, command.url);
+        await this.deliveries.retarget(command.businessId, command.url);
+        return view(await this.endpoint(command.businessId));
+      }
+      case 'listDeliveries':
+        return this.deliveries.page(command.businessId, command.query);
+      case 'getDelivery':
+        return this.deliveries.detail(command.businessId, command.deliveryId);
+      case 'replayDelivery': {
+        const original = await this.deliveries.own(command.businessId, command.deliveryId);
+        const endpoint = await this.endpoint(command.businessId);
+        const url = original.target === 'callback' ? original.url : endpoint.url;
+        if (!url) throw apiError('WEBHOOK_URL_NOT_SET', 'Set a webhook URL with PUT /webhooks/endpoint first');
+        return this.enqueue(command.businessId, { eventId: original.event_id, event: original.event, eventData: original.event_data, target: 'replay', url });
+      }
+      case 'sendTest': {
+        const endpoint = await this.endpoint(command.businessId);
+        if (!endpoint.url) throw apiError('WEBHOOK_URL_NOT_SET', 'Set a webhook URL with PUT /webhooks/endpoint first');
+        const eventData = { message: 'This is a test event from your payments dashboard', businessId: command.businessId, createdAt: new Date().toISOString() };
+        return this.enqueue(command.businessId, { eventId: randomUUID(), event: PartnerEvents.webhookTest, eventData, target: 'test', url: endpoint.url });
+      }
+    }
+  }
+
+  private async enqueue(
+    businessId: string,
+    delivery: { eventId: string; event: string; eventData: Record<string, unknown>; target: 'replay' | 'test'; url: string },
+  ) {
+    const id = await this.dataSource.transaction((em) => this.deliveries.add(em, { businessId, ...delivery }));
+    this.worker.nudge();
+    return toResponse(await this.deliveries.own(businessId, id));
+  }
+
+  private async endpoint(businessId: string): Promise<Endpoint> {
+    const endpoint = await this.endpoints.find(businessId);
+    if (!endpoint) throw apiError('INVALID_TENANT', 'This business is not set up for webhooks yet; contact support');
+    return endpoint;
+  }
+
+  /** Live endpoints: https, and a host whose every address is public. The sender checks again at connect time. */
+  private async assertAllowed(url: string, mode: 'test' | 'live'): Promise<void> {
+    if (mode === 'test' && this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE) return;
+    const parsed = new URL(url);
+    if (mode === 'live' && parsed.protocol !== 'https:') throw apiError('WEBHOOK_URL_NOT_ALLOWED', 'Live webhook URLs must use https');
+    const addresses = await lookup(parsed.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
+    if (addresses.length === 0) throw apiError('WEBHOOK_URL_NOT_ALLOWED', `${parsed.hostname} does not resolve`);
+    if (!addresses.every((entry) => isPublicAddress(entry.address))) {
+      throw apiError('WEBHOOK_URL_NOT_ALLOWED', `${parsed.hostname} resolves to a private, loopback or link-local address`);
+    }
+  }
+}
+
+function view(endpoint: Endpoint): WebhookEndpointResponse {
+  return { url: endpoint.url, signingSecret: endpoint.signingSecret, status: endpoint.status, disabledReason: endpoint.disabledReason };
+}

@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DeliveryAttemptResponse, DeliveryDetailResponse, DeliveryPageResponse, DeliveryResponse, ListDeliveriesQuery } from '@payments/contracts';
+import { apiError } from '@payments/platform-envelope';
+import { ulid } from 'ulid';
+import { DataSource, EntityManager } from 'typeorm';
+
+export type Target = 'business' | 'callback' | 'test' | 'replay';
+
+export interface DeliveryRow {
+  id: string;
+  business_id: string;
+  event_id: string;
+  event: string;
+  event_data: Record<string, unknown>;
+  target: Target;
+  url: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  created_at: Date;
+}
+
+export interface NewDelivery {
+  businessId: string;
+  eventId: string;
+  event: string;
+  eventData: Record<string, unknown>;
+  target: Target;
+  url: string;
+}
+
+export interface ClaimLimits {
+  count: number;
+  perEndpoint: number;
+  circuitThreshold: number;
+  leaseMs: number;
+}
+
+@Injectable()
+export class DeliveriesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Idempotent per event and destination: a redelivered Kafka message adds nothing. */
+  async add(em: EntityManager, delivery: NewDelivery): Promise<string> {
+    const id = ulid();
+    await em.query(
+      `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT DO NOTHING`,
+      [id, delivery.businessId, delivery.eventId, delivery.event, JSON.stringify(delivery.eventData), delivery.target, delivery.url],
+    );
+    return id;
+  }
+
+  /**
+   * Leases up to `count` due deliveries, no more per URL than its free slots (one while its
+   * circuit is half-open, none while open), oldest first. A lease that expires (the process
+   * died mid-delivery) makes the delivery due again. Replicas skip each other's rows.
+   */
+  async claim(limits: ClaimLimits): Promise<DeliveryRow[]> {
+    const [rows] = (await this.dataSource.query(
+      `WITH in_flight AS (
+         SELECT url, count(*) AS busy FROM webhooks.deliveries
+         WHERE status = 'pending' AND lease_until > now() GROUP BY url
+       ),
+       ranked AS (
+         SELECT d.id, d.next_attempt_at,
+           row_number() OVER (PARTITION BY d.url ORDER BY d.next_attempt_at) AS rank,
+           CASE WHEN c.open_until > now() THEN 0 WHEN c.consecutive_failures >= $3 THEN 1 ELSE $2 END
+             - coalesce(f.busy, 0) AS room
+         FROM webhooks.deliveries d
+         LEFT JOIN webhooks.circuits c ON c.url = d.url
+         LEFT JOIN in_flight f ON f.url = d.url
+         WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until <= now())
+       ),
+       picked AS (
+         SELECT id FROM webhooks.deliveries
+         WHERE id IN (SELECT id FROM ranked WHERE rank <= room ORDER BY next_attempt_at LIMIT $1)
+         FOR UPDATE SKIP LOCKED
+       )
+       UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $4), attempts = attempts + 1, updated_at = now()
+       FROM picked WHERE d.id = picked.id AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until <= now())
+       RETURNING d.*`,
+      [limits.count, limits.perEndpoint, limits.circuitThreshold, limits.leaseMs / 1000],
+    )) as [DeliveryRow[], number];
+    return rows;
+  }
+
+  /** A new endpoint URL applies to the business deliveries still pending. */
+  async retarget(businessId: string, url: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhooks.deliveries SET url = $2, updated_at = now() WHERE business_id = $1 AND target IN ('business', 'test') AND status = 'pending'`,
+      [businessId, url],
+    );
+  }
+
+  async recordAttempt(
+    em: EntityManager,
+    delivery: DeliveryRow,
+    attempt: { startedAt: Date; latencyMs: number; statusCode: number | null; error: string | null; responseBody: string | null },
+    next: { status: 'pending' | 'succeeded' | 'failed'; delayMs?: number },
+  ): Promise<void> {
+    await em.query(
+      `INSERT INTO webhooks.attempts (delivery_id, attempt, started_at, latency_ms, status_code, error, response_body)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [delivery.id, delivery.attempts, attempt.startedAt, attempt.latencyMs, attempt.statusCode, attempt.error, attempt.responseBody],
+    );
+    await em.query(
+      `UPDATE webhooks.deliveries SET status = $2, lease_until = NULL, last_status_code = $3, updated_at = now(),
+         next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => $4) ELSE next_attempt_at END
+       WHERE id = $1`,
+      [delivery.id, next.status, attempt.statusCode, (next.delayMs ?? 0) / 1000],
+    );
+  }
+
+  async page(businessId: string, query: ListDeliveriesQuery): Promise<DeliveryPageResponse> {
+    const rows = (await this.dataSource.query(
+      `SELECT d.*, count(*) OVER () AS total FROM webhooks.deliveries d
+       WHERE d.business_id = $1 AND ($2::text IS NULL OR d.status = $2) AND ($3::text IS NULL OR d.event = $3)
+         AND ($4::timestamptz IS NULL OR d.created_at >= $4) AND ($5::timestamptz IS NULL OR d.created_at < $5)
+       ORDER BY d.created_at DESC, d.id DESC LIMIT $6 OFFSET $7`,
+      [businessId, query.status ?? null, query.event ?? null, query.from ?? null, query.to ?? null, query.limit, (query.page - 1) * query.limit],
+    )) as (DeliveryRow & { total: string })[];
+    return { items: rows.map(toResponse), total: rows.length ? Number(rows[0].total) : 0, page: query.page, limit: query.limit };
+  }
+
+  async detail(businessId: string, deliveryId: string): Promise<DeliveryDetailResponse> {
+    const delivery = await this.own(businessId, deliveryId);
+    const attempts = (await this.dataSource.query(`SELECT * FROM webhooks.attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId])) as {
+      attempt: number;
+      started_at: Date;
+      latency_ms: number;
+      status_code: number | null;
+      error: string | null;
+      response_body: string | null;
+    }[];
+    const attemptLog: DeliveryAttemptResponse[] = attempts.map((row) => ({
+      attempt: row.attempt,
+      startedAt: row.started_at.toISOString(),
+      latencyMs: row.latency_ms,
+      statusCode: row.status_code,
+      error: row.error,
+      responseBody: row.response_body,
+    }));
+    return { ...toResponse(delivery), attemptLog };
+  }
+
+  /** The delivery if it belongs to the business; another business's id is simply not found. */
+  async own(businessId: string, deliveryId: string): Promise<DeliveryRow> {
+    const [row] = (await this.dataSource.query(`SELECT * FROM webhooks.deliveries WHERE business_id = $1 AND id = $2`, [
+      businessId,
+      deliveryId,
+    ])) as DeliveryRow[];
+    if (!row) throw apiError('DELIVERY_NOT_FOUND', `Delivery ${deliveryId} not found`);
+    return row;
+  }
+}
+
+export function toResponse(row: DeliveryRow): DeliveryResponse {
+  return {
+    deliveryId: row.id,
+    eventId: row.event_id,
+    event: row.event,
+    target: row.target,
+    url: row.url,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
+    lastStatusCode: row.last_status_code,
+    createdAt: row.created_at.toISOString(),
+  };
+}

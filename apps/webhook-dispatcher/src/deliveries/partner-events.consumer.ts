@@ -1,0 +1,39 @@
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { EventEnvelope, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
+import { DataSource } from 'typeorm';
+import { EndpointsRepository } from '../endpoints/endpoints.repository';
+import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveryWorker } from './delivery-worker';
+
+/**
+ * Turns each partner event into deliveries (the business's webhook URL, and a checkout's
+ * callback URL) before the Kafka offset is committed. Redelivered messages add nothing.
+ */
+@Controller()
+export class PartnerEventsConsumer {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly endpoints: EndpointsRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly worker: DeliveryWorker,
+  ) {}
+
+  @EventPattern(Topics.partnerEvents.name)
+  async handle(@Payload() envelope: EventEnvelope<PartnerEventV1Payload>): Promise<void> {
+    if (envelope?.type !== PartnerEventV1 || !envelope.businessId) return;
+    const businessId = envelope.businessId;
+    const endpoint = await this.endpoints.find(businessId);
+    // Onboarding travels on another topic and may land a moment later: throwing leaves the
+    // offset uncommitted, so Kafka hands this event over again.
+    if (!endpoint) throw new Error(`business ${businessId} has no endpoint yet`);
+    const { event, eventData, callbackUrl } = envelope.payload;
+    await this.dataSource.transaction(async (em) => {
+      const common = { businessId, eventId: envelope.eventId, event, eventData };
+      if (endpoint.url && endpoint.status === 'active') await this.deliveries.add(em, { ...common, target: 'business', url: endpoint.url });
+      if (callbackUrl) await this.deliveries.add(em, { ...common, target: 'callback', url: callbackUrl });
+    });
+    this.worker.nudge();
+  }
+}

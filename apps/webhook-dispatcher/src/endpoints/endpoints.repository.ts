@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Sealer } from '@payments/platform-crypto';
+import { randomBytes } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+
+export interface Endpoint {
+  businessId: string;
+  mode: 'test' | 'live';
+  url: string | null;
+  apiKey: string;
+  signingSecret: string;
+  status: 'active' | 'disabled';
+  disabledReason: string | null;
+}
+
+interface EndpointRow {
+  business_id: string;
+  mode: 'test' | 'live';
+  url: string | null;
+  api_key_sealed: string;
+  signing_secret_sealed: string;
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+}
+
+/** A business's webhook endpoint. Secrets stay sealed at rest and are opened only to sign. */
+@Injectable()
+export class EndpointsRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sealer: Sealer,
+  ) {}
+
+  async provision(em: EntityManager, endpoint: { businessId: string; mode: 'test' | 'live'; url: string | null; sealedApiKey: string }) {
+    const signingSecret = `whsec_${randomBytes(32).toString('base64')}`;
+    await em.query(
+      `INSERT INTO webhooks.endpoints (business_id, mode, url, api_key_sealed, signing_secret_sealed) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT DO NOTHING`,
+      [endpoint.businessId, endpoint.mode, endpoint.url, endpoint.sealedApiKey, this.sealer.seal(signingSecret, endpoint.businessId)],
+    );
+  }
+
+  async find(businessId: string, em: EntityManager = this.dataSource.manager): Promise<Endpoint | null> {
+    const [row] = (await em.query(`SELECT * FROM webhooks.endpoints WHERE business_id = $1`, [businessId])) as EndpointRow[];
+    if (!row) return null;
+    return {
+      businessId: row.business_id,
+      mode: row.mode,
+      url: row.url,
+      // Sealed by the gateway, bound to the business id.
+      apiKey: this.sealer.open(row.api_key_sealed, row.business_id),
+      signingSecret: this.sealer.open(row.signing_secret_sealed, row.business_id),
+      status: row.status,
+      disabledReason: row.disabled_reason,
+    };
+  }
+
+  /** A new URL also re-activates an endpoint disabled by 410 Gone. */
+  async setUrl(businessId: string, url: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhooks.endpoints SET url = $2, status = 'active', disabled_reason = NULL, updated_at = now() WHERE business_id = $1`,
+      [businessId, url],
+    );
+  }
+
+  async disable(em: EntityManager, businessId: string, reason: string): Promise<void> {
+    await em.query(`UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = $2, updated_at = now() WHERE business_id = $1`, [
+      businessId,
+      reason,
+    ]);
+  }
+}

@@ -1,0 +1,145 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUrl, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+
+export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+/** PUT /webhooks/endpoint */
+export class SetWebhookEndpointRequest {
+  /** Where events are POSTed. Live businesses must use https and a public address. */
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'url must be an http(s) URL' })
+  @MaxLength(2000)
+  url!: string;
+}
+
+export class WebhookEndpointResponse {
+  @IsOptional()
+  @IsString()
+  url!: string | null;
+
+  /** Verifies the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). */
+  @IsString()
+  signingSecret!: string;
+
+  @IsIn(['active', 'disabled'])
+  status!: 'active' | 'disabled';
+
+  @IsOptional()
+  @IsString()
+  disabledReason!: string | null;
+}
+
+/** GET /webhooks/deliveries */
+export class ListDeliveriesQuery {
+  @IsOptional()
+  @IsIn(deliveryStatuses)
+  status?: DeliveryStatus;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  event?: string;
+
+  /** Created at or after (ISO 8601). */
+  @IsOptional()
+  @IsISO8601()
+  from?: string;
+
+  /** Created before (ISO 8601). */
+  @IsOptional()
+  @IsISO8601()
+  to?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page: number = 1;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit: number = 20;
+}
+
+export class DeliveryResponse {
+  @IsString()
+  deliveryId!: string;
+
+  /** The x-event-id header: deduplicate on it. */
+  @IsString()
+  eventId!: string;
+
+  @IsString()
+  event!: string;
+
+  @IsIn(['business', 'callback', 'test', 'replay'])
+  target!: 'business' | 'callback' | 'test' | 'replay';
+
+  @IsString()
+  url!: string;
+
+  @IsIn(deliveryStatuses)
+  status!: DeliveryStatus;
+
+  @IsInt()
+  attempts!: number;
+
+  @IsOptional()
+  @IsISO8601()
+  nextAttemptAt!: string | null;
+
+  @IsOptional()
+  @IsInt()
+  lastStatusCode!: number | null;
+
+  @IsISO8601()
+  createdAt!: string;
+}
+
+export class DeliveryAttemptResponse {
+  @IsInt()
+  attempt!: number;
+
+  @IsISO8601()
+  startedAt!: string;
+
+  @IsInt()
+  latencyMs!: number;
+
+  @IsOptional()
+  @IsInt()
+  statusCode!: number | null;
+
+  @IsOptional()
+  @IsString()
+  error!: string | null;
+
+  /** The first 1 KB of the receiver's answer. */
+  @IsOptional()
+  @IsString()
+  responseBody!: string | null;
+}
+
+export class DeliveryDetailResponse extends DeliveryResponse {
+  @ValidateNested({ each: true })
+  @Type(() => DeliveryAttemptResponse)
+  attemptLog!: DeliveryAttemptResponse[];
+}
+
+export class DeliveryPageResponse {
+  @ValidateNested({ each: true })
+  @Type(() => DeliveryResponse)
+  items!: DeliveryResponse[];
+
+  @IsInt()
+  total!: number;
+
+  @IsInt()
+  page!: number;
+
+  @IsInt()
+  limit!: number;
+}
