@@ -87,6 +87,27 @@ export class DeliveriesRepository {
     return rows;
   }
 
+  /** Keeps an event whose business has no endpoint record yet; see releaseParked. */
+  async park(em: EntityManager, event: { businessId: string; eventId: string; event: string; eventData: Record<string, unknown> }) {
+    await em.query(
+      `INSERT INTO webhooks.early_events (event_id, business_id, event, event_data) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+      [event.eventId, event.businessId, event.event, JSON.stringify(event.eventData)],
+    );
+  }
+
+  /** Once the endpoint exists: its parked events become deliveries (when it has a URL) and leave the park. */
+  async releaseParked(em: EntityManager, businessId: string, url: string | null): Promise<void> {
+    if (url) {
+      await em.query(
+        `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url)
+         SELECT gen_random_uuid()::text, business_id, event_id, event, event_data, 'business', $2 FROM webhooks.early_events
+         WHERE business_id = $1 ORDER BY created_at ON CONFLICT DO NOTHING`,
+        [businessId, url],
+      );
+    }
+    await em.query(`DELETE FROM webhooks.early_events WHERE business_id = $1`, [businessId]);
+  }
+
   /** A new endpoint URL applies to the business deliveries still pending. */
   async retarget(businessId: string, url: string): Promise<void> {
     await this.dataSource.query(

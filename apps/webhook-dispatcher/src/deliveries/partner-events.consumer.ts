@@ -25,13 +25,13 @@ export class PartnerEventsConsumer {
     if (envelope?.type !== PartnerEventV1 || !envelope.businessId) return;
     const businessId = envelope.businessId;
     const endpoint = await this.endpoints.find(businessId);
-    // Onboarding travels on another topic and may land a moment later: throwing leaves the
-    // offset uncommitted, so Kafka hands this event over again.
-    if (!endpoint) throw new Error(`business ${businessId} has no endpoint yet`);
     const { event, eventData, callbackUrl } = envelope.payload;
     await this.dataSource.transaction(async (em) => {
       const common = { businessId, eventId: envelope.eventId, event, eventData };
-      if (endpoint.url && endpoint.status === 'active') await this.deliveries.add(em, { ...common, target: 'business', url: endpoint.url });
+      // Onboarding travels on another topic and may land a moment later: park the event until
+      // it does, rather than blocking the partition for every other business.
+      if (!endpoint) await this.deliveries.park(em, common);
+      else if (endpoint.url && endpoint.status === 'active') await this.deliveries.add(em, { ...common, target: 'business', url: endpoint.url });
       if (callbackUrl) await this.deliveries.add(em, { ...common, target: 'callback', url: callbackUrl });
     });
     this.worker.nudge();

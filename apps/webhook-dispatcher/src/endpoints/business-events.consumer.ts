@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Topics } from '@payments/contracts';
 import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
+import { DeliveriesRepository } from '../deliveries/deliveries.repository';
 import { EndpointsRepository } from './endpoints.repository';
 
 const consumer = 'webhook-dispatcher.endpoints';
@@ -15,6 +16,7 @@ export class BusinessEventsConsumer {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly processed: ProcessedEvents,
     private readonly endpoints: EndpointsRepository,
+    private readonly deliveries: DeliveriesRepository,
   ) {}
 
   @EventPattern(Topics.businessEvents.name)
@@ -24,6 +26,7 @@ export class BusinessEventsConsumer {
       if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return;
       const { businessId, mode, webhookUrl, sealedApiKey } = event.payload;
       await this.endpoints.provision(em, { businessId, mode, url: webhookUrl, sealedApiKey });
+      await this.deliveries.releaseParked(em, businessId, webhookUrl);
     });
   }
 }

@@ -48,6 +48,15 @@ export class Deliveries1763769600007 implements MigrationInterface {
         "response_body" text
       )`,
       `CREATE INDEX "attempts_delivery_idx" ON "webhooks"."attempts" ("delivery_id")`,
+      // Events that arrived before their business's endpoint record (onboarding is on another topic).
+      `CREATE TABLE "webhooks"."early_events" (
+        "event_id" uuid PRIMARY KEY,
+        "business_id" text NOT NULL,
+        "event" text NOT NULL,
+        "event_data" json NOT NULL,
+        "created_at" timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE INDEX "early_events_business_idx" ON "webhooks"."early_events" ("business_id")`,
       // Circuit breaker state per destination URL.
       `CREATE TABLE "webhooks"."circuits" (
         "url" text PRIMARY KEY,
@@ -59,6 +68,6 @@ export class Deliveries1763769600007 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    for (const table of ['circuits', 'attempts', 'deliveries', 'endpoints']) await runner.query(`DROP TABLE "webhooks"."${table}"`);
+    for (const table of ['circuits', 'early_events', 'attempts', 'deliveries', 'endpoints']) await runner.query(`DROP TABLE "webhooks"."${table}"`);
   }
 }

@@ -1,0 +1,86 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { BusinessProvisionedV1, PartnerEventV1 } from '@payments/contracts';
+import { Sealer } from '@payments/platform-crypto';
+import { startTestApp } from '@payments/testing';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ulid } from 'ulid';
+import { DataSource } from 'typeorm';
+import { webhookDispatcherApp } from '../app';
+import { PartnerEventsConsumer } from '../deliveries/partner-events.consumer';
+import { BusinessEventsConsumer } from '../endpoints/business-events.consumer';
+
+export interface TestBusiness {
+  businessId: string;
+  apiKey: string;
+}
+
+/** webhook-dispatcher in-process on the real database, fed events by calling its consumers. */
+export class DispatcherFixture {
+  readonly dataKey = randomBytes(32).toString('base64');
+  private app!: NestFastifyApplication;
+
+  async start(overrides: Record<string, string> = {}): Promise<this> {
+    ({ app: this.app } = await startTestApp(
+      { ...webhookDispatcherApp, kafkaConsumer: false },
+      {
+        DATA_ENCRYPTION_KEY: this.dataKey,
+        WEBHOOK_RETRY_SCHEDULE_MS: '200,400,1500',
+        WEBHOOK_TIMEOUT_MS: '1000',
+        WEBHOOK_POLL_INTERVAL_MS: '50',
+        WEBHOOK_CIRCUIT_THRESHOLD: '1000',
+        ...overrides,
+      },
+    ));
+    return this;
+  }
+
+  get<T>(type: new (...args: never[]) => T): T {
+    return this.app.get(type);
+  }
+
+  get dataSource(): DataSource {
+    return this.app.get(DataSource);
+  }
+
+  async business(url: string | null, mode: 'test' | 'live' = 'test'): Promise<TestBusiness> {
+    const businessId = ulid();
+    const apiKey = `pk_${mode}_${randomBytes(12).toString('hex')}`;
+    await this.app.get(BusinessEventsConsumer).handle({
+      eventId: randomUUID(),
+      type: BusinessProvisionedV1,
+      occurredAt: new Date().toISOString(),
+      payload: {
+        businessId,
+        name: 'Receiver Ltd',
+        mode,
+        webhookUrl: url,
+        sealedApiKey: new Sealer(this.dataKey).seal(apiKey, businessId),
+        sealedPosEncryptionKey: 'unused',
+      },
+    });
+    return { businessId, apiKey };
+  }
+
+  /** One partner event as it arrives from Kafka; returns its event id. */
+  async event(businessId: string, eventData: Record<string, unknown>, event = 'fundAccount.success', callbackUrl?: string): Promise<string> {
+    const eventId = randomUUID();
+    await this.app.get(PartnerEventsConsumer).handle({
+      eventId,
+      type: PartnerEventV1,
+      occurredAt: new Date().toISOString(),
+      businessId,
+      payload: { event: event as never, eventData, ...(callbackUrl ? { callbackUrl } : {}) },
+    });
+    return eventId;
+  }
+
+  async deliveries(businessId: string): Promise<{ id: string; status: string; attempts: number; target: string }[]> {
+    return this.dataSource.query(`SELECT id, status, attempts, target FROM webhooks.deliveries WHERE business_id = $1 ORDER BY created_at`, [
+      businessId,
+    ]);
+  }
+
+  close(): Promise<void> {
+    return this.app.close();
+  }
+}
