@@ -1,0 +1,99 @@
+import { WebhookEndpointResponse } from '@payments/contracts';
+import { eventually } from '@payments/testing';
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { WebhookCommandsController } from '../commands/webhook-commands.controller';
+import { DispatcherFixture } from '../testing/dispatcher.fixture';
+
+jest.setTimeout(120_000);
+
+const snippets = resolve(__dirname, '../../../../docs/webhooks');
+
+/** eventData that trips naive re-serialisation: slashes, quotes, escapes, non-ASCII, empty containers. */
+const trickyEventData = {
+  transactionReference: 'ref/2026/11\\21',
+  comment: 'Customer said "pay now" — Ọ̀ṣun market, ₦1,500.00 🙂',
+  sender: { name: 'Adébáyọ̀ <Ade> & Sons', accountNumber: '0690000031', bankCode: null },
+  empty: {},
+  list: [],
+  amount: '150000',
+  count: 42,
+  settled: true,
+};
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+interface Running {
+  process: ChildProcess;
+  output: () => string;
+}
+
+function run(command: string, args: string[], env: Record<string, string>): Running {
+  const child = spawn(command, args, { cwd: snippets, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return { process: child, output: () => output };
+}
+
+const receivers: Record<string, (port: number, env: Record<string, string>) => Running> = {
+  python: (port, env) => run('python3', ['receiver.py'], { ...env, PORT: String(port) }),
+  php: (port, env) => run('php', ['-S', `127.0.0.1:${port}`, 'receiver.php'], env),
+  node: (port, env) => run(process.execPath, ['receiver.mjs'], { ...env, PORT: String(port) }),
+};
+
+describe('the documented receivers verify real deliveries', () => {
+  const fixture = new DispatcherFixture();
+  const running: Running[] = [];
+
+  beforeAll(() => fixture.start());
+
+  afterAll(async () => {
+    for (const each of running) each.process.kill();
+    await fixture.close();
+  });
+
+  it('docs/webhooks.md shows each receiver exactly as tested', () => {
+    const guide = readFileSync(resolve(snippets, '../webhooks.md'), 'utf8');
+    for (const file of ['receiver.py', 'receiver.php', 'receiver.mjs']) {
+      expect(guide).toContain(readFileSync(resolve(snippets, file), 'utf8').trim());
+    }
+  });
+
+  it.each(Object.keys(receivers))('%s accepts a genuine delivery and refuses a forged one', async (language) => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/`;
+    const genuine = await fixture.business(url);
+    const forger = await fixture.business(url);
+    const reply = await fixture.get(WebhookCommandsController).handle({ type: 'getEndpoint', businessId: genuine.businessId });
+    const { signingSecret } = (reply as { data: WebhookEndpointResponse }).data;
+    const receiver = receivers[language](port, { PAYMENTS_API_KEY: genuine.apiKey, PAYMENTS_SIGNING_SECRET: signingSecret });
+    running.push(receiver);
+
+    const eventId = await fixture.event(genuine.businessId, trickyEventData);
+    const status = async (businessId: string) => (await fixture.deliveries(businessId))[0]?.status;
+    await eventually(async () => ((await status(genuine.businessId)) === 'succeeded' ? true : undefined), 30_000);
+    expect(receiver.output()).toContain(`"eventId": "${eventId}"`.replace(': ', language === 'python' ? ': ' : ':'));
+
+    // Same receiver, a delivery signed with another business's key: refused, so retried.
+    const forgedId = await fixture.event(forger.businessId, trickyEventData);
+    const forged = await eventually(async () => {
+      const [attempt] = (await fixture.dataSource.query(
+        `SELECT a.status_code FROM webhooks.attempts a JOIN webhooks.deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1`,
+        [forgedId],
+      )) as { status_code: number }[];
+      return attempt;
+    });
+    expect(forged.status_code).toBe(401);
+    expect(receiver.output()).not.toContain(forgedId);
+  });
+});
