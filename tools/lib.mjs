@@ -34,6 +34,28 @@ export function ensureDependencies() {
   run('npm', ['ci', '--no-audit', '--no-fund'], { quiet: true });
 }
 
+function onPath(command) {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * Debian packages the test suites need: php-cli and python3 run the documented webhook
+ * receivers as real receivers. Installed with apt-get when missing.
+ */
+export function ensureSystemPackages() {
+  const missing = [
+    ['php', 'php-cli'],
+    ['python3', 'python3'],
+  ].filter(([command]) => !onPath(command));
+  if (missing.length === 0) return;
+  const packages = missing.map(([, name]) => name);
+  log(`installing ${packages.join(', ')} (apt-get)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const aptGet = (args) => (process.getuid?.() === 0 ? run('apt-get', args, { env, quiet: true }) : run('sudo', ['apt-get', ...args], { env, quiet: true }));
+  aptGet(['update', '-q']);
+  aptGet(['install', '-y', '-q', ...packages]);
+}
+
 /** Compiles apps and libs to dist/ (incremental: a no-op build takes a second or two). */
 export function ensureBuild() {
   log('building');

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataDir, ensureBuild, ensureDependencies, ensureKafka, log, root, stopKafka } from './lib.mjs';
+import { dataDir, ensureBuild, ensureDependencies, ensureKafka, ensureSystemPackages, log, root, stopKafka } from './lib.mjs';
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/payments_test';
 const results = { passed: 0, failed: 0 };
@@ -61,6 +61,7 @@ let startedKafka = false;
 try {
   // Dependencies are installed here, so this file imports only Node built-ins at the top.
   ensureDependencies();
+  ensureSystemPackages();
   startedKafka = ensureKafka();
   await recreateTestDatabase();
   process.env.DATABASE_URL = testDatabaseUrl;
