@@ -62,7 +62,8 @@ export function spawnApp(name: AppName, overrides: Record<string, string> = {}):
   return { name, process: child, output: () => output, exited };
 }
 
-export async function waitForReady(port: number, timeoutMs = 60_000): Promise<void> {
+/** Waits for /health/ready; on failure the error carries what the app printed. */
+export async function waitForReady(port: number, app?: RunningApp, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const status = await fetch(`http://127.0.0.1:${port}/health/ready`, { signal: AbortSignal.timeout(2000) }).then(
@@ -72,7 +73,7 @@ export async function waitForReady(port: number, timeoutMs = 60_000): Promise<vo
     if (status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`port ${port} not ready within ${timeoutMs} ms`);
+  throw new Error(`port ${port} not ready within ${timeoutMs} ms${app ? `; ${app.name} printed:\n${app.output().slice(-3000)}` : ''}`);
 }
 
 /** Resolves with the exit, or rejects if the process outlives `ms`. */

@@ -38,7 +38,7 @@ describe('outlets, wallets and transfers through the gateway', () => {
 
   beforeAll(async () => {
     apps.push(spawnApp('outlet-service', { PAYOUT_SETTLE_DELAY_MS: '200' }), spawnApp('checkout-gateway'));
-    await Promise.all([waitForReady(appPorts['outlet-service']), waitForReady(appPorts['checkout-gateway'])]);
+    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     events = await new KafkaCollector(testEnvironment().KAFKA_BROKERS!, Topics.partnerEvents.name).start();
     [partner, other, live] = [createPartner('Outlet Partner'), createPartner('Other Partner'), createPartner('Live Partner', ['--live'])];
     // Onboarding reaches outlet-service over Kafka: until it lands, the business has no agent assignment.

@@ -66,7 +66,8 @@ function kafkaConsumerOptions(env: PlatformEnv): MicroserviceOptions {
     transport: Transport.KAFKA,
     options: {
       client: { clientId: env.KAFKA_CLIENT_ID ?? env.SERVICE_NAME, brokers: kafkaBrokerList(env) },
-      consumer: { groupId: env.SERVICE_NAME, allowAutoTopicCreation: false },
+      // A member that died is noticed within 15 s, so its partitions move to the survivors soon.
+      consumer: { groupId: env.SERVICE_NAME, allowAutoTopicCreation: false, sessionTimeout: 15_000, heartbeatInterval: 3000 },
       producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
       subscribe: { fromBeginning: true },
       // kafkajs handles one partition at a time by default: one slow command would stall the rest.

@@ -1,0 +1,60 @@
+import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor, OnApplicationShutdown } from '@nestjs/common';
+import { KafkaContext } from '@nestjs/microservices';
+import { deadLetterTopicOf } from '@payments/contracts';
+import { Kafka, Partitioners, Producer } from 'kafkajs';
+import { catchError, from, Observable, retry, timer } from 'rxjs';
+import { KAFKA_CLIENT } from './kafka.module';
+
+const attempts = 4;
+
+/**
+ * Kafka event handlers: a failing message is tried a few times with backoff, then parked on
+ * `<topic>.dlq` (with the error in a header) and its offset committed, so one message that can
+ * never succeed does not stall its partition. Request/reply handlers answer errors themselves.
+ */
+@Injectable()
+export class DeadLetterInterceptor implements NestInterceptor, OnApplicationShutdown {
+  private readonly logger = new Logger(DeadLetterInterceptor.name);
+  private producer?: Promise<Producer>;
+
+  constructor(@Inject(KAFKA_CLIENT) private readonly kafka: Kafka) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const kafkaContext = context.getType() === 'rpc' ? context.switchToRpc().getContext<unknown>() : undefined;
+    if (!(kafkaContext instanceof KafkaContext)) return next.handle();
+    return next.handle().pipe(
+      retry({ count: attempts - 1, delay: (_error, attempt) => timer(100 * 2 ** attempt) }),
+      catchError((error: unknown) => from(this.park(kafkaContext, error))),
+    );
+  }
+
+  private async park(context: KafkaContext, error: unknown): Promise<undefined> {
+    const message = context.getMessage();
+    const topic = deadLetterTopicOf({ name: context.getTopic(), partitions: 1 }).name;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.logger.error({ err: error, topic: context.getTopic(), offset: message.offset }, `message parked on ${topic}`);
+    const producer = await (this.producer ??= this.connect());
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: [
+        {
+          key: message.key,
+          value: message.value,
+          headers: { ...message.headers, 'dlq-reason': reason.slice(0, 500), 'dlq-source-offset': message.offset },
+        },
+      ],
+    });
+    return undefined;
+  }
+
+  private async connect(): Promise<Producer> {
+    const producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    await producer.connect();
+    return producer;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await (await this.producer)?.disconnect();
+  }
+}
