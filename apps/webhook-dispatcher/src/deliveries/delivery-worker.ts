@@ -93,11 +93,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   private async deliver(row: DeliveryRow): Promise<void> {
     try {
-      const endpoint = await this.endpoints.find(row.business_id);
       const startedAt = new Date();
-      const result = await this.attempt(row, endpoint);
+      // Secrets that cannot be opened (a rotated data key) fail the attempt like any other error.
+      const endpoint = await this.endpoints.find(row.business_id).catch((error: Error) => error);
+      const result = endpoint instanceof Error ? failedWithout(`cannot open the endpoint's secrets: ${endpoint.message}`) : await this.attempt(row, endpoint);
       const decision: Decision =
-        endpoint?.status === 'disabled' && row.target === 'business'
+        !(endpoint instanceof Error) && endpoint?.status === 'disabled' && row.target === 'business'
           ? { status: 'failed', disableEndpoint: false }
           : decide(result, row.attempts, this.schedule);
       await this.dataSource.transaction(async (em) => {

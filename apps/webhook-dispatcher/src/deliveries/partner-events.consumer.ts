@@ -24,7 +24,7 @@ export class PartnerEventsConsumer {
   async handle(@Payload() envelope: EventEnvelope<PartnerEventV1Payload>): Promise<void> {
     if (envelope?.type !== PartnerEventV1 || !envelope.businessId) return;
     const businessId = envelope.businessId;
-    const endpoint = await this.endpoints.find(businessId);
+    const endpoint = await this.endpoints.route(businessId);
     const { event, eventData, callbackUrl } = envelope.payload;
     await this.dataSource.transaction(async (em) => {
       const common = { businessId, eventId: envelope.eventId, event, eventData };

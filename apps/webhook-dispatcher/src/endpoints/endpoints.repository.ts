@@ -41,6 +41,15 @@ export class EndpointsRepository {
     );
   }
 
+  /** Where and whether to deliver, without opening any secret. */
+  async route(businessId: string): Promise<Pick<Endpoint, 'url' | 'status'> | null> {
+    const [row] = (await this.dataSource.query(`SELECT url, status FROM webhooks.endpoints WHERE business_id = $1`, [businessId])) as Pick<
+      Endpoint,
+      'url' | 'status'
+    >[];
+    return row ?? null;
+  }
+
   async find(businessId: string, em: EntityManager = this.dataSource.manager): Promise<Endpoint | null> {
     const [row] = (await em.query(`SELECT * FROM webhooks.endpoints WHERE business_id = $1`, [businessId])) as EndpointRow[];
     if (!row) return null;

@@ -1,9 +1,9 @@
-import { DynamicModule, Logger as NestLogger } from '@nestjs/common';
+import { DynamicModule, INestMicroservice, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { InvalidEnvironmentError, kafkaBrokerList, loadEnv, PlatformEnv } from '@payments/platform-config';
-import { Partitioners } from 'kafkajs';
+import { Consumer, Kafka, Partitioners } from 'kafkajs';
 import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
 import { Metrics } from '@payments/platform-metrics';
 import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
@@ -54,10 +54,26 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
     done();
   });
   if (spec.docs) setupApiDocs(app, spec.docs);
-  if (spec.kafkaConsumer) app.connectMicroservice(kafkaConsumerOptions(env), { inheritAppConfig: true });
+  const consumer = spec.kafkaConsumer ? app.connectMicroservice(kafkaConsumerOptions(env), { inheritAppConfig: true }) : undefined;
   await app.init();
-  if (spec.kafkaConsumer) await app.startAllMicroservices();
+  if (consumer) {
+    await app.startAllMicroservices();
+    exitWhenConsumerDies(consumer);
+  }
   return app;
+}
+
+/**
+ * A consumer that crashed for good would leave a process that looks healthy and consumes
+ * nothing: stop it instead, so the orchestrator starts a fresh one.
+ */
+function exitWhenConsumerDies(microservice: INestMicroservice): void {
+  const [, consumer] = microservice.unwrap<[Kafka, Consumer]>();
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    if (payload.restart) return;
+    new NestLogger('kafka').error({ err: payload.error }, 'Kafka consumer crashed and will not restart: stopping');
+    process.kill(process.pid, 'SIGTERM');
+  });
 }
 
 /** One consumer group per app (Nest appends `-server`); topics exist before it subscribes. */

@@ -5,13 +5,14 @@ import { defer, firstValueFrom } from 'rxjs';
 import { DeadLetterInterceptor } from './dead-letter.interceptor';
 
 function kafkaContext(): ExecutionContext {
-  const message = { key: Buffer.from('biz-1'), value: Buffer.from('{"eventId":"e-1"}'), headers: { 'event-id': 'e-1' }, offset: '41' };
+  // As Nest hands it over: already parsed, the value an object, the key and headers strings.
+  const message = { key: 'biz-1', value: { eventId: 'e-1' }, headers: { 'event-id': 'e-1' }, offset: '41' };
   const context = new KafkaContext([message as never, 3, 'partner.events.v1', undefined as never, undefined as never, undefined as never]);
   return { getType: () => 'rpc', switchToRpc: () => ({ getContext: () => context }) } as unknown as ExecutionContext;
 }
 
 function fakeKafka() {
-  const sent: { topic: string; messages: { value: Buffer; headers: Record<string, unknown> }[] }[] = [];
+  const sent: { topic: string; messages: { key: unknown; value: unknown; headers: Record<string, unknown> }[] }[] = [];
   const producer = { connect: async () => undefined, disconnect: async () => undefined, send: async (record: (typeof sent)[number]) => void sent.push(record) };
   return { kafka: { producer: () => producer } as unknown as Kafka, sent };
 }
@@ -25,7 +26,8 @@ describe('DeadLetterInterceptor', () => {
     expect(calls).toBe(4);
     expect(sent).toHaveLength(1);
     expect(sent[0].topic).toBe('partner.events.v1.dlq');
-    expect(sent[0].messages[0].value.toString()).toBe('{"eventId":"e-1"}');
+    expect(sent[0].messages[0].value).toBe('{"eventId":"e-1"}');
+    expect(sent[0].messages[0].key).toBe('biz-1');
     expect(sent[0].messages[0].headers).toMatchObject({ 'event-id': 'e-1', 'dlq-reason': 'attempt 4 failed', 'dlq-source-offset': '41' });
   });
 

@@ -7,6 +7,11 @@ import { KAFKA_CLIENT } from './kafka.module';
 
 const attempts = 4;
 
+function encode(value: unknown): string | Buffer {
+  if (typeof value === 'string' || Buffer.isBuffer(value)) return value;
+  return JSON.stringify(value);
+}
+
 /**
  * Kafka event handlers: a failing message is tried a few times with backoff, then parked on
  * `<topic>.dlq` (with the error in a header) and its offset committed, so one message that can
@@ -34,14 +39,16 @@ export class DeadLetterInterceptor implements NestInterceptor, OnApplicationShut
     const reason = error instanceof Error ? error.message : String(error);
     this.logger.error({ err: error, topic: context.getTopic(), offset: message.offset }, `message parked on ${topic}`);
     const producer = await (this.producer ??= this.connect());
+    // Nest's parser has already decoded the message in place: encode it back for Kafka.
+    const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, encode(value)]));
     await producer.send({
       topic,
       acks: -1,
       messages: [
         {
-          key: message.key,
-          value: message.value,
-          headers: { ...message.headers, 'dlq-reason': reason.slice(0, 500), 'dlq-source-offset': message.offset },
+          key: message.key === null || message.key === undefined ? null : encode(message.key),
+          value: encode(message.value),
+          headers: { ...headers, 'dlq-reason': reason.slice(0, 500), 'dlq-source-offset': message.offset },
         },
       ],
     });
