@@ -40,13 +40,15 @@ function onPath(command) {
 
 /**
  * Debian packages the test suites need: php-cli and python3 run the documented webhook
- * receivers as real receivers. Installed with apt-get when missing.
+ * receivers and POS encryption snippets. Installed with apt-get when missing.
  */
 export function ensureSystemPackages() {
+  const pythonCryptography = spawnSync('/usr/bin/python3', ['-c', 'import cryptography'], { stdio: 'ignore' }).status === 0;
   const missing = [
     ['php', 'php-cli'],
     ['python3', 'python3'],
-  ].filter(([command]) => !onPath(command));
+    ...(pythonCryptography ? [] : [[null, 'python3-cryptography']]),
+  ].filter(([command]) => command === null || !onPath(command));
   if (missing.length === 0) return;
   const packages = missing.map(([, name]) => name);
   log(`installing ${packages.join(', ')} (apt-get)`);

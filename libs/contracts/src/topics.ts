@@ -26,6 +26,8 @@ export const Topics = {
     partitions: 6,
     config: { 'retention.ms': String(6 * 60 * 60 * 1000), 'cleanup.policy': 'delete' },
   },
+  /** card-processor's approve/decline decisions on POS transactions, keyed by serial number. */
+  posOutcomes: { name: 'pos.outcomes.v1', partitions: 6 },
 } as const satisfies Record<string, TopicSpec>;
 
 export type TopicKey = keyof typeof Topics;

@@ -22,6 +22,8 @@ export const ErrorCodes = [
   'DELIVERY_NOT_FOUND',
   'WEBHOOK_URL_NOT_ALLOWED',
   'WEBHOOK_URL_NOT_SET',
+  'TERMINAL_NOT_FOUND',
+  'INVALID_PAYLOAD',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -2,6 +2,7 @@
 export const PartnerEvents = {
   outletCreated: 'outlet.created',
   fundAccountSuccess: 'fundAccount.success',
+  fundAccountFailed: 'fundAccount.failed',
   internalTransferSuccessful: 'internalTransfer.successful',
   walletSweptIntraSuccessful: 'walletSweptIntra.successful',
   bankTransferSuccess: 'bankTransfer.success',

@@ -1,2 +1,3 @@
+export * from './pos-encryption';
 export * from './sealing';
 export * from './secrets';

@@ -25,6 +25,8 @@ export const errorStatus = {
   DELIVERY_NOT_FOUND: HttpStatus.NOT_FOUND,
   WEBHOOK_URL_NOT_ALLOWED: HttpStatus.UNPROCESSABLE_ENTITY,
   WEBHOOK_URL_NOT_SET: HttpStatus.UNPROCESSABLE_ENTITY,
+  TERMINAL_NOT_FOUND: HttpStatus.NOT_FOUND,
+  INVALID_PAYLOAD: HttpStatus.BAD_REQUEST,
 } as const satisfies Record<ErrorCode, HttpStatus>;
 
 /** The code we answer for a status raised by the framework rather than by our code. */

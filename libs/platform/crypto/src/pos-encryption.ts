@@ -1,0 +1,49 @@
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+
+const blockSize = 16;
+const strictBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The interface's key rule: exactly 16 bytes, right-padded with zero bytes or truncated. */
+export function adjustPosKey(key: string): Buffer {
+  const bytes = Buffer.from(key, 'utf8');
+  const adjusted = Buffer.alloc(blockSize);
+  bytes.copy(adjusted, 0, 0, Math.min(bytes.length, blockSize));
+  return adjusted;
+}
+
+/** What a terminal does: JSON, PKCS#7 padding, AES-128-ECB, base64. */
+export function encryptPosPayload(payload: unknown, key: string): string {
+  const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const cipher = createCipheriv('aes-128-ecb', adjustPosKey(key), null);
+  return Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]).toString('base64');
+}
+
+/**
+ * The reverse, strictly. Returns null for anything that is not exactly what a terminal would
+ * send: bad base64, a length that is not a whole number of blocks, wrong padding, bytes that
+ * are not UTF-8, JSON that is not an object. Callers answer every one of these the same way,
+ * so the endpoint cannot be used as a padding oracle.
+ */
+export function decryptPosPayload(data: string, key: string): Record<string, unknown> | null {
+  if (!strictBase64.test(data)) return null;
+  const ciphertext = Buffer.from(data, 'base64');
+  if (ciphertext.length === 0 || ciphertext.length % blockSize !== 0) return null;
+  const decipher = createDecipheriv('aes-128-ecb', adjustPosKey(key), null);
+  decipher.setAutoPadding(false);
+  const padded = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
+  const padLength = padded[padded.length - 1];
+  if (padLength < 1 || padLength > blockSize) return null;
+  for (let i = padded.length - padLength; i < padded.length; i += 1) if (padded[i] !== padLength) return null;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(padded.subarray(0, padded.length - padLength));
+  } catch {
+    return null;
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
