@@ -1,5 +1,7 @@
 // npm run migrate [-- <app>...]      run the apps' pending migrations (all apps by default)
 // npm run partner:create -- ...      onboard a partner (see the README)
+// npm run terminal:register -- ...   register a POS terminal (docs/pos.md)
+// npm run pos:send -- ...            send an encrypted test transaction to POST /pos
 import { apps, ensureBuild, ensureDependencies, localEnv, log, nodeScript } from './lib.mjs';
 
 const [command, ...args] = process.argv.slice(2);
@@ -17,11 +19,15 @@ switch (command) {
     }
     break;
   }
-  case 'partner-create': {
-    const result = nodeScript('dist/apps/checkout-gateway/src/cli/partner-create.js', args, env);
-    process.exit(result.status ?? 1);
+  case 'partner-create':
+    process.exit(nodeScript('dist/apps/checkout-gateway/src/cli/partner-create.js', args, env).status ?? 1);
     break;
-  }
+  case 'terminal-register':
+    process.exit(nodeScript('dist/apps/pos-ingest/src/cli/terminal-register.js', args, env).status ?? 1);
+    break;
+  case 'pos-send':
+    process.exit(nodeScript('dist/apps/pos-ingest/src/cli/pos-send.js', args, env).status ?? 1);
+    break;
   default:
     log(`unknown command ${command}`);
     process.exit(2);

@@ -85,16 +85,24 @@ export function stopKafka() {
  */
 export function localSecrets() {
   const file = join(dataDir, 'local.env');
-  if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, `DATA_ENCRYPTION_KEY=${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = existsSync(file)
+    ? Object.fromEntries(
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((line) => line.includes('='))
+          .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+      )
+    : {};
+  let added = false;
+  for (const name of ['DATA_ENCRYPTION_KEY', 'CARD_DATA_KEY']) {
+    if (!secrets[name]) {
+      secrets[name] = randomBytes(32).toString('base64');
+      added = true;
+    }
   }
-  return Object.fromEntries(
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((line) => line.includes('='))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+  if (added) writeFileSync(file, Object.entries(secrets).map(([name, value]) => `${name}=${value}\n`).join(''), { mode: 0o600 });
+  return secrets;
 }
 
 /** The environment for local commands: local secrets, overridden by anything already set. */

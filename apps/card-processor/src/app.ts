@@ -8,4 +8,5 @@ export const cardProcessorApp: AppSpec<Env> = {
   envClass: Env,
   database,
   module: (env) => AppModule.forRoot(env),
+  kafkaConsumer: true,
 };

@@ -8,6 +8,8 @@ import { CreditVirtualAccountUseCase } from './funding/credit-virtual-account.us
 import { LedgerService } from './ledger/ledger.service';
 import { MoneyCommands } from './ledger/money-commands';
 import { OutletsService } from './outlets/outlets.service';
+import { PosCreditUseCase } from './pos/pos-credit.usecase';
+import { PosOutcomesConsumer } from './pos/pos-outcomes.consumer';
 import { SweepSettingsService } from './sweeps/sweep-settings.service';
 import { Sweeper } from './sweeps/sweeper';
 import { BusinessEventsConsumer } from './tenants/business-events.consumer';
@@ -24,7 +26,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(env, database)],
-      controllers: [OutletCommandsController, BusinessEventsConsumer],
+      controllers: [OutletCommandsController, BusinessEventsConsumer, PosOutcomesConsumer],
       providers: [
         TenantsRepository,
         WalletsRepository,
@@ -39,6 +41,7 @@ export class AppModule {
         Sweeper,
         PayoutSettings,
         PayoutSettler,
+        PosCreditUseCase,
       ],
     };
   }

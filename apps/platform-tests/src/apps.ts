@@ -17,7 +17,7 @@ export const appPorts = {
 export type AppName = keyof typeof appPorts;
 
 /** One data key for every process of a test run, as in a real deployment. */
-const sharedSecrets = { DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+export const sharedSecrets = { DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'), CARD_DATA_KEY: randomBytes(32).toString('base64') };
 
 /** Runs `npm run partner:create -- ... --json` against the test database; returns its JSON. */
 export function createPartner(name: string, extra: string[] = []): PartnerCredentials {

@@ -8,6 +8,7 @@ export const posIngestApp: AppSpec<Env> = {
   envClass: Env,
   database,
   module: (env) => AppModule.forRoot(env),
+  kafkaConsumer: true,
   docs: {
     title: 'POS ingest API',
     description: 'Point-of-sale terminals submit AES-128-ECB encrypted card transactions here. See docs/pos.md for the encryption steps.',

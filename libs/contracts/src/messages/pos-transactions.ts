@@ -7,6 +7,8 @@ export const PosTransactionAcceptedV1 = 'pos.transaction.accepted.v1';
 export interface PosTransactionAcceptedV1Payload {
   reference: string;
   businessId: string;
+  /** test: the sandbox issuer decides; live: real card rails. */
+  mode: 'test' | 'live';
   serialNumber: string;
   outletId: string | null;
   amount: string;

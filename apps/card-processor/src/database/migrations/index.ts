@@ -1,4 +1,5 @@
 import { InitialSchema1763769600000 } from './1763769600000-initial-schema';
+import { PosAuthorisations1763769600009 } from './1763769600009-pos-authorisations';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600000];
+export const migrations = [InitialSchema1763769600000, PosAuthorisations1763769600009];

@@ -1,0 +1,75 @@
+import { Controller, Inject } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  EventEnvelope,
+  PosTransactionAcceptedV1,
+  PosTransactionAcceptedV1Payload,
+  PosTransactionDecidedV1,
+  PosTransactionDecidedV1Payload,
+  Topics,
+} from '@payments/contracts';
+import { Sealer } from '@payments/platform-crypto';
+import { Outbox } from '@payments/platform-outbox';
+import { DataSource } from 'typeorm';
+import { CardForAuthorisation, SandboxIssuer } from '../issuer/sandbox-issuer';
+
+export const CARD_SEALER = Symbol('CARD_SEALER');
+
+/**
+ * Authorises accepted POS transactions. The sealed card data is opened in memory only for the
+ * issuer's decision; what is stored and passed on carries the masked PAN alone. The decision
+ * and its event commit together, once per reference.
+ */
+@Controller()
+export class PosTransactionsConsumer {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CARD_SEALER) private readonly cardSealer: Sealer,
+    private readonly issuer: SandboxIssuer,
+    private readonly outbox: Outbox,
+  ) {}
+
+  @EventPattern(Topics.posTransactions.name)
+  async handle(@Payload() event: EventEnvelope<PosTransactionAcceptedV1Payload>): Promise<void> {
+    if (event?.type !== PosTransactionAcceptedV1) return;
+    const transaction = event.payload;
+    const card = JSON.parse(this.cardSealer.open(transaction.sealedCard, transaction.reference)) as CardForAuthorisation;
+    const decision = this.issuer.authorise(card, transaction.mode);
+    await this.dataSource.transaction(async (em) => {
+      const inserted = (await em.query(
+        `INSERT INTO card_processor.pos_authorisations (reference, business_id, serial_number, outlet_id, amount, masked_pan, approved, decline_reason)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING reference`,
+        [
+          transaction.reference,
+          transaction.businessId,
+          transaction.serialNumber,
+          transaction.outletId,
+          transaction.amount,
+          transaction.maskedPan,
+          decision.approved,
+          decision.approved ? null : decision.reason,
+        ],
+      )) as unknown[];
+      // A redelivered message was decided already.
+      if (inserted.length === 0) return;
+      await this.outbox.enqueue<PosTransactionDecidedV1Payload>(em, {
+        topic: Topics.posOutcomes,
+        type: PosTransactionDecidedV1,
+        key: transaction.serialNumber,
+        businessId: transaction.businessId,
+        payload: {
+          reference: transaction.reference,
+          businessId: transaction.businessId,
+          serialNumber: transaction.serialNumber,
+          outletId: transaction.outletId,
+          amount: transaction.amount,
+          maskedPan: transaction.maskedPan,
+          approved: decision.approved,
+          declineReason: decision.approved ? null : decision.reason,
+          decidedAt: new Date().toISOString(),
+        },
+      });
+    });
+  }
+}

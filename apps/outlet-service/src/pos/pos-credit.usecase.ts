@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PartnerEvents, PosTransactionDecidedV1Payload } from '@payments/contracts';
+import { ProcessedEvents } from '@payments/platform-outbox';
+import { DataSource, EntityManager } from 'typeorm';
+import { PartnerEventsOutbox } from '../events/partner-events';
+import { transactionEvent } from '../events/transaction-event';
+import { LedgerService } from '../ledger/ledger.service';
+import { MoneyCommands } from '../ledger/money-commands';
+import { TenantsRepository } from '../tenants/tenants.repository';
+import { Wallet, WalletsRepository } from '../wallets/wallets.repository';
+
+const consumer = 'outlet-service.pos';
+
+/**
+ * An approved POS transaction credits the collection wallet of the terminal's outlet (the
+ * settlement wallet when the terminal has none) and sends fundAccount.success; a declined one
+ * sends fundAccount.failed. Each decision is applied once, however often it is delivered.
+ */
+@Injectable()
+export class PosCreditUseCase {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly processed: ProcessedEvents,
+    private readonly tenants: TenantsRepository,
+    private readonly wallets: WalletsRepository,
+    private readonly ledger: LedgerService,
+    private readonly commands: MoneyCommands,
+    private readonly events: PartnerEventsOutbox,
+  ) {}
+
+  async apply(eventId: string, decision: PosTransactionDecidedV1Payload): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      if (!(await this.processed.firstDelivery(em, consumer, eventId))) return;
+      await this.tenants.require(em, decision.businessId);
+      const wallet = await this.destination(em, decision);
+      const common = {
+        productType: 'pos',
+        sessionId: decision.reference,
+        amount: decision.amount,
+        transactionReference: decision.reference,
+        transactionAccount: wallet.accountNumber?.trim() ?? wallet.id,
+        transactionType: 'CREDIT' as const,
+        details: { serialNumber: decision.serialNumber, maskedPan: decision.maskedPan, outletId: decision.outletId, walletId: wallet.id },
+      };
+      if (!decision.approved) {
+        await this.events.add(
+          em,
+          decision.businessId,
+          PartnerEvents.fundAccountFailed,
+          transactionEvent({ ...common, transactionStatus: 'FAILED', comment: decision.declineReason, createdAt: decision.decidedAt }),
+        );
+        return;
+      }
+      const reference = `pos:${decision.reference}`;
+      const claim = await this.commands.claim(em, decision.businessId, reference, 'pos', { amount: decision.amount, walletId: wallet.id });
+      if (!claim.first) return;
+      const railId = (await this.wallets.systemWallet(em, decision.businessId, 'rail')).id;
+      const locked = await this.wallets.lock(em, decision.businessId, [railId, wallet.id]);
+      const entry = await this.ledger.post(em, {
+        businessId: decision.businessId,
+        kind: 'pos',
+        reference: decision.reference,
+        narration: `POS ${decision.serialNumber} ${decision.maskedPan}`,
+        postings: [
+          { wallet: locked.get(railId)!, amount: -BigInt(decision.amount) },
+          { wallet: locked.get(wallet.id)!, amount: BigInt(decision.amount) },
+        ],
+      });
+      await this.events.add(
+        em,
+        decision.businessId,
+        PartnerEvents.fundAccountSuccess,
+        transactionEvent({ ...common, transactionStatus: 'SUCCESS', createdAt: entry.createdAt.toISOString() }),
+      );
+      await this.commands.complete(em, decision.businessId, reference, { journalEntryId: entry.id });
+    });
+  }
+
+  private async destination(em: EntityManager, decision: PosTransactionDecidedV1Payload): Promise<Wallet> {
+    if (decision.outletId) {
+      const [collection] = (await this.wallets.ofOutlets(em, decision.businessId, [decision.outletId])).filter((wallet) => wallet.type === 'collection');
+      if (collection) return collection;
+    }
+    return this.wallets.systemWallet(em, decision.businessId, 'settlement');
+  }
+}

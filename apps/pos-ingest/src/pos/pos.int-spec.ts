@@ -1,0 +1,176 @@
+import { Topics } from '@payments/contracts';
+import { Sealer } from '@payments/platform-crypto';
+import { eventually, KafkaCollector, PrivateBroker, testEnvironment } from '@payments/testing';
+import fc from 'fast-check';
+import { approvedCard, encrypt, payload, PosIngestFixture } from '../testing/pos-ingest.fixture';
+
+jest.setTimeout(120_000);
+
+describe('POST /pos', () => {
+  const fixture = new PosIngestFixture();
+  let terminal: { serialNumber: string; posKey: string; businessId: string };
+  let topic: KafkaCollector;
+
+  beforeAll(async () => {
+    await fixture.start();
+    terminal = await fixture.terminal();
+    topic = await new KafkaCollector(testEnvironment().KAFKA_BROKERS!, Topics.posTransactions.name).start();
+  });
+
+  afterAll(async () => {
+    await topic.stop();
+    await fixture.close();
+  });
+
+  it('accepts a valid submission after Kafka has it, with the card sealed and the PAN masked', async () => {
+    const submitted = payload();
+    const response = await fixture.submit(terminal.serialNumber, encrypt(submitted, terminal.posKey));
+    expect(response.statusCode).toBe(200);
+    const { data } = response.json();
+    expect(data).toEqual({ reference: expect.stringMatching(/^[0-9A-Z]{26}$/), transactionStatus: 'PROCESSING' });
+
+    const message = await eventually(() => topic.messages.find((candidate) => candidate.value.includes(data.reference)));
+    expect(message.key).toBe(terminal.serialNumber);
+    for (const secret of [approvedCard, submitted.track2Data, submitted.iccData]) expect(message.value).not.toContain(secret);
+    const event = JSON.parse(message.value);
+    expect(event.payload).toMatchObject({ reference: data.reference, maskedPan: '506146*********3210', amount: '150000', mode: 'test' });
+    const card = JSON.parse(new Sealer(fixture.cardKey).open(event.payload.sealedCard, data.reference));
+    expect(card).toEqual({ pan: approvedCard, pinBlock: 'null', track2Data: submitted.track2Data, iccData: submitted.iccData, cardExpiryDate: '2812' });
+  });
+
+  it('answers a resubmission within 24 hours with the first reference, and publishes once', async () => {
+    const submitted = payload();
+    const [first, ...again] = await Promise.all(
+      Array.from({ length: 5 }, () => fixture.submit(terminal.serialNumber, encrypt(submitted, terminal.posKey))),
+    );
+    const reference = first.json().data.reference;
+    expect(again.map((response) => response.json().data.reference)).toEqual([reference, reference, reference, reference]);
+    await eventually(() => topic.messages.find((candidate) => candidate.value.includes(reference)));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(topic.messages.filter((candidate) => candidate.value.includes(reference))).toHaveLength(1);
+    const other = await fixture.submit(terminal.serialNumber, encrypt({ ...submitted, sequenceNumber: `${submitted.sequenceNumber}-2` }, terminal.posKey));
+    expect(other.json().data.reference).not.toBe(reference);
+  });
+
+  it('answers an unknown serial number with 404 TERMINAL_NOT_FOUND', async () => {
+    const response = await fixture.submit('SN-NOT-REGISTERED', encrypt(payload(), terminal.posKey));
+    expect(response.statusCode).toBe(404);
+    expect(response.json().data).toEqual({ code: 'TERMINAL_NOT_FOUND' });
+  });
+
+  it('answers every decryption, padding and JSON failure with one identical 400', async () => {
+    const valid = encrypt(payload(), terminal.posKey);
+    const block = Buffer.from(valid, 'base64');
+    const badPadding = Buffer.from(block);
+    badPadding[badPadding.length - 1] ^= 0x01;
+    const bodies = await Promise.all(
+      [
+        'not base64 at all!',
+        `${valid.slice(0, -2)}`,
+        Buffer.alloc(15).toString('base64'),
+        badPadding.toString('base64'),
+        encrypt(payload(), 'a-different-key!'),
+        encrypt('["an","array"]', terminal.posKey),
+        encrypt('{"truncated": ', terminal.posKey),
+        Buffer.from([0xff, 0xfe]).toString('base64'),
+      ].map(async (data) => {
+        const response = await fixture.submit(terminal.serialNumber, data);
+        return `${response.statusCode} ${response.body}`;
+      }),
+    );
+    expect(new Set(bodies).size).toBe(1);
+    expect(bodies[0]).toMatch(/^400 .*"code":"INVALID_PAYLOAD"/);
+  });
+
+  it('answers bad fields with 422 naming each, never echoing values', async () => {
+    const { pan: _pan, ...withoutPan } = payload();
+    const cases: [Record<string, unknown>, string[]][] = [
+      [withoutPan, ['pan']],
+      [{ ...payload(), pan: '5061460410120223211' }, ['pan']],
+      [{ ...payload(), cardExpiryDate: '28/12', amount: '12.50' }, ['amount', 'cardExpiryDate']],
+      [{ ...payload(), amount: 150000 }, ['amount']],
+      [{ ...payload(), pinBlock: null }, ['pinBlock']],
+    ];
+    for (const [body, fields] of cases) {
+      const response = await fixture.submit(terminal.serialNumber, encrypt(body, terminal.posKey));
+      expect(response.statusCode).toBe(422);
+      expect(response.json().data.errors.map((error: { field: string }) => error.field).sort()).toEqual(fields);
+      expect(response.body).not.toContain('5061460410120223211');
+      expect(response.body).not.toContain('28/12');
+    }
+  });
+
+  it('answers the literal text "null" as a PIN block', async () => {
+    const response = await fixture.submit(terminal.serialNumber, encrypt(payload({ pinBlock: 'null' }), terminal.posKey));
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('never answers 500, whatever the bytes, key or payload', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 80 }).map((bytes) => Buffer.from(bytes).toString('base64')),
+          fc.string({ maxLength: 60 }),
+          fc.tuple(fc.string({ maxLength: 40 }), fc.jsonValue()).map(([key, value]) => encrypt(JSON.stringify(value), key)),
+          fc.dictionary(fc.constantFrom('pan', 'amount', 'cardExpiryDate', 'sequenceNumber', 'aid', 'foo'), fc.oneof(fc.string(), fc.integer())).map((value) =>
+            encrypt({ ...payload(), ...value }, terminal.posKey),
+          ),
+        ),
+        async (data) => {
+          const response = await fixture.submit(terminal.serialNumber, data);
+          return [200, 400, 422].includes(response.statusCode) && response.json().statusCode === response.statusCode;
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('serves the same terminals from a second instance, deduplicating across both', async () => {
+    // Same configuration, same database: nothing held in one instance's memory is needed.
+    const other = new PosIngestFixture(fixture.dataKey, fixture.cardKey);
+    await other.start();
+    try {
+      const submitted = encrypt(payload(), terminal.posKey);
+      const [a, b] = await Promise.all([fixture.submit(terminal.serialNumber, submitted), other.submit(terminal.serialNumber, submitted)]);
+      expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+      expect(a.json().data.reference).toBe(b.json().data.reference);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('POST /pos with the broker down', () => {
+  const broker = new PrivateBroker(19292);
+  const fixture = new PosIngestFixture();
+
+  beforeAll(async () => {
+    await broker.start();
+    await fixture.start({ KAFKA_BROKERS: broker.brokers, POS_PUBLISH_TIMEOUT_MS: '2000' });
+  });
+
+  afterAll(async () => {
+    await fixture.close();
+    await broker.destroy();
+  });
+
+  it('answers 503 and keeps nothing half-accepted, then accepts the retry once the broker is back', async () => {
+    const terminal = await fixture.terminal();
+    const data = encrypt(payload(), terminal.posKey);
+    await broker.stop();
+    const refused = await fixture.submit(terminal.serialNumber, data);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().data).toEqual({ code: 'SERVICE_UNAVAILABLE' });
+    const [{ count }] = await fixture.dataSource.query(`SELECT count(*)::int AS count FROM pos_ingest.submissions WHERE serial_number = $1`, [
+      terminal.serialNumber,
+    ]);
+    expect(count).toBe(0);
+
+    await broker.start();
+    const accepted = await eventually(async () => {
+      const response = await fixture.submit(terminal.serialNumber, data);
+      return response.statusCode === 200 ? response : undefined;
+    }, 60_000);
+    expect(accepted.json().data.transactionStatus).toBe('PROCESSING');
+  });
+});

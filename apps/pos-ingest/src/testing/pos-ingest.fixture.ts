@@ -1,0 +1,72 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { PosPayload } from '@payments/contracts';
+import { encryptPosPayload, Sealer } from '@payments/platform-crypto';
+import { startTestApp } from '@payments/testing';
+import { randomBytes } from 'node:crypto';
+import { ulid } from 'ulid';
+import { DataSource } from 'typeorm';
+import { posIngestApp } from '../app';
+
+export const approvedCard = '5061460410120223210';
+
+/** pos-ingest in-process on the real database and broker, with terminals registered directly. */
+export class PosIngestFixture {
+  app!: NestFastifyApplication;
+
+  constructor(
+    readonly dataKey = randomBytes(32).toString('base64'),
+    readonly cardKey = randomBytes(32).toString('base64'),
+  ) {}
+
+  async start(overrides: Record<string, string> = {}): Promise<this> {
+    ({ app: this.app } = await startTestApp(
+      { ...posIngestApp, kafkaConsumer: false },
+      { DATA_ENCRYPTION_KEY: this.dataKey, CARD_DATA_KEY: this.cardKey, ...overrides },
+    ));
+    return this;
+  }
+
+  get dataSource(): DataSource {
+    return this.app.get(DataSource);
+  }
+
+  /** A business with a POS key and one terminal; returns the serial number and the key. */
+  async terminal(posKey = 'AbCdEfGh12345678', mode: 'test' | 'live' = 'test'): Promise<{ serialNumber: string; posKey: string; businessId: string }> {
+    const businessId = ulid();
+    const serialNumber = `SN-${ulid()}`;
+    await this.dataSource.query(`INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, $2, $3)`, [
+      businessId,
+      mode,
+      new Sealer(this.dataKey).seal(posKey, businessId),
+    ]);
+    await this.dataSource.query(`INSERT INTO pos_ingest.terminals (serial_number, business_id) VALUES ($1, $2)`, [serialNumber, businessId]);
+    return { serialNumber, posKey, businessId };
+  }
+
+  submit(serialNumber: string, data: string) {
+    return this.app.inject({ method: 'POST', url: '/pos', payload: { serialNumber, data } });
+  }
+
+  close(): Promise<void> {
+    return this.app.close();
+  }
+}
+
+export function payload(overrides: Partial<PosPayload> = {}): PosPayload {
+  return {
+    accountType: 'savings',
+    amount: '150000',
+    cardExpiryDate: '2812',
+    iccData: '9F2608C0FFEE',
+    pan: approvedCard,
+    pinBlock: 'null',
+    sequenceNumber: ulid(),
+    cardHolderName: 'ADE BOLA',
+    aid: 'A0000003710001',
+    track2Data: `${approvedCard}D2812101`,
+    institutionCode: '627629',
+    ...overrides,
+  };
+}
+
+export const encrypt = encryptPosPayload;
