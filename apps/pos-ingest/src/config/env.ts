@@ -8,6 +8,8 @@ const keyMessage = 'must be 32 bytes, base64-encoded (openssl rand -base64 32)';
 export class Env extends PlatformEnv {
   override SERVICE_NAME: string = 'pos-ingest';
   override PORT: number = 3002;
+  /** Each submission holds a connection while Kafka acknowledges it. */
+  override DATABASE_POOL_SIZE: number = 32;
 
   /** The gateway's key: opens the sealed POS keys of integrators. */
   @Matches(base64Key, { message: keyMessage })

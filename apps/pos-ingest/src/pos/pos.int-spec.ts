@@ -2,6 +2,8 @@ import { Topics } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { eventually, KafkaCollector, PrivateBroker, testEnvironment } from '@payments/testing';
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { approvedCard, encrypt, payload, PosIngestFixture } from '../testing/pos-ingest.fixture';
 
 jest.setTimeout(120_000);
@@ -172,5 +174,13 @@ describe('POST /pos with the broker down', () => {
       return response.statusCode === 200 ? response : undefined;
     }, 60_000);
     expect(accepted.json().data.transactionStatus).toBe('PROCESSING');
+  });
+});
+
+describe('the POS guide', () => {
+  it('shows each encryption snippet exactly as tested', () => {
+    const docs = resolve(__dirname, '../../../../docs');
+    const guide = readFileSync(resolve(docs, 'pos.md'), 'utf8');
+    for (const file of ['encrypt.mjs', 'encrypt.py', 'encrypt.php']) expect(guide).toContain(readFileSync(resolve(docs, 'pos', file), 'utf8').trim());
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '@payments/contracts';
 import { decryptPosPayload, Sealer } from '@payments/platform-crypto';
 import { apiError, DomainError, ValidationFailedError } from '@payments/platform-envelope';
-import { KAFKA_CLIENT } from '@payments/platform-kafka';
+import { BatchingPublisher, KAFKA_CLIENT } from '@payments/platform-kafka';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import { createHmac, randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
@@ -30,6 +30,7 @@ export const CARD_SEALER = Symbol('CARD_SEALER');
 @Injectable()
 export class PosService implements OnApplicationShutdown {
   private producer?: Promise<Producer>;
+  private readonly publisher: BatchingPublisher;
   private inFlight = 0;
   private readonly dedupeKeyHmac: Buffer;
 
@@ -41,6 +42,8 @@ export class PosService implements OnApplicationShutdown {
     private readonly env: Env,
   ) {
     this.dedupeKeyHmac = Buffer.from(env.CARD_DATA_KEY, 'base64');
+    // A failed send may leave an idempotent producer's sequence state stale: start afresh.
+    this.publisher = new BatchingPublisher(() => this.connectedProducer(), Topics.posTransactions.name, () => (this.producer = undefined));
   }
 
   async submit(request: PosSubmissionRequest): Promise<PosSubmissionResponse> {
@@ -67,13 +70,9 @@ export class PosService implements OnApplicationShutdown {
       .update([terminal.serialNumber, payload.sequenceNumber, payload.amount, payload.pan].join('\n'))
       .digest('hex');
     return this.dataSource.transaction(async (em) => {
-      const [existing] = (await em.query(
-        `SELECT reference FROM pos_ingest.submissions WHERE dedupe_key = $1 AND created_at > now() - interval '24 hours'`,
-        [dedupeKey],
-      )) as { reference: string }[];
-      if (existing) return { reference: existing.reference, transactionStatus: 'PROCESSING' as const };
       const reference = ulid();
-      // Upsert: a submission older than 24 hours is a new transaction with the same key.
+      // A submission older than 24 hours is a new transaction with the same key; a recent one,
+      // or a concurrent twin, leaves the row as it is and we answer with its reference.
       const claimed = (await em.query(
         `INSERT INTO pos_ingest.submissions (dedupe_key, reference, serial_number) VALUES ($1, $2, $3)
          ON CONFLICT (dedupe_key) DO UPDATE SET reference = EXCLUDED.reference, created_at = now()
@@ -82,7 +81,6 @@ export class PosService implements OnApplicationShutdown {
         [dedupeKey, reference, terminal.serialNumber],
       )) as { reference: string }[];
       if (claimed.length === 0) {
-        // A concurrent twin committed first: answer with its reference.
         const [twin] = (await em.query(`SELECT reference FROM pos_ingest.submissions WHERE dedupe_key = $1`, [dedupeKey])) as { reference: string }[];
         return { reference: twin.reference, transactionStatus: 'PROCESSING' as const };
       }
@@ -114,24 +112,23 @@ export class PosService implements OnApplicationShutdown {
         sealedCard: this.cardSealer.seal(JSON.stringify(card), reference),
       },
     };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('broker did not acknowledge in time')), this.env.POS_PUBLISH_TIMEOUT_MS);
+    });
     try {
-      const producer = await this.connectedProducer();
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('broker did not acknowledge in time')), this.env.POS_PUBLISH_TIMEOUT_MS);
-      });
       await Promise.race([
-        producer.send({
-          topic: Topics.posTransactions.name,
-          acks: -1,
-          messages: [{ key: terminal.serialNumber, value: JSON.stringify(envelope), headers: { 'event-id': envelope.eventId, 'event-type': envelope.type } }],
+        this.publisher.publish({
+          key: terminal.serialNumber,
+          value: JSON.stringify(envelope),
+          headers: { 'event-id': envelope.eventId, 'event-type': envelope.type },
         }),
         timeout,
-      ]).finally(() => clearTimeout(timer));
-    } catch (error) {
-      if (error instanceof DomainError) throw error;
-      this.producer = undefined;
+      ]);
+    } catch {
       throw unavailable();
+    } finally {
+      clearTimeout(timer);
     }
   }
 

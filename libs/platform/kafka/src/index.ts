@@ -1,3 +1,4 @@
+export * from './batching-publisher';
 export * from './dead-letter.interceptor';
 export * from './kafka-client';
 export * from './kafka.module';
