@@ -5,10 +5,11 @@
 // Starts its own Kafka (if needed), a fresh `payments_bench` database, outlet-service and the
 // gateway on ports 14003 and 14000, funds the collection wallets of a few outlets through the
 // sandbox rail, then sends transfers between random wallet pairs and prints a table.
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ensureBuild, ensureDependencies, ensureKafka, log, root, stopKafka, waitUntilReady } from '../tools/lib.mjs';
+import { log, root, waitUntilReady } from '../tools/lib.mjs';
+import { finish, percentile, prepare, startApp } from './support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -19,31 +20,8 @@ const { values } = parseArgs({
 });
 const [total, concurrency, outletCount] = [Number(values.transfers), Number(values.concurrency), Number(values.outlets)];
 
-ensureDependencies();
-const startedKafka = ensureKafka();
-ensureBuild();
-const { default: pg } = await import('pg');
-const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-await admin.connect();
-await admin.query('DROP DATABASE IF EXISTS payments_bench WITH (FORCE)');
-await admin.query('CREATE DATABASE payments_bench');
-await admin.end();
-
-const env = {
-  ...process.env,
-  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/payments_bench',
-  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
-  DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'production',
-};
-const start = (app, port) =>
-  spawn(process.execPath, ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/main.js`], {
-    cwd: root,
-    env: { ...env, PORT: String(port), SERVICE_NAME: app },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-const children = [start('outlet-service', 14003), start('checkout-gateway', 14000)];
+const { env, startedKafka } = await prepare('payments_bench');
+const children = [startApp('outlet-service', 14003, env), startApp('checkout-gateway', 14000, env)];
 const gateway = 'http://127.0.0.1:14000';
 
 try {
@@ -95,21 +73,18 @@ try {
   );
   const seconds = (performance.now() - began) / 1000;
   latencies.sort((a, b) => a - b);
-  const percentile = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
   const rows = [
     ['transfers', String(total)],
     ['concurrency', String(concurrency)],
     ['wallets', String(wallets.length)],
     ['failed', [...failures].map(([code, count]) => `${count} ${code}`).join(', ') || '0'],
     ['transfers/s', (total / seconds).toFixed(0)],
-    ['p50 ms', percentile(50)],
-    ['p99 ms', percentile(99)],
+    ['p50 ms', percentile(latencies, 50).toFixed(1)],
+    ['p99 ms', percentile(latencies, 99).toFixed(1)],
     ['max ms', latencies.at(-1).toFixed(1)],
   ];
   console.log('\n| metric | value |\n|---|---|');
   for (const [metric, value] of rows) console.log(`| ${metric} | ${value} |`);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)))));
-  if (startedKafka) stopKafka();
+  await finish(children, startedKafka);
 }

@@ -7,46 +7,21 @@
 // mode, registers a terminal, and sends distinct encrypted transactions with autocannon.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { ensureBuild, ensureDependencies, ensureKafka, log, root, stopKafka, waitUntilReady } from '../tools/lib.mjs';
+import { log, root, waitUntilReady } from '../tools/lib.mjs';
+import { finish, prepare, startApp } from './support.mjs';
 
 const { values } = parseArgs({ options: { connections: { type: 'string', default: '32' }, seconds: { type: 'string', default: '10' } } });
 const connections = Number(values.connections);
 const duration = Number(values.seconds);
 
-ensureDependencies();
-const startedKafka = ensureKafka();
-ensureBuild();
+const { env, startedKafka, pg } = await prepare('payments_bench_pos');
 const require = createRequire(import.meta.url);
 require('../tools/runtime/register-paths.cjs');
 const { Sealer, encryptPosPayload } = require('@payments/platform-crypto');
-const { default: pg } = await import('pg');
-
-const databaseUrl = 'postgres://postgres@127.0.0.1:5432/payments_bench_pos';
-const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-await admin.connect();
-await admin.query('DROP DATABASE IF EXISTS payments_bench_pos WITH (FORCE)');
-await admin.query('CREATE DATABASE payments_bench_pos');
-await admin.end();
-
-const dataKey = randomBytes(32).toString('base64');
-const env = {
-  ...process.env,
-  DATABASE_URL: databaseUrl,
-  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
-  DATA_ENCRYPTION_KEY: dataKey,
-  CARD_DATA_KEY: randomBytes(32).toString('base64'),
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'production',
-};
 const children = [
-  spawn(process.execPath, ['-r', './tools/runtime/register-paths.cjs', 'dist/apps/pos-ingest/src/main.js'], {
-    cwd: root,
-    env: { ...env, PORT: '14202' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  }),
+  startApp('pos-ingest', 14202, env),
   spawn(process.execPath, ['bench/bare-route.mjs'], { cwd: root, env: { ...env, PORT: '14299' }, stdio: ['ignore', 'ignore', 'inherit'] }),
 ];
 
@@ -69,10 +44,10 @@ function run(url, bodies) {
 
 try {
   await Promise.all([waitUntilReady('http://127.0.0.1:14202/health/ready', 90_000)]);
-  const db = new pg.Client({ connectionString: databaseUrl });
+  const db = new pg.Client({ connectionString: env.DATABASE_URL });
   await db.connect();
   const [businessId, posKey, serial] = ['01BENCHBUSINESS0000000000A', 'AbCdEfGh12345678', 'SN-BENCH-1'];
-  await db.query(`INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, 'test', $2)`, [businessId, new Sealer(dataKey).seal(posKey, businessId)]);
+  await db.query(`INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, 'test', $2)`, [businessId, new Sealer(env.DATA_ENCRYPTION_KEY).seal(posKey, businessId)]);
   await db.query(`INSERT INTO pos_ingest.terminals (serial_number, business_id) VALUES ($1, $2)`, [serial, businessId]);
   await db.end();
 
@@ -108,7 +83,5 @@ try {
   console.log(row('pos-ingest POST /pos', pos));
   console.log(`\npos-ingest / bare route: ${((pos.requests.average / bare.requests.average) * 100).toFixed(0)}%`);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)))));
-  if (startedKafka) stopKafka();
+  await finish(children, startedKafka);
 }

@@ -6,43 +6,21 @@
 // Starts its own Kafka (if needed), a fresh `payments_bench_webhooks` database, the gateway
 // (it relays onboarding events) and webhook-dispatcher with production defaults, then
 // publishes partner events straight to Kafka and times their arrival at a local receiver.
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import { ensureBuild, ensureDependencies, ensureKafka, log, root, stopKafka, waitUntilReady } from '../tools/lib.mjs';
+import { log, root, waitUntilReady } from '../tools/lib.mjs';
+import { finish, percentile, prepare, startApp } from './support.mjs';
 
 const { values } = parseArgs({ options: { events: { type: 'string', default: '2000' }, rate: { type: 'string', default: '150' } } });
 const total = Number(values.events);
 const rate = Number(values.rate);
 
-ensureDependencies();
-const startedKafka = ensureKafka();
-ensureBuild();
-const { default: pg } = await import('pg');
+const { env, startedKafka } = await prepare('payments_bench_webhooks');
 const { Kafka, Partitioners, logLevel } = await import('kafkajs');
-const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-await admin.connect();
-await admin.query('DROP DATABASE IF EXISTS payments_bench_webhooks WITH (FORCE)');
-await admin.query('CREATE DATABASE payments_bench_webhooks');
-await admin.end();
-
-const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
-const env = {
-  ...process.env,
-  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/payments_bench_webhooks',
-  KAFKA_BROKERS: brokers,
-  DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'production',
-};
-const start = (app, port) =>
-  spawn(process.execPath, ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/main.js`], {
-    cwd: root,
-    env: { ...env, PORT: String(port), SERVICE_NAME: app },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-const children = [start('checkout-gateway', 14100), start('webhook-dispatcher', 14104)];
+const brokers = env.KAFKA_BROKERS;
+const children = [startApp('checkout-gateway', 14100, env), startApp('webhook-dispatcher', 14104, env)];
 
 /** Records when each event id arrived; a hanging receiver never answers. */
 function receiver({ hang }) {
@@ -105,8 +83,7 @@ async function scenario(name, target, businessId, hanging, paced) {
   while ([...sent.keys()].some((id) => !target.arrivals.has(id))) await new Promise((resolve) => setTimeout(resolve, 50));
   const latencies = [...sent].map(([id, at]) => target.arrivals.get(id) - at).sort((a, b) => a - b);
   const seconds = (Math.max(...[...sent.keys()].map((id) => target.arrivals.get(id))) - began) / 1000;
-  const percentile = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(0);
-  return [name, paced ? `${rate}/s` : 'burst', String(total), (total / seconds).toFixed(0), percentile(50), percentile(99)];
+  return [name, paced ? `${rate}/s` : 'burst', String(total), (total / seconds).toFixed(0), percentile(latencies, 50).toFixed(0), percentile(latencies, 99).toFixed(0)];
 }
 
 async function publish(batch) {
@@ -147,7 +124,5 @@ try {
     each.server.close();
   }
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)))));
-  if (startedKafka) stopKafka();
+  await finish(children, startedKafka);
 }

@@ -7,6 +7,7 @@ export * from './http/outlets/create-outlet.request';
 export * from './http/outlets/outlet.response';
 export * from './http/outlets/search-outlets.query';
 export * from './http/outlets/sweep-settings.request';
+export * from './http/page.query';
 export * from './http/pos/pos-submission';
 export * from './http/sandbox/credit-virtual-account.request';
 export * from './http/transfers/bank-transfer.request';

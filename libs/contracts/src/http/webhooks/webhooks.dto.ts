@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUrl, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUrl, MaxLength, ValidateNested } from 'class-validator';
+import { PageQuery } from '../page.query';
 
 export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
@@ -30,7 +31,7 @@ export class WebhookEndpointResponse {
 }
 
 /** GET /webhooks/deliveries */
-export class ListDeliveriesQuery {
+export class ListDeliveriesQuery extends PageQuery {
   @IsOptional()
   @IsIn(deliveryStatuses)
   status?: DeliveryStatus;
@@ -49,19 +50,6 @@ export class ListDeliveriesQuery {
   @IsOptional()
   @IsISO8601()
   to?: string;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  page: number = 1;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit: number = 20;
 }
 
 export class DeliveryResponse {
