@@ -1,6 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
 import { BusinessesModule } from './businesses/businesses.module';
+import { CheckoutExpirer } from './checkouts/checkout-expirer';
+import { CheckoutsController } from './checkouts/checkouts.controller';
+import { CheckoutsService } from './checkouts/checkouts.service';
 import { Env } from './config/env';
 import { database } from './database/data-source';
 import { ServicesModule } from './services/services.module';
@@ -15,7 +18,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(env, database), BusinessesModule, ServicesModule],
-      controllers: [OutletsController, TransfersController, SandboxController, WebhooksController],
+      controllers: [CheckoutsController, OutletsController, TransfersController, SandboxController, WebhooksController],
+      providers: [CheckoutsService, CheckoutExpirer],
     };
   }
 }

@@ -3,6 +3,7 @@ export * from './errors/error-code';
 export * from './events/business-provisioned.v1';
 export * from './events/partner-event.v1';
 export * from './http/business/business-profile.response';
+export * from './http/checkout/checkout.dto';
 export * from './http/outlets/create-outlet.request';
 export * from './http/outlets/outlet.response';
 export * from './http/outlets/search-outlets.query';

@@ -1,5 +1,5 @@
 import { PlatformEnv } from '@payments/platform-config';
-import { IsInt, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsUrl, Matches, Max, Min } from 'class-validator';
 
 /** checkout-gateway: partner API, credentials, checkout transactions, hosted page. */
 export class Env extends PlatformEnv {
@@ -9,6 +9,22 @@ export class Env extends PlatformEnv {
   /** 32 random bytes, base64: seals POS keys and API keys at rest and on Kafka. */
   @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes, base64-encoded (openssl rand -base64 32)' })
   DATA_ENCRYPTION_KEY: string = '';
+
+  /** The hosted checkout page; checkout links are this URL with ?checkoutReference=. */
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  CHECKOUT_URL: string = 'http://127.0.0.1:3000/checkout';
+
+  /** Minutes a checkout stays payable before it ends FAILED. */
+  @IsInt()
+  @Min(1)
+  @Max(7 * 24 * 60)
+  CHECKOUT_TTL_MINUTES: number = 30;
+
+  /** How often expired checkouts are closed (and checkout.failed sent). */
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  CHECKOUT_EXPIRY_POLL_MS: number = 10_000;
 
   /** How long a request waits for outlet-service or webhook-dispatcher before answering 503. */
   @IsInt()

@@ -8,7 +8,7 @@ import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
-import { WorkerLoop } from '../workers/worker-loop';
+import { WorkerLoop } from '@payments/platform-bootstrap';
 
 /**
  * Moves each collection wallet's available balance to the business's settlement wallet once

@@ -6,7 +6,7 @@ import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { WalletsRepository } from '../wallets/wallets.repository';
-import { WorkerLoop } from '../workers/worker-loop';
+import { WorkerLoop } from '@payments/platform-bootstrap';
 import { PayoutSettings } from './payout-settings';
 
 interface PayoutRow {

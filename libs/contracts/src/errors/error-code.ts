@@ -24,6 +24,8 @@ export const ErrorCodes = [
   'WEBHOOK_URL_NOT_SET',
   'TERMINAL_NOT_FOUND',
   'INVALID_PAYLOAD',
+  'TRANSACTION_NOT_FOUND',
+  'IDEMPOTENCY_KEY_REUSED',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

@@ -8,6 +8,8 @@ export const PartnerEvents = {
   bankTransferSuccess: 'bankTransfer.success',
   bankTransferFailed: 'bankTransfer.failed',
   webhookTest: 'webhook.test',
+  checkoutSuccess: 'checkout.success',
+  checkoutFailed: 'checkout.failed',
 } as const;
 
 export type PartnerEventName = (typeof PartnerEvents)[keyof typeof PartnerEvents];

@@ -1,3 +1,4 @@
+export * from './worker-loop';
 export * from './api-docs.setup';
 export * from './bootstrap';
 export * from './env.module';

@@ -27,6 +27,8 @@ export const errorStatus = {
   WEBHOOK_URL_NOT_SET: HttpStatus.UNPROCESSABLE_ENTITY,
   TERMINAL_NOT_FOUND: HttpStatus.NOT_FOUND,
   INVALID_PAYLOAD: HttpStatus.BAD_REQUEST,
+  TRANSACTION_NOT_FOUND: HttpStatus.NOT_FOUND,
+  IDEMPOTENCY_KEY_REUSED: HttpStatus.UNPROCESSABLE_ENTITY,
 } as const satisfies Record<ErrorCode, HttpStatus>;
 
 /** The code we answer for a status raised by the framework rather than by our code. */

@@ -1,5 +1,6 @@
 import { InitialSchema1763769600004 } from './1763769600004-initial-schema';
 import { Businesses1763769600005 } from './1763769600005-businesses';
+import { Checkouts1763769600010 } from './1763769600010-checkouts';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600004, Businesses1763769600005];
+export const migrations = [InitialSchema1763769600004, Businesses1763769600005, Checkouts1763769600010];

@@ -1,0 +1,109 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { EventEnvelope, PartnerEventV1Payload } from '@payments/contracts';
+import { startTestApp } from '@payments/testing';
+import { DataSource } from 'typeorm';
+import { gatewayApp } from '../app';
+import { BusinessesService, PartnerCredentials } from '../businesses/businesses.service';
+import { CheckoutsService } from './checkouts.service';
+
+jest.setTimeout(60_000);
+
+describe('checkout transactions', () => {
+  let app: NestFastifyApplication;
+  let partner: PartnerCredentials;
+  let other: PartnerCredentials;
+
+  beforeAll(async () => {
+    ({ app } = await startTestApp(gatewayApp, { CHECKOUT_URL: 'https://pay.example.ng/checkout', CHECKOUT_EXPIRY_POLL_MS: '600000' }));
+    partner = await app.get(BusinessesService).provision({ name: 'Checkout Ltd', mode: 'test', webhookUrl: null });
+    other = await app.get(BusinessesService).provision({ name: 'Other Ltd', mode: 'test', webhookUrl: null });
+  });
+
+  afterAll(() => app.close());
+
+  const create = (body: unknown, headers: Record<string, string> = {}, as = partner) =>
+    app.inject({
+      method: 'POST',
+      url: '/payin/charge/requests',
+      headers: { 'x-api-key': as.apiKey, 'x-api-secret': as.apiSecret, ...headers },
+      payload: body as Record<string, unknown>,
+    });
+  const get = (reference: string, as = partner) =>
+    app.inject({ method: 'GET', url: `/payin/charge/requests/${reference}`, headers: { 'x-api-key': as.apiKey, 'x-api-secret': as.apiSecret } });
+  const valid = { amount: '150000', accountName: 'Acme Store', paymentMethod: ['card', 'pay-with-transfer'], email: 'ada@example.com' };
+
+  it('creates a checkout with a reference and a link carrying checkoutReference', async () => {
+    const response = await create(valid);
+    expect(response.statusCode).toBe(200);
+    const { data } = response.json();
+    expect(data.reference).toMatch(/^CHK-[0-9A-Z]{26}$/);
+    expect(data.link).toBe(`https://pay.example.ng/checkout?checkoutReference=${data.reference}`);
+    const record = (await get(data.reference)).json().data;
+    expect(record).toMatchObject({
+      reference: data.reference,
+      amount: '150000',
+      accountName: 'Acme Store',
+      paymentMethod: ['card', 'pay-with-transfer'],
+      usedMethod: null,
+      transactionStatus: 'PROCESSING',
+      maskedCard: null,
+    });
+    expect(Date.parse(record.expiresAt) - Date.parse(record.createdAt)).toBe(30 * 60 * 1000);
+  });
+
+  it.each([
+    ['a decimal amount', { amount: '12.5' }, 'amount'],
+    ['a negative amount', { amount: '-1' }, 'amount'],
+    ['a zero amount', { amount: '0' }, 'amount'],
+    ['an exponent', { amount: '1e3' }, 'amount'],
+    ['a number', { amount: 150000 }, 'amount'],
+    ['a leading plus', { amount: '+5' }, 'amount'],
+    ['more than the maximum', { amount: '100000000001' }, 'amount'],
+    ['no accountName', { accountName: undefined }, 'accountName'],
+    ['an empty method list', { paymentMethod: [] }, 'paymentMethod'],
+    ['an unknown method', { paymentMethod: ['crypto'] }, 'paymentMethod'],
+    ['a repeated method', { paymentMethod: ['card', 'card'] }, 'paymentMethod'],
+    ['a bad email', { email: 'not-an-email' }, 'email'],
+    ['a non-http callback', { callBackUrl: 'ftp://x.example' }, 'callBackUrl'],
+    ['metadata that is not an object', { metadata: 'text' }, 'metadata'],
+    ['metadata over 4 KB', { metadata: { blob: 'x'.repeat(5000) } }, 'metadata'],
+  ])('refuses %s with 422 naming the field', async (_case, change, field) => {
+    const response = await create({ ...valid, ...change });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().data.errors.map((error: { field: string }) => error.field)).toContain(field);
+  });
+
+  it('returns the first answer to a retry with the same Idempotency-Key, and refuses the key for another body', async () => {
+    const key = `idem-${Date.now()}`;
+    const [first, second] = await Promise.all([create(valid, { 'idempotency-key': key }), create(valid, { 'idempotency-key': key })]);
+    expect(second.json().data).toEqual(first.json().data);
+    const [{ count }] = await app.get(DataSource).query(`SELECT count(*)::int AS count FROM gateway.checkouts WHERE reference = $1`, [first.json().data.reference]);
+    expect(count).toBe(1);
+    const reused = await create({ ...valid, amount: '999' }, { 'idempotency-key': key });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().data).toEqual({ code: 'IDEMPOTENCY_KEY_REUSED' });
+  });
+
+  it('answers another business’s reference as not found', async () => {
+    const reference = (await create(valid)).json().data.reference;
+    const response = await get(reference, other);
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ status: false, statusCode: 404, message: `Transaction ${reference} not found`, data: { code: 'TRANSACTION_NOT_FOUND' } });
+  });
+
+  it('ends an unpaid checkout FAILED at expiry and sends checkout.failed to the callback URL too', async () => {
+    const reference = (await create({ ...valid, callBackUrl: 'https://merchant.example/callback', metadata: { orderId: 'A-1' } })).json().data.reference;
+    const dataSource = app.get(DataSource);
+    await dataSource.query(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [reference]);
+    expect((await get(reference)).json().data.transactionStatus).toBe('FAILED');
+    expect(await app.get(CheckoutsService).expireDue()).toBeGreaterThanOrEqual(1);
+    const [row] = (await dataSource.query(`SELECT payload FROM gateway.outbox WHERE payload::text LIKE $1`, [`%${reference}%`])) as {
+      payload: EventEnvelope<PartnerEventV1Payload>;
+    }[];
+    expect(row.payload.payload).toMatchObject({
+      event: 'checkout.failed',
+      callbackUrl: 'https://merchant.example/callback',
+      eventData: { transactionReference: reference, transactionStatus: 'FAILED', amount: '150000', metadata: { orderId: 'A-1' } },
+    });
+  });
+});

@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CheckoutResponse, CreateCheckoutRequest, CreateCheckoutResponse, PartnerEvents, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
+import { apiError } from '@payments/platform-envelope';
+import { Outbox } from '@payments/platform-outbox';
+import { createHash } from 'node:crypto';
+import { ulid } from 'ulid';
+import { DataSource, EntityManager } from 'typeorm';
+import { Env } from '../config/env';
+
+interface CheckoutRow {
+  reference: string;
+  business_id: string;
+  amount: string;
+  account_name: string;
+  payment_methods: CheckoutResponse['paymentMethod'];
+  used_method: CheckoutResponse['usedMethod'];
+  status: CheckoutResponse['transactionStatus'];
+  email: string | null;
+  callback_url: string | null;
+  metadata: Record<string, unknown> | null;
+  masked_card: string | null;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+@Injectable()
+export class CheckoutsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: Outbox,
+    private readonly env: Env,
+  ) {}
+
+  /** Creates a checkout; with an Idempotency-Key, a retry of the same request gets the first answer. */
+  async create(businessId: string, request: CreateCheckoutRequest, idempotencyKey?: string): Promise<CreateCheckoutResponse> {
+    return this.dataSource.transaction(async (em) => {
+      if (idempotencyKey) {
+        const earlier = await this.claimKey(em, businessId, idempotencyKey, request);
+        if (earlier) return earlier;
+      }
+      const reference = `CHK-${ulid()}`;
+      await em.query(
+        `INSERT INTO gateway.checkouts (reference, business_id, amount, account_name, payment_methods, email, callback_url, metadata, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(mins => $9))`,
+        [
+          reference,
+          businessId,
+          request.amount,
+          request.accountName,
+          request.paymentMethod,
+          request.email ?? null,
+          request.callBackUrl ?? null,
+          request.metadata === undefined ? null : JSON.stringify(request.metadata),
+          this.env.CHECKOUT_TTL_MINUTES,
+        ],
+      );
+      const link = new URL(this.env.CHECKOUT_URL);
+      link.searchParams.set('checkoutReference', reference);
+      const response = { reference, link: link.toString() };
+      if (idempotencyKey) {
+        await em.query(`UPDATE gateway.idempotency_keys SET response = $3 WHERE business_id = $1 AND key = $2`, [
+          businessId,
+          idempotencyKey,
+          JSON.stringify(response),
+        ]);
+      }
+      return response;
+    });
+  }
+
+  /** The record as it is now; a checkout past its expiry reads as FAILED even before the expirer closes it. */
+  async get(businessId: string, reference: string): Promise<CheckoutResponse> {
+    const [row] = (await this.dataSource.query(`SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`, [
+      businessId,
+      reference,
+    ])) as CheckoutRow[];
+    if (!row) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${reference} not found`);
+    return toResponse(row);
+  }
+
+  /** Closes checkouts past their expiry as FAILED and sends checkout.failed; returns how many. */
+  async expireDue(limit = 100): Promise<number> {
+    return this.dataSource.transaction(async (em) => {
+      const [rows] = (await em.query(
+        `UPDATE gateway.checkouts SET status = 'FAILED', updated_at = now()
+         WHERE reference IN (SELECT reference FROM gateway.checkouts WHERE status = 'PROCESSING' AND expires_at <= now()
+                             ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING *`,
+        [limit],
+      )) as [CheckoutRow[], number];
+      for (const row of rows) await this.emitOutcome(em, row, 'Checkout expired before payment');
+      return rows.length;
+    });
+  }
+
+  private async emitOutcome(em: EntityManager, row: CheckoutRow, comment: string): Promise<void> {
+    await this.outbox.enqueue<PartnerEventV1Payload>(em, {
+      topic: Topics.partnerEvents,
+      type: PartnerEventV1,
+      key: row.business_id,
+      businessId: row.business_id,
+      payload: {
+        event: row.status === 'SUCCESS' ? PartnerEvents.checkoutSuccess : PartnerEvents.checkoutFailed,
+        eventData: {
+          sessionId: null,
+          productType: 'checkout',
+          amount: row.amount,
+          netAmount: row.amount,
+          fee: '0',
+          commission: '0',
+          transactionStatus: row.status,
+          transactionReference: row.reference,
+          customerReference: row.email,
+          comment,
+          createdAt: row.updated_at.toISOString(),
+          transactionAccount: row.reference,
+          transactionType: 'CREDIT',
+          metadata: row.metadata ?? {},
+        },
+        ...(row.callback_url ? { callbackUrl: row.callback_url } : {}),
+      },
+    });
+  }
+
+  private async claimKey(em: EntityManager, businessId: string, key: string, request: CreateCheckoutRequest): Promise<CreateCheckoutResponse | null> {
+    const hash = createHash('sha256').update(JSON.stringify(canonical(request))).digest('hex');
+    const claimed: unknown[] = await em.query(
+      `INSERT INTO gateway.idempotency_keys (business_id, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING key`,
+      [businessId, key, hash],
+    );
+    if (claimed.length === 1) return null;
+    const [earlier] = (await em.query(`SELECT request_hash, response FROM gateway.idempotency_keys WHERE business_id = $1 AND key = $2`, [
+      businessId,
+      key,
+    ])) as { request_hash: string; response: CreateCheckoutResponse | null }[];
+    if (earlier.request_hash !== hash || !earlier.response) {
+      throw apiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request');
+    }
+    return earlier.response;
+  }
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, canonical(v)]));
+  }
+  return value;
+}
+
+function toResponse(row: CheckoutRow): CheckoutResponse {
+  const expired = row.status === 'PROCESSING' && row.expires_at.getTime() <= Date.now();
+  return {
+    reference: row.reference,
+    amount: row.amount,
+    accountName: row.account_name,
+    paymentMethod: row.payment_methods,
+    usedMethod: row.used_method,
+    transactionStatus: expired ? 'FAILED' : row.status,
+    email: row.email,
+    callBackUrl: row.callback_url,
+    metadata: row.metadata,
+    maskedCard: row.masked_card,
+    expiresAt: row.expires_at.toISOString(),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
