@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
 import { Sealer } from '@payments/platform-crypto';
+import { CardCharges } from './charges/card-charges';
+import { CardCommandsController } from './charges/card-commands.controller';
 import { Env } from './config/env';
 import { database } from './database/data-source';
 import { SandboxIssuer } from './issuer/sandbox-issuer';
@@ -12,8 +14,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(env, database)],
-      controllers: [PosTransactionsConsumer],
-      providers: [{ provide: CARD_SEALER, useValue: new Sealer(env.CARD_DATA_KEY) }, SandboxIssuer],
+      controllers: [PosTransactionsConsumer, CardCommandsController],
+      providers: [{ provide: CARD_SEALER, useValue: new Sealer(env.CARD_DATA_KEY) }, SandboxIssuer, CardCharges],
     };
   }
 }

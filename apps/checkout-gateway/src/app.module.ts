@@ -1,7 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
 import { BusinessesModule } from './businesses/businesses.module';
+import { CardPaymentsController } from './checkouts/card-payments.controller';
+import { CardPaymentsService } from './checkouts/card-payments.service';
 import { CheckoutExpirer } from './checkouts/checkout-expirer';
+import { SandboxAcsController } from './checkouts/sandbox-acs.controller';
 import { CheckoutsController } from './checkouts/checkouts.controller';
 import { CheckoutsService } from './checkouts/checkouts.service';
 import { Env } from './config/env';
@@ -18,8 +21,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(env, database), BusinessesModule, ServicesModule],
-      controllers: [CheckoutsController, OutletsController, TransfersController, SandboxController, WebhooksController],
-      providers: [CheckoutsService, CheckoutExpirer],
+      controllers: [CheckoutsController, CardPaymentsController, SandboxAcsController, OutletsController, TransfersController, SandboxController, WebhooksController],
+      providers: [CheckoutsService, CheckoutExpirer, CardPaymentsService],
     };
   }
 }

@@ -8,6 +8,7 @@ export const gatewayApp: AppSpec<Env> = {
   envClass: Env,
   database,
   module: (env) => AppModule.forRoot(env),
+
   docs: {
     title: 'Payments API',
     description:

@@ -12,6 +12,9 @@ export const Topics = {
   /** Gateway → outlet-service requests; Nest's Kafka transport answers on `<name>.reply`. */
   outletCommands: { name: 'outlet.commands.v1', partitions: 6 },
   outletCommandReplies: { name: 'outlet.commands.v1.reply', partitions: 6 },
+  /** Gateway → card-processor requests (charges and their verification steps). */
+  cardCommands: { name: 'card.commands.v1', partitions: 6 },
+  cardCommandReplies: { name: 'card.commands.v1.reply', partitions: 6 },
   /** Gateway → webhook-dispatcher requests (deliveries, replays, endpoint settings). */
   webhookCommands: { name: 'webhook.commands.v1', partitions: 3 },
   webhookCommandReplies: { name: 'webhook.commands.v1.reply', partitions: 3 },

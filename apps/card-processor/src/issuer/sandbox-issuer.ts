@@ -7,6 +7,22 @@ export interface CardForAuthorisation {
 
 export type IssuerDecision = { approved: true } | { approved: false; reason: string };
 
+/** Verification steps a sandbox card asks for, in order; unlisted cards ask for none. */
+export const sandboxScenarios: Record<string, readonly Step[]> = {
+  '5060990000000000019': [],
+  '5060990000000000027': ['pin', 'otp'],
+  '5060990000000000035': ['otp'],
+  '4000000000001000': ['avs'],
+  '4000000000003006': ['3ds'],
+  '5060990000000000068': ['birthday'],
+  '5060990000000000076': ['phone'],
+};
+
+export type Step = 'pin' | 'otp' | 'avs' | '3ds' | 'birthday' | 'phone';
+
+export const SANDBOX_PIN = '1234';
+export const SANDBOX_OTP = '123456';
+
 /** Sandbox cards with a fixed outcome; every other valid, unexpired card is approved. */
 export const sandboxDeclines: Record<string, string> = {
   '4000000000000002': 'Do not honour',
@@ -28,10 +44,11 @@ export class SandboxIssuer {
   }
 }
 
-/** Card expiry as YYMM (EMV tag 5F24 order): valid through the end of that month. */
-export function isExpired(yymm: string, now: Date): boolean {
-  const year = 2000 + Number(yymm.slice(0, 2));
-  const month = Number(yymm.slice(2, 4));
+/** Card expiry as YYMM (EMV tag 5F24 order) or MM/YY (as printed): valid through the end of that month. */
+export function isExpired(expiry: string, now: Date): boolean {
+  const printed = /^(\d{2})\/(\d{2})$/.exec(expiry);
+  const year = 2000 + Number(printed ? printed[2] : expiry.slice(0, 2));
+  const month = Number(printed ? printed[1] : expiry.slice(2, 4));
   if (month < 1 || month > 12) return true;
   return new Date(Date.UTC(year, month, 1)) <= now;
 }

@@ -10,6 +10,7 @@ import {
   Topics,
 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
+import { PoisonMessageError } from '@payments/platform-kafka';
 import { Outbox } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
 import { CardForAuthorisation, SandboxIssuer } from '../issuer/sandbox-issuer';
@@ -34,7 +35,7 @@ export class PosTransactionsConsumer {
   async handle(@Payload() event: EventEnvelope<PosTransactionAcceptedV1Payload>): Promise<void> {
     if (event?.type !== PosTransactionAcceptedV1) return;
     const transaction = event.payload;
-    const card = JSON.parse(this.cardSealer.open(transaction.sealedCard, transaction.reference)) as CardForAuthorisation;
+    const card = this.openCard(transaction);
     const decision = this.issuer.authorise(card, transaction.mode);
     await this.dataSource.transaction(async (em) => {
       const inserted = (await em.query(
@@ -71,5 +72,13 @@ export class PosTransactionsConsumer {
         },
       });
     });
+  }
+
+  private openCard(transaction: PosTransactionAcceptedV1Payload): CardForAuthorisation {
+    try {
+      return JSON.parse(this.cardSealer.open(transaction.sealedCard, transaction.reference)) as CardForAuthorisation;
+    } catch (error) {
+      throw new PoisonMessageError(`card data of ${transaction.reference} cannot be opened with this CARD_DATA_KEY`, { cause: error });
+    }
   }
 }

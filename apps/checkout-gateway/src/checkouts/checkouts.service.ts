@@ -80,6 +80,23 @@ export class CheckoutsService {
     return toResponse(row);
   }
 
+  /** Ends a checkout once (a second call changes nothing) and sends its outcome. */
+  async finish(
+    businessId: string,
+    reference: string,
+    status: 'SUCCESS' | 'FAILED',
+    details: { usedMethod: CheckoutResponse['usedMethod']; maskedCard: string | null; comment: string },
+  ): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const [rows] = (await em.query(
+        `UPDATE gateway.checkouts SET status = $3, used_method = $4, masked_card = $5, updated_at = now()
+         WHERE business_id = $1 AND reference = $2 AND status = 'PROCESSING' RETURNING *`,
+        [businessId, reference, status, details.usedMethod, details.maskedCard],
+      )) as [CheckoutRow[], number];
+      if (rows[0]) await this.emitOutcome(em, rows[0], details.comment);
+    });
+  }
+
   /** Closes checkouts past their expiry as FAILED and sends checkout.failed; returns how many. */
   async expireDue(limit = 100): Promise<number> {
     return this.dataSource.transaction(async (em) => {

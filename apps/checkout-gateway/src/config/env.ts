@@ -10,6 +10,10 @@ export class Env extends PlatformEnv {
   @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes, base64-encoded (openssl rand -base64 32)' })
   DATA_ENCRYPTION_KEY: string = '';
 
+  /** Seals card data for the hop to card-processor; card-processor holds the same key. */
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes, base64-encoded (openssl rand -base64 32)' })
+  CARD_DATA_KEY: string = '';
+
   /** The hosted checkout page; checkout links are this URL with ?checkoutReference=. */
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
   CHECKOUT_URL: string = 'http://127.0.0.1:3000/checkout';

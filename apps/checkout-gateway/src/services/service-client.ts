@@ -20,6 +20,7 @@ export abstract class ServiceClient<Command extends { type: string }> implements
     private readonly replies: TopicSpec,
     private readonly timeoutMs: number,
     private readonly unavailableMessage: string,
+    private readonly unavailableCode = 'SERVICE_UNAVAILABLE',
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -39,7 +40,7 @@ export abstract class ServiceClient<Command extends { type: string }> implements
       reply = await firstValueFrom(this.client.send<CommandReply<T>>(this.requests.name, command).pipe(timeout(this.timeoutMs)));
     } catch (error) {
       if (!(error instanceof TimeoutError)) this.logger.error({ err: error, command: command.type }, 'request failed');
-      throw new DomainError('SERVICE_UNAVAILABLE', this.unavailableMessage, 503);
+      throw new DomainError(this.unavailableCode, this.unavailableMessage, 503);
     }
     if (!reply.ok) throw new DomainError(reply.error.code, reply.error.message, reply.error.status);
     return reply.data;

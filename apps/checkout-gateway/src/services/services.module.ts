@@ -3,6 +3,7 @@ import { ClientsModule, KafkaOptions, Transport } from '@nestjs/microservices';
 import { kafkaBrokerList } from '@payments/platform-config';
 import { Partitioners } from 'kafkajs';
 import { Env } from '../config/env';
+import { CARD_SERVICE, CardServiceClient } from './card-service.client';
 import { OUTLET_SERVICE, OutletServiceClient } from './outlet-service.client';
 import { WEBHOOK_SERVICE, WebhookServiceClient } from './webhook-service.client';
 
@@ -24,8 +25,8 @@ function clientFor(name: symbol, suffix: string) {
 }
 
 @Module({
-  imports: [ClientsModule.registerAsync([clientFor(OUTLET_SERVICE, 'outlets'), clientFor(WEBHOOK_SERVICE, 'webhooks')])],
-  providers: [OutletServiceClient, WebhookServiceClient],
-  exports: [OutletServiceClient, WebhookServiceClient],
+  imports: [ClientsModule.registerAsync([clientFor(OUTLET_SERVICE, 'outlets'), clientFor(WEBHOOK_SERVICE, 'webhooks'), clientFor(CARD_SERVICE, 'cards')])],
+  providers: [OutletServiceClient, WebhookServiceClient, CardServiceClient],
+  exports: [OutletServiceClient, WebhookServiceClient, CardServiceClient],
 })
 export class ServicesModule {}

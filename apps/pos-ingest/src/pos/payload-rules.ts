@@ -1,16 +1,4 @@
-import { isKoboAmount, PosPayload, posPayloadFields } from '@payments/contracts';
-
-/** Luhn check digit over a 12 to 19 digit card number. */
-export function isLuhnValid(pan: string): boolean {
-  if (!/^\d{12,19}$/.test(pan)) return false;
-  let sum = 0;
-  for (let i = 0; i < pan.length; i += 1) {
-    let digit = Number(pan[pan.length - 1 - i]);
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
+import { isKoboAmount, isLuhnValid, PosPayload, posPayloadFields } from '@payments/contracts';
 
 const rules: Partial<Record<keyof PosPayload, { valid: (value: string) => boolean; message: string }>> = {
   pan: { valid: isLuhnValid, message: 'pan must be a 12 to 19 digit card number with a valid check digit' },

@@ -26,6 +26,10 @@ export const ErrorCodes = [
   'INVALID_PAYLOAD',
   'TRANSACTION_NOT_FOUND',
   'IDEMPOTENCY_KEY_REUSED',
+  'CHECKOUT_NOT_PAYABLE',
+  'CHARGE_IN_PROGRESS',
+  'UNEXPECTED_AUTHORIZATION',
+  'PROCESSOR_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ErrorCodes)[number];

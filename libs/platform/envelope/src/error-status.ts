@@ -29,6 +29,10 @@ export const errorStatus = {
   INVALID_PAYLOAD: HttpStatus.BAD_REQUEST,
   TRANSACTION_NOT_FOUND: HttpStatus.NOT_FOUND,
   IDEMPOTENCY_KEY_REUSED: HttpStatus.UNPROCESSABLE_ENTITY,
+  CHECKOUT_NOT_PAYABLE: HttpStatus.UNPROCESSABLE_ENTITY,
+  CHARGE_IN_PROGRESS: HttpStatus.UNPROCESSABLE_ENTITY,
+  UNEXPECTED_AUTHORIZATION: HttpStatus.UNPROCESSABLE_ENTITY,
+  PROCESSOR_UNAVAILABLE: HttpStatus.SERVICE_UNAVAILABLE,
 } as const satisfies Record<ErrorCode, HttpStatus>;
 
 /** The code we answer for a status raised by the framework rather than by our code. */

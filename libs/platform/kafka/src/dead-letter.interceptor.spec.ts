@@ -2,7 +2,7 @@ import { ExecutionContext } from '@nestjs/common';
 import { KafkaContext } from '@nestjs/microservices';
 import { Kafka } from 'kafkajs';
 import { defer, firstValueFrom } from 'rxjs';
-import { DeadLetterInterceptor } from './dead-letter.interceptor';
+import { DeadLetterInterceptor, PoisonMessageError } from './dead-letter.interceptor';
 
 function kafkaContext(): ExecutionContext {
   // As Nest hands it over: already parsed, the value an object, the key and headers strings.
@@ -29,6 +29,15 @@ describe('DeadLetterInterceptor', () => {
     expect(sent[0].messages[0].value).toBe('{"eventId":"e-1"}');
     expect(sent[0].messages[0].key).toBe('biz-1');
     expect(sent[0].messages[0].headers).toMatchObject({ 'event-id': 'e-1', 'dlq-reason': 'attempt 4 failed', 'dlq-source-offset': '41' });
+  });
+
+  it('parks a poison message at once, without retrying', async () => {
+    const { kafka, sent } = fakeKafka();
+    let calls = 0;
+    const handler = { handle: () => defer(async () => Promise.reject(new PoisonMessageError(`unreadable ${++calls}`))) };
+    await firstValueFrom(new DeadLetterInterceptor(kafka).intercept(kafkaContext(), handler), { defaultValue: undefined });
+    expect(calls).toBe(1);
+    expect(sent[0].messages[0].headers).toMatchObject({ 'dlq-reason': 'unreadable 1' });
   });
 
   it('parks nothing when a retry succeeds', async () => {

@@ -2,10 +2,18 @@ import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestIntercep
 import { KafkaContext } from '@nestjs/microservices';
 import { deadLetterTopicOf } from '@payments/contracts';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
-import { catchError, from, Observable, retry, timer } from 'rxjs';
+import { catchError, from, Observable, retry, throwError, timer } from 'rxjs';
 import { KAFKA_CLIENT } from './kafka.module';
 
 const attempts = 4;
+
+/** A message that can never be processed (unreadable, sealed under another key): parked at once, not retried. */
+export class PoisonMessageError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PoisonMessageError';
+  }
+}
 
 function encode(value: unknown): string | Buffer {
   if (typeof value === 'string' || Buffer.isBuffer(value)) return value;
@@ -28,7 +36,10 @@ export class DeadLetterInterceptor implements NestInterceptor, OnApplicationShut
     const kafkaContext = context.getType() === 'rpc' ? context.switchToRpc().getContext<unknown>() : undefined;
     if (!(kafkaContext instanceof KafkaContext)) return next.handle();
     return next.handle().pipe(
-      retry({ count: attempts - 1, delay: (_error, attempt) => timer(100 * 2 ** attempt) }),
+      retry({
+        count: attempts - 1,
+        delay: (error: unknown, attempt) => (error instanceof PoisonMessageError ? throwError(() => error) : timer(100 * 2 ** attempt)),
+      }),
       catchError((error: unknown) => from(this.park(kafkaContext, error))),
     );
   }

@@ -1,0 +1,169 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { CardAuthorizationRequest, CardChargeState, CardPaymentRequest, NextAction } from '@payments/contracts';
+import { Sealer } from '@payments/platform-crypto';
+import { apiError } from '@payments/platform-envelope';
+import { createHmac } from 'node:crypto';
+import { ulid } from 'ulid';
+import { DataSource, EntityManager } from 'typeorm';
+import { Env } from '../config/env';
+import { SANDBOX_OTP, SANDBOX_PIN, SandboxIssuer, sandboxScenarios, Step } from '../issuer/sandbox-issuer';
+import { CARD_SEALER } from '../pos/pos-transactions.consumer';
+
+interface ChargeRow {
+  id: string;
+  checkout_reference: string;
+  business_id: string;
+  masked_pan: string;
+  card_fingerprint: string;
+  steps: Step[];
+  attempts_left: number;
+  issuer_decline: string | null;
+  status: 'PROCESSING' | 'SUCCESS' | 'FAILED';
+  decline_reason: string | null;
+}
+
+const maxAttempts = 3;
+const avsFields = ['line1', 'city', 'state', 'postalCode', 'country'];
+
+/**
+ * A card charge and its verification steps: a small state machine per checkout, kept in
+ * PostgreSQL and changed under a row lock, so retries and concurrent calls see one charge.
+ */
+@Injectable()
+export class CardCharges {
+  private readonly fingerprintKey: Buffer;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CARD_SEALER) private readonly sealer: Sealer,
+    private readonly issuer: SandboxIssuer,
+    env: Env,
+  ) {
+    this.fingerprintKey = Buffer.from(env.CARD_DATA_KEY, 'base64');
+  }
+
+  async start(command: { businessId: string; mode: 'test' | 'live'; checkoutReference: string; amount: string; sealedCard: string }): Promise<CardChargeState> {
+    const card = JSON.parse(this.sealer.open(command.sealedCard, command.checkoutReference)) as CardPaymentRequest;
+    const fingerprint = createHmac('sha256', this.fingerprintKey).update(card.cardNumber).digest('hex');
+    return this.dataSource.transaction(async (em) => {
+      const existing = await this.lock(em, command.checkoutReference);
+      if (existing) {
+        // The same card again is a retry: answer where the charge stands. Another card waits its turn.
+        if (existing.status !== 'PROCESSING' || existing.card_fingerprint === fingerprint) return toState(existing);
+        throw apiError('CHARGE_IN_PROGRESS', 'A card charge for this checkout is already in progress');
+      }
+      const decision = this.issuer.authorise({ pan: card.cardNumber, cardExpiryDate: card.expiryDate }, command.mode);
+      let steps = [...(sandboxScenarios[card.cardNumber] ?? [])];
+      let attemptsLeft = maxAttempts;
+      if (steps[0] === 'pin' && card.pin !== undefined) {
+        if (card.pin === SANDBOX_PIN) steps = steps.slice(1);
+        else attemptsLeft -= 1;
+      }
+      const inserted = (await em.query(
+        `INSERT INTO card_processor.card_charges (id, checkout_reference, business_id, amount, masked_pan, card_fingerprint, steps, attempts_left, issuer_decline, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PROCESSING') ON CONFLICT DO NOTHING RETURNING *`,
+        [ulid(), command.checkoutReference, command.businessId, command.amount, mask(card.cardNumber), fingerprint, steps, attemptsLeft, decision.approved ? null : decision.reason],
+      )) as ChargeRow[];
+      // A concurrent call inserted first: that charge is the one.
+      if (inserted.length === 0) throw apiError('CHARGE_IN_PROGRESS', 'A card charge for this checkout is already in progress');
+      return toState(await this.advance(em, inserted[0]));
+    });
+  }
+
+  async authorize(command: { businessId: string; checkoutReference: string; sealedAuthorization: string }): Promise<CardChargeState> {
+    const answer = JSON.parse(this.sealer.open(command.sealedAuthorization, command.checkoutReference)) as CardAuthorizationRequest;
+    return this.dataSource.transaction(async (em) => {
+      const charge = await this.lock(em, command.checkoutReference);
+      if (!charge || charge.business_id !== command.businessId) throw apiError('TRANSACTION_NOT_FOUND', `No card charge for ${command.checkoutReference}`);
+      if (charge.status !== 'PROCESSING') return toState(charge);
+      const expected = charge.steps[0];
+      const given = (['pin', 'otp', 'birthday', 'phone', 'address'] as const).filter((field) => answer[field] !== undefined);
+      const givenStep: Step | undefined = given[0] === 'address' ? 'avs' : given[0];
+      // 3-D Secure is answered on the bank's page, never here.
+      if (given.length !== 1 || givenStep !== expected) {
+        const how = expected === '3ds' ? 'complete 3-D Secure at the redirectUrl' : `send ${expected === 'avs' ? 'address' : expected}`;
+        throw apiError('UNEXPECTED_AUTHORIZATION', `This charge expects ${expected} next: ${how}`);
+      }
+      const correct = expected === 'pin' ? answer.pin === SANDBOX_PIN : expected === 'otp' ? answer.otp === SANDBOX_OTP : true;
+      if (!correct) return toState(await this.wrongAnswer(em, charge));
+      return toState(await this.advance(em, { ...charge, steps: charge.steps.slice(1) }));
+    });
+  }
+
+  /** The sandbox bank's 3-D Secure page answered. */
+  async complete3ds(chargeId: string, approved: boolean): Promise<CardChargeState> {
+    return this.dataSource.transaction(async (em) => {
+      const [charge] = (await em.query(`SELECT * FROM card_processor.card_charges WHERE id = $1 FOR UPDATE`, [chargeId])) as ChargeRow[];
+      if (!charge) throw apiError('TRANSACTION_NOT_FOUND', `No card charge ${chargeId}`);
+      if (charge.status !== 'PROCESSING' || charge.steps[0] !== '3ds') return toState(charge);
+      if (!approved) return toState(await this.finish(em, charge, 'FAILED', '3-D Secure authentication was declined'));
+      return toState(await this.advance(em, { ...charge, steps: charge.steps.slice(1) }));
+    });
+  }
+
+  private lock(em: EntityManager, checkoutReference: string): Promise<ChargeRow | undefined> {
+    return em
+      .query(`SELECT * FROM card_processor.card_charges WHERE checkout_reference = $1 FOR UPDATE`, [checkoutReference])
+      .then((rows: ChargeRow[]) => rows[0]);
+  }
+
+  /** Saves the remaining steps; with none left, the issuer's decision ends the charge. */
+  private async advance(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
+    if (charge.steps.length > 0) return this.save(em, charge);
+    return charge.issuer_decline ? this.finish(em, charge, 'FAILED', charge.issuer_decline) : this.finish(em, charge, 'SUCCESS', null);
+  }
+
+  private async wrongAnswer(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
+    const attemptsLeft = charge.attempts_left - 1;
+    if (attemptsLeft <= 0) return this.finish(em, { ...charge, attempts_left: 0 }, 'FAILED', `Too many wrong ${charge.steps[0].toUpperCase()} attempts`);
+    return this.save(em, { ...charge, attempts_left: attemptsLeft });
+  }
+
+  private finish(em: EntityManager, charge: ChargeRow, status: 'SUCCESS' | 'FAILED', reason: string | null): Promise<ChargeRow> {
+    return this.save(em, { ...charge, steps: [], status, decline_reason: reason });
+  }
+
+  private async save(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
+    const [[row]] = (await em.query(
+      `UPDATE card_processor.card_charges SET steps = $2, attempts_left = $3, status = $4, decline_reason = $5, updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [charge.id, charge.steps, charge.attempts_left, charge.status, charge.decline_reason],
+    )) as [ChargeRow[], number];
+    return row;
+  }
+}
+
+function mask(pan: string): string {
+  return `${pan.slice(0, 6)}${'*'.repeat(pan.length - 10)}${pan.slice(-4)}`;
+}
+
+function toState(charge: ChargeRow): CardChargeState {
+  const nextAction: NextAction = charge.status === 'PROCESSING' ? (charge.steps[0] ?? 'none') : 'none';
+  const base = {
+    chargeId: charge.id,
+    checkoutReference: charge.checkout_reference,
+    businessId: charge.business_id,
+    maskedPan: charge.masked_pan,
+    reference: charge.checkout_reference,
+    transactionStatus: charge.status,
+    nextAction,
+  };
+  if (charge.status === 'SUCCESS') return { ...base, message: 'Payment successful' };
+  if (charge.status === 'FAILED') return { ...base, message: charge.decline_reason ?? 'Payment failed' };
+  const wrongTries = maxAttempts - charge.attempts_left;
+  const messages: Record<Exclude<NextAction, 'none'>, string> = {
+    pin: 'Enter the card PIN',
+    otp: 'Enter the one-time password sent to the phone number on the card',
+    avs: 'Enter the billing address of the card',
+    '3ds': 'Complete 3-D Secure on your bank page',
+    birthday: 'Enter the date of birth of the cardholder',
+    phone: 'Enter the phone number registered with the card',
+  };
+  return {
+    ...base,
+    message: wrongTries > 0 ? `Wrong ${nextAction.toUpperCase()}: ${charge.attempts_left} attempts left. ${messages[nextAction as Exclude<NextAction, 'none'>]}` : messages[nextAction as Exclude<NextAction, 'none'>],
+    ...(wrongTries > 0 ? { attemptsLeft: charge.attempts_left } : {}),
+    ...(nextAction === 'avs' ? { fields: avsFields } : {}),
+  };
+}

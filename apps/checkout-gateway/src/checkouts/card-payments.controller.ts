@@ -1,0 +1,41 @@
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CardAuthorizationRequest, CardChargeResponse, CardPaymentRequest } from '@payments/contracts';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
+import { Business } from '../businesses/business.entity';
+import { CardPaymentsService } from './card-payments.service';
+
+@ApiTags('checkout')
+@Controller('checkout/:reference')
+@UseGuards(ApiKeyGuard)
+@ApiKeyProtected()
+export class CardPaymentsController {
+  constructor(private readonly payments: CardPaymentsService) {}
+
+  @Post('card-payment')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Charge a card for the checkout; the answer says which verification comes next' })
+  @ApiRequestBody(CardPaymentRequest)
+  @ApiEnvelopeOk(CardChargeResponse)
+  @ApiEnvelopeErrors(404, 422, 503)
+  @SuccessMessage('Card charge processed')
+  pay(@CurrentBusiness() business: Business, @Param('reference') reference: string, @Body() card: CardPaymentRequest): Promise<CardChargeResponse> {
+    return this.payments.pay(business, reference, card);
+  }
+
+  @Post('card-authorization')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Answer the verification the last answer asked for: pin, otp, address, birthday or phone' })
+  @ApiRequestBody(CardAuthorizationRequest)
+  @ApiEnvelopeOk(CardChargeResponse)
+  @ApiEnvelopeErrors(404, 422, 503)
+  @SuccessMessage('Card verification processed')
+  authorize(
+    @CurrentBusiness() business: Business,
+    @Param('reference') reference: string,
+    @Body() answer: CardAuthorizationRequest,
+  ): Promise<CardChargeResponse> {
+    return this.payments.authorize(business, reference, answer);
+  }
+}

@@ -1,0 +1,46 @@
+import { Body, Controller, Get, Header, Param, Post } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { RawResponse } from '@payments/platform-envelope';
+import { CardPaymentsService } from './card-payments.service';
+
+const page = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
+button{font-size:1rem;padding:.75rem 1.25rem;margin:.25rem;border-radius:.5rem;border:1px solid #1a1a1a;background:#fff;cursor:pointer}
+button:focus{outline:3px solid #1d4ed8;outline-offset:2px}</style></head>
+<body><h1>${title}</h1>${body}</body></html>`;
+
+/**
+ * The sandbox bank's 3-D Secure page (an ACS simulator): the customer approves or declines,
+ * and that completes the verification step of the charge. Test keys only reach it, since only
+ * sandbox charges are ever redirected here.
+ */
+@ApiExcludeController()
+@Controller('sandbox/3ds')
+export class SandboxAcsController {
+  constructor(private readonly payments: CardPaymentsService) {}
+
+  @Get(':chargeId')
+  @RawResponse()
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
+  show(@Param('chargeId') chargeId: string): string {
+    const action = `/sandbox/3ds/${encodeURIComponent(chargeId)}`;
+    return page(
+      'Sandbox bank: confirm this payment',
+      `<p>This page stands in for your bank's 3-D Secure check.</p>
+<form method="post" action="${action}"><input type="hidden" name="decision" value="approve"><button type="submit">Approve payment</button></form>
+<form method="post" action="${action}"><input type="hidden" name="decision" value="decline"><button type="submit">Decline payment</button></form>`,
+    );
+  }
+
+  @Post(':chargeId')
+  @RawResponse()
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
+  async decide(@Param('chargeId') chargeId: string, @Body() body: { decision?: string }): Promise<string> {
+    const result = await this.payments.complete3ds(chargeId, body?.decision === 'approve');
+    return page(result.transactionStatus === 'SUCCESS' ? 'Payment approved' : 'Payment not approved', `<p>${result.message}. You can return to the merchant.</p>`);
+  }
+}

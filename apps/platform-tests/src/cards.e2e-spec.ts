@@ -1,0 +1,132 @@
+import { appPorts, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+
+jest.setTimeout(180_000);
+
+const gateway = `http://127.0.0.1:${appPorts['checkout-gateway']}`;
+
+interface Answer {
+  status: number;
+  body: { status: boolean; message: string; data: Record<string, unknown> & { nextAction?: string; transactionStatus?: string; code?: string; redirectUrl?: string } };
+}
+
+describe('card payments with step-up verification', () => {
+  const apps: RunningApp[] = [];
+  let partner: PartnerCredentials;
+
+  const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
+    const response = await fetch(`${gateway}${path}`, {
+      method,
+      headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: response.status, body: (await response.json()) as Answer['body'] };
+  };
+  const checkout = async (methods = ['card']) =>
+    ((await call('POST', '/payin/charge/requests', { amount: '250000', accountName: 'Card Shop', paymentMethod: methods })).body.data as { reference: string }).reference;
+  const pay = (reference: string, cardNumber: string, extra: Record<string, string> = {}) =>
+    call('POST', `/checkout/${reference}/card-payment`, { cardNumber, expiryDate: '12/30', cvv: '123', ...extra });
+  const authorize = (reference: string, answer: Record<string, unknown>) => call('POST', `/checkout/${reference}/card-authorization`, answer);
+  const record = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
+
+  beforeAll(async () => {
+    apps.push(spawnApp('checkout-gateway'), spawnApp('card-processor'));
+    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
+    partner = createPartner('Card Partner');
+  });
+
+  afterAll(async () => {
+    for (const app of apps) app.process.kill('SIGTERM');
+    await Promise.all(apps.map((app) => app.exited));
+  });
+
+  it('charges a card that needs no verification, and records the masked card on the checkout', async () => {
+    const reference = await checkout();
+    const answer = await pay(reference, '5060990000000000019');
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ reference, transactionStatus: 'SUCCESS', nextAction: 'none' });
+    expect(await record(reference)).toMatchObject({ transactionStatus: 'SUCCESS', usedMethod: 'card', maskedCard: '506099*********0019' });
+  });
+
+  it('asks for the PIN, then the OTP, and counts wrong OTPs', async () => {
+    const reference = await checkout();
+    expect((await pay(reference, '5060990000000000027')).body.data.nextAction).toBe('pin');
+    expect((await authorize(reference, { pin: '1234' })).body.data.nextAction).toBe('otp');
+    const wrong = await authorize(reference, { otp: '000000' });
+    expect(wrong.body.data).toMatchObject({ transactionStatus: 'PROCESSING', nextAction: 'otp', attemptsLeft: 2 });
+    expect((await authorize(reference, { otp: '123456' })).body.data).toMatchObject({ transactionStatus: 'SUCCESS', nextAction: 'none' });
+  });
+
+  it('accepts the PIN with the card, and fails the charge after three wrong OTPs', async () => {
+    const reference = await checkout();
+    expect((await pay(reference, '5060990000000000027', { pin: '1234' })).body.data.nextAction).toBe('otp');
+    await authorize(reference, { otp: '111111' });
+    await authorize(reference, { otp: '222222' });
+    const third = await authorize(reference, { otp: '333333' });
+    expect(third.body.data).toMatchObject({ transactionStatus: 'FAILED', nextAction: 'none' });
+    expect((await record(reference)).transactionStatus).toBe('FAILED');
+    const again = await pay(reference, '5060990000000000019');
+    expect([again.status, again.body.data.code]).toEqual([422, 'CHECKOUT_NOT_PAYABLE']);
+  });
+
+  it.each([
+    ['birthday', '5060990000000000068', { birthday: '1990-05-17' }],
+    ['phone', '5060990000000000076', { phone: '08031234567' }],
+    ['avs', '4000000000001000', { address: { line1: '1 Allen Avenue', city: 'Ikeja', state: 'Lagos', postalCode: '100001', country: 'NG' } }],
+    ['otp', '5060990000000000035', { otp: '123456' }],
+  ])('completes the %s step', async (step, card, answer) => {
+    const reference = await checkout();
+    const first = await pay(reference, card);
+    expect(first.body.data.nextAction).toBe(step);
+    if (step === 'avs') expect(first.body.data.fields).toEqual(['line1', 'city', 'state', 'postalCode', 'country']);
+    expect((await authorize(reference, answer)).body.data.transactionStatus).toBe('SUCCESS');
+  });
+
+  it('sends 3-D Secure cards to the sandbox bank page, whose approval completes the charge', async () => {
+    const reference = await checkout();
+    const first = await pay(reference, '4000000000003006');
+    expect(first.body.data.nextAction).toBe('3ds');
+    const redirectUrl = String(first.body.data.redirectUrl);
+    expect(redirectUrl).toMatch(/\/sandbox\/3ds\//);
+    const acs = await fetch(new URL(new URL(redirectUrl).pathname, gateway));
+    expect(await acs.text()).toContain('Approve payment');
+    const approved = await fetch(new URL(new URL(redirectUrl).pathname, gateway), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'decision=approve',
+    });
+    expect(await approved.text()).toContain('Payment approved');
+    expect((await record(reference)).transactionStatus).toBe('SUCCESS');
+  });
+
+  it('refuses an answer the charge did not ask for, naming what it expects', async () => {
+    const reference = await checkout();
+    await pay(reference, '5060990000000000035');
+    const wrong = await authorize(reference, { pin: '1234' });
+    expect([wrong.status, wrong.body.data.code]).toEqual([422, 'UNEXPECTED_AUTHORIZATION']);
+    expect(wrong.body.message).toContain('otp');
+  });
+
+  it('declines the sandbox declined and insufficient-funds cards', async () => {
+    for (const [card, reason] of [
+      ['4000000000000002', 'Do not honour'],
+      ['4000000000009995', 'Insufficient funds'],
+    ]) {
+      const reference = await checkout();
+      const answer = await pay(reference, card);
+      expect(answer.body.data).toMatchObject({ transactionStatus: 'FAILED', message: reason });
+    }
+  });
+
+  it('lets exactly one of two concurrent charges with different cards proceed', async () => {
+    const reference = await checkout();
+    const [a, b] = await Promise.all([pay(reference, '5060990000000000035'), pay(reference, '5060990000000000068')]);
+    expect([a.status, b.status].sort()).toEqual([200, 422]);
+    expect([a, b].find((answer) => answer.status === 422)!.body.data.code).toBe('CHARGE_IN_PROGRESS');
+  });
+
+  it('refuses cards on a checkout that does not accept them', async () => {
+    const reference = await checkout(['pay-with-transfer']);
+    const answer = await pay(reference, '5060990000000000019');
+    expect([answer.status, answer.body.data.code]).toEqual([422, 'CHECKOUT_NOT_PAYABLE']);
+  });
+});
