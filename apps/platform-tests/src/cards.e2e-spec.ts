@@ -1,3 +1,4 @@
+import { testEnvironment } from '@payments/testing';
 import { appPorts, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
@@ -122,6 +123,31 @@ describe('card payments with step-up verification', () => {
     const [a, b] = await Promise.all([pay(reference, '5060990000000000035'), pay(reference, '5060990000000000068')]);
     expect([a.status, b.status].sort()).toEqual([200, 422]);
     expect([a, b].find((answer) => answer.status === 422)!.body.data.code).toBe('CHARGE_IN_PROGRESS');
+  });
+
+  it('emits checkout.success once, however often the ended charge is touched again', async () => {
+    const reference = await checkout();
+    await pay(reference, '5060990000000000035');
+    await Promise.all([authorize(reference, { otp: '123456' }), authorize(reference, { otp: '123456' })]);
+    await pay(reference, '5060990000000000035');
+    const { Client } = await import('pg');
+    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
+    await db.connect();
+    const { rows } = await db.query(`SELECT payload FROM gateway.outbox WHERE payload::text LIKE $1`, [`%${reference}%`]);
+    await db.end();
+    expect(rows.map((row) => row.payload.payload.event)).toEqual(['checkout.success']);
+  });
+
+  it('declines when the customer declines on the 3-D Secure page', async () => {
+    const reference = await checkout();
+    const redirectUrl = String((await pay(reference, '4000000000003006')).body.data.redirectUrl);
+    const declined = await fetch(new URL(new URL(redirectUrl).pathname, gateway), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'decision=decline',
+    });
+    expect(await declined.text()).toContain('Payment not approved');
+    expect((await record(reference)).transactionStatus).toBe('FAILED');
   });
 
   it('refuses cards on a checkout that does not accept them', async () => {

@@ -14,7 +14,11 @@ describe('checkout transactions', () => {
   let other: PartnerCredentials;
 
   beforeAll(async () => {
-    ({ app } = await startTestApp(gatewayApp, { CHECKOUT_URL: 'https://pay.example.ng/checkout', CHECKOUT_EXPIRY_POLL_MS: '600000' }));
+    ({ app } = await startTestApp(gatewayApp, {
+      CHECKOUT_URL: 'https://pay.example.ng/checkout',
+      CHECKOUT_EXPIRY_POLL_MS: '600000',
+      SERVICE_TIMEOUT_MS: '1500',
+    }));
     partner = await app.get(BusinessesService).provision({ name: 'Checkout Ltd', mode: 'test', webhookUrl: null });
     other = await app.get(BusinessesService).provision({ name: 'Other Ltd', mode: 'test', webhookUrl: null });
   });
@@ -89,6 +93,20 @@ describe('checkout transactions', () => {
     const response = await get(reference, other);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ status: false, statusCode: 404, message: `Transaction ${reference} not found`, data: { code: 'TRANSACTION_NOT_FOUND' } });
+  });
+
+  it('answers 503 PROCESSOR_UNAVAILABLE when the card processor does not answer in time', async () => {
+    // No card-processor consumes card commands while the integration suites run.
+    const reference = (await create(valid)).json().data.reference;
+    const response = await app.inject({
+      method: 'POST',
+      url: `/checkout/${reference}/card-payment`,
+      headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret },
+      payload: { cardNumber: '5060990000000000019', expiryDate: '12/30', cvv: '123' },
+    });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().data).toEqual({ code: 'PROCESSOR_UNAVAILABLE' });
+    expect(response.body).not.toContain('5060990000000000019');
   });
 
   it('ends an unpaid checkout FAILED at expiry and sends checkout.failed to the callback URL too', async () => {
