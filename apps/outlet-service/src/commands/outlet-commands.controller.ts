@@ -1,7 +1,7 @@
 import { Controller, Logger } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandReply, OutletCommand, Topics } from '@payments/contracts';
-import { DomainError } from '@payments/platform-envelope';
+import { commandReply } from '@payments/platform-envelope';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { OutletsService } from '../outlets/outlets.service';
 import { SweepSettingsService } from '../sweeps/sweep-settings.service';
@@ -26,14 +26,8 @@ export class OutletCommandsController {
   ) {}
 
   @MessagePattern(Topics.outletCommands.name)
-  async handle(@Payload() command: OutletCommand): Promise<CommandReply> {
-    try {
-      return { ok: true, data: await this.dispatch(command) };
-    } catch (error) {
-      if (error instanceof DomainError) return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
-      this.logger.error({ err: error, command: command?.type }, 'outlet command failed');
-      return { ok: false, error: { code: 'INTERNAL_ERROR', message: 'outlet-service failed to process the request', status: 500 } };
-    }
+  handle(@Payload() command: OutletCommand): Promise<CommandReply> {
+    return commandReply(this.logger, command?.type, () => this.dispatch(command));
   }
 
   private dispatch(command: OutletCommand): Promise<unknown> {

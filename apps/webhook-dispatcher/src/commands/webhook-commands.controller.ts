@@ -2,7 +2,7 @@ import { Controller, Logger } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CommandReply, PartnerEvents, Topics, WebhookCommand, WebhookEndpointResponse } from '@payments/contracts';
-import { apiError, DomainError } from '@payments/platform-envelope';
+import { apiError, commandReply } from '@payments/platform-envelope';
 import { randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { DataSource } from 'typeorm';
@@ -26,14 +26,8 @@ export class WebhookCommandsController {
   ) {}
 
   @MessagePattern(Topics.webhookCommands.name)
-  async handle(@Payload() command: WebhookCommand): Promise<CommandReply> {
-    try {
-      return { ok: true, data: await this.dispatch(command) };
-    } catch (error) {
-      if (error instanceof DomainError) return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
-      this.logger.error({ err: error, command: command?.type }, 'webhook command failed');
-      return { ok: false, error: { code: 'INTERNAL_ERROR', message: 'webhook-dispatcher failed to process the request', status: 500 } };
-    }
+  handle(@Payload() command: WebhookCommand): Promise<CommandReply> {
+    return commandReply(this.logger, command?.type, () => this.dispatch(command));
   }
 
   private async dispatch(command: WebhookCommand): Promise<unknown> {
