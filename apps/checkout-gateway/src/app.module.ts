@@ -4,6 +4,9 @@ import { BusinessesModule } from './businesses/businesses.module';
 import { CardPaymentsController } from './checkouts/card-payments.controller';
 import { CardPaymentsService } from './checkouts/card-payments.service';
 import { CheckoutExpirer } from './checkouts/checkout-expirer';
+import { CheckoutPaymentsConsumer } from './checkouts/checkout-payments.consumer';
+import { OtherMethodsController } from './checkouts/other-methods.controller';
+import { OtherMethodsService } from './checkouts/other-methods.service';
 import { SandboxAcsController } from './checkouts/sandbox-acs.controller';
 import { CheckoutsController } from './checkouts/checkouts.controller';
 import { CheckoutsService } from './checkouts/checkouts.service';
@@ -21,8 +24,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(env, database), BusinessesModule, ServicesModule],
-      controllers: [CheckoutsController, CardPaymentsController, SandboxAcsController, OutletsController, TransfersController, SandboxController, WebhooksController],
-      providers: [CheckoutsService, CheckoutExpirer, CardPaymentsService],
+      controllers: [CheckoutsController, CardPaymentsController, OtherMethodsController, CheckoutPaymentsConsumer, SandboxAcsController, OutletsController, TransfersController, SandboxController, WebhooksController],
+      providers: [CheckoutsService, CheckoutExpirer, CardPaymentsService, OtherMethodsService],
     };
   }
 }

@@ -8,6 +8,7 @@ export const gatewayApp: AppSpec<Env> = {
   envClass: Env,
   database,
   module: (env) => AppModule.forRoot(env),
+  kafkaConsumer: true,
 
   docs: {
     title: 'Payments API',

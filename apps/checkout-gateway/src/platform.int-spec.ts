@@ -8,7 +8,7 @@ describe('gateway platform surface', () => {
   let app: NestFastifyApplication;
 
   beforeAll(async () => {
-    ({ app } = await startTestApp(gatewayApp));
+    ({ app } = await startTestApp({ ...gatewayApp, kafkaConsumer: false }));
   });
 
   afterAll(() => app.close());

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
+import { CheckoutPayments } from './checkouts/checkout-payments';
 import { OutletCommandsController } from './commands/outlet-commands.controller';
 import { Env } from './config/env';
 import { database } from './database/data-source';
@@ -42,6 +43,7 @@ export class AppModule {
         PayoutSettings,
         PayoutSettler,
         PosCreditUseCase,
+        CheckoutPayments,
       ],
     };
   }

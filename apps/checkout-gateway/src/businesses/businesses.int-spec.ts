@@ -15,7 +15,7 @@ describe('partners and API keys', () => {
   let partner: PartnerCredentials;
 
   beforeAll(async () => {
-    ({ app, env } = await startTestApp(gatewayApp));
+    ({ app, env } = await startTestApp({ ...gatewayApp, kafkaConsumer: false }));
     partner = await app.get(BusinessesService).provision({ name: 'Acme Ltd', mode: 'test', webhookUrl: 'https://acme.example/hooks' });
   });
 

@@ -14,7 +14,7 @@ describe('checkout transactions', () => {
   let other: PartnerCredentials;
 
   beforeAll(async () => {
-    ({ app } = await startTestApp(gatewayApp, {
+    ({ app } = await startTestApp({ ...gatewayApp, kafkaConsumer: false }, {
       CHECKOUT_URL: 'https://pay.example.ng/checkout',
       CHECKOUT_EXPIRY_POLL_MS: '600000',
       SERVICE_TIMEOUT_MS: '1500',

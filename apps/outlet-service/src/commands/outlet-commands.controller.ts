@@ -2,6 +2,7 @@ import { Controller, Logger } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandReply, OutletCommand, Topics } from '@payments/contracts';
 import { commandReply } from '@payments/platform-envelope';
+import { CheckoutPayments } from '../checkouts/checkout-payments';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { OutletsService } from '../outlets/outlets.service';
 import { SweepSettingsService } from '../sweeps/sweep-settings.service';
@@ -23,6 +24,7 @@ export class OutletCommandsController {
     private readonly bankTransfers: BankTransferUseCase,
     private readonly funding: CreditVirtualAccountUseCase,
     private readonly sweepSettings: SweepSettingsService,
+    private readonly checkoutPayments: CheckoutPayments,
   ) {}
 
   @MessagePattern(Topics.outletCommands.name)
@@ -46,6 +48,10 @@ export class OutletCommandsController {
         return this.sweepSettings.update(command.businessId, command.request);
       case 'creditVirtualAccount':
         return this.funding.execute(command.accountNumber, command.request);
+      case 'assignCheckoutAccount':
+        return this.checkoutPayments.assignAccount(command.businessId, command.checkoutReference, command.amount, command.expiresAt);
+      case 'settleCheckoutPayment':
+        return this.checkoutPayments.settle(command.businessId, command.checkoutReference, command.amount);
     }
   }
 }

@@ -4,6 +4,7 @@ import { CreditVirtualAccountRequest, CreditVirtualAccountResponse, PartnerEvent
 import { apiError } from '@payments/platform-envelope';
 import { ulid } from 'ulid';
 import { DataSource } from 'typeorm';
+import { CheckoutPayments } from '../checkouts/checkout-payments';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
@@ -22,9 +23,12 @@ export class CreditVirtualAccountUseCase {
     private readonly ledger: LedgerService,
     private readonly commands: MoneyCommands,
     private readonly events: PartnerEventsOutbox,
+    private readonly checkoutPayments: CheckoutPayments,
   ) {}
 
   async execute(accountNumber: string, request: CreditVirtualAccountRequest): Promise<CreditVirtualAccountResponse> {
+    const forCheckout = await this.checkoutPayments.receiveTransfer(accountNumber, request);
+    if (forCheckout) return forCheckout;
     const sessionId = request.sessionId ?? ulid();
     return this.dataSource.transaction(async (em) => {
       const account = await this.wallets.byAccountNumber(em, accountNumber);

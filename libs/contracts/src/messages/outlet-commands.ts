@@ -15,7 +15,29 @@ export type OutletCommand =
   | { type: 'internalTransfer'; businessId: string; request: InternalTransferRequest }
   | { type: 'bankTransfer'; businessId: string; request: BankTransferRequest }
   | { type: 'setSweepSettings'; businessId: string; request: SweepSettingsRequest }
-  | { type: 'creditVirtualAccount'; accountNumber: string; request: CreditVirtualAccountRequest };
+  | { type: 'creditVirtualAccount'; accountNumber: string; request: CreditVirtualAccountRequest }
+  | { type: 'assignCheckoutAccount'; businessId: string; checkoutReference: string; amount: string; expiresAt: string }
+  | { type: 'settleCheckoutPayment'; businessId: string; checkoutReference: string; amount: string; method: 'qr-wallet' };
+
+/** A checkout's dynamic bank account: pay exactly `amount` into it before `expiresAt`. */
+export interface CheckoutAccount {
+  accountNumber: string;
+  accountName: string;
+  bankName: string;
+  amount: string;
+  expiresAt: string;
+}
+
+/** outlet-service → gateway on Topics.checkoutPayments: the checkout's money arrived. */
+export const CheckoutPaidV1 = 'checkout.paid.v1';
+
+export interface CheckoutPaidV1Payload {
+  businessId: string;
+  checkoutReference: string;
+  method: 'pay-with-transfer';
+  amount: string;
+  sessionId: string;
+}
 
 export type OutletCommandType = OutletCommand['type'];
 

@@ -1,5 +1,6 @@
 import { InitialSchema1763769600002 } from './1763769600002-initial-schema';
 import { Ledger1763769600006 } from './1763769600006-ledger';
+import { CheckoutAccounts1763769600012 } from './1763769600012-checkout-accounts';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600002, Ledger1763769600006];
+export const migrations = [InitialSchema1763769600002, Ledger1763769600006, CheckoutAccounts1763769600012];

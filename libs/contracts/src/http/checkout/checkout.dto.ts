@@ -106,3 +106,40 @@ export class CheckoutResponse {
   @IsISO8601()
   updatedAt!: string;
 }
+
+/** POST /checkout/{reference}/pay-with-transfer: where the customer sends the money. */
+export class CheckoutAccountResponse {
+  @Matches(/^\d{10}$/)
+  accountNumber!: string;
+
+  @IsString()
+  accountName!: string;
+
+  @IsString()
+  bankName!: string;
+
+  /** Exactly this many kobo; other amounts are refused. */
+  @Matches(/^\d+$/)
+  amount!: string;
+
+  @IsISO8601()
+  expiresAt!: string;
+}
+
+/** POST /checkout/{reference}/qr: what the customer scans. */
+export class CheckoutQrResponse {
+  @IsString()
+  qrPayload!: string;
+
+  /** The QR code as a PNG data URI, ready for an <img src>. */
+  @IsString()
+  qrCode!: string;
+}
+
+/** POST /sandbox/qr-wallet/pay: the sandbox wallet app scanned and paid. */
+export class QrWalletPayRequest {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(500)
+  qrPayload!: string;
+}

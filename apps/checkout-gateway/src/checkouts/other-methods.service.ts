@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { CheckoutAccount, CheckoutQrResponse, PaymentMethod } from '@payments/contracts';
+import { apiError } from '@payments/platform-envelope';
+import { toDataURL } from 'qrcode';
+import { Business } from '../businesses/business.entity';
+import { OutletServiceClient } from '../services/outlet-service.client';
+import { CheckoutsService } from './checkouts.service';
+
+const qrScheme = 'payments-sandbox://pay';
+
+/** Bank transfer to a dynamic account, and QR wallet payments, for checkouts that allow them. */
+@Injectable()
+export class OtherMethodsService {
+  constructor(
+    private readonly checkouts: CheckoutsService,
+    private readonly outlets: OutletServiceClient,
+  ) {}
+
+  async bankAccount(business: Business, reference: string): Promise<CheckoutAccount> {
+    const checkout = await this.payable(business.id, reference, 'pay-with-transfer');
+    return this.outlets.send({ type: 'assignCheckoutAccount', businessId: business.id, checkoutReference: reference, amount: checkout.amount, expiresAt: checkout.expiresAt });
+  }
+
+  async qr(business: Business, reference: string): Promise<CheckoutQrResponse> {
+    const checkout = await this.payable(business.id, reference, 'qr-wallet');
+    const qrPayload = `${qrScheme}?${new URLSearchParams({ reference, amount: checkout.amount })}`;
+    return { qrPayload, qrCode: await toDataURL(qrPayload, { errorCorrectionLevel: 'M', margin: 2, width: 320 }) };
+  }
+
+  /** The sandbox wallet app paid what the QR code asked for. */
+  async payQr(business: Business, qrPayload: string): Promise<{ reference: string; transactionStatus: 'SUCCESS' }> {
+    if (business.mode !== 'test') throw apiError('SANDBOX_ONLY', 'The sandbox wallet accepts test keys only');
+    const url = URL.canParse(qrPayload) ? new URL(qrPayload) : null;
+    const reference = url && `${url.protocol}//${url.host}` === qrScheme ? url.searchParams.get('reference') : null;
+    if (!reference) throw apiError('INVALID_PAYLOAD', 'qrPayload is not a checkout QR code');
+    const checkout = await this.payable(business.id, reference, 'qr-wallet');
+    await this.outlets.send({ type: 'settleCheckoutPayment', businessId: business.id, checkoutReference: reference, amount: checkout.amount, method: 'qr-wallet' });
+    await this.checkouts.finish(business.id, reference, 'SUCCESS', { usedMethod: 'qr-wallet', maskedCard: null, comment: 'Paid by QR wallet' });
+    return { reference, transactionStatus: 'SUCCESS' };
+  }
+
+  private async payable(businessId: string, reference: string, method: PaymentMethod) {
+    const checkout = await this.checkouts.get(businessId, reference);
+    if (checkout.transactionStatus !== 'PROCESSING') throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} is ${checkout.transactionStatus.toLowerCase()} and cannot be paid`);
+    if (!checkout.paymentMethod.includes(method)) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} does not accept ${method}`);
+    return checkout;
+  }
+}

@@ -1,0 +1,94 @@
+import { eventually, testEnvironment } from '@payments/testing';
+import { appPorts, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+
+jest.setTimeout(180_000);
+
+const gateway = `http://127.0.0.1:${appPorts['checkout-gateway']}`;
+
+describe('checkouts paid by bank transfer and by QR wallet', () => {
+  const apps: RunningApp[] = [];
+  let partner: PartnerCredentials;
+
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${gateway}${path}`, {
+      method,
+      headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: response.status, body: (await response.json()) as { message: string; data: Record<string, string> } };
+  };
+  const checkout = async (methods: string[]) =>
+    (await call('POST', '/payin/charge/requests', { amount: '480000', accountName: 'Transfer Shop', paymentMethod: methods })).body.data.reference;
+  const status = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
+
+  beforeAll(async () => {
+    apps.push(spawnApp('checkout-gateway'), spawnApp('outlet-service'));
+    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
+    partner = createPartner('Methods Partner');
+    // Onboarding reaches outlet-service over Kafka; until then the account cannot be assigned.
+    const probe = await checkout(['pay-with-transfer']);
+    await eventually(async () => ((await call('POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined), 30_000);
+  });
+
+  afterAll(async () => {
+    for (const app of apps) app.process.kill('SIGTERM');
+    await Promise.all(apps.map((app) => app.exited));
+  });
+
+  it('assigns a dynamic account, refuses a wrong amount, and completes on the exact amount', async () => {
+    const reference = await checkout(['pay-with-transfer', 'card']);
+    const account = (await call('POST', `/checkout/${reference}/pay-with-transfer`)).body.data;
+    expect(account).toMatchObject({ accountNumber: expect.stringMatching(/^\d{10}$/), amount: '480000', bankName: 'Sandbox Bank' });
+    expect((await call('POST', `/checkout/${reference}/pay-with-transfer`)).body.data.accountNumber).toBe(account.accountNumber);
+
+    const wrong = await call('POST', `/sandbox/virtual-accounts/${account.accountNumber}/credit`, { amount: '1000' });
+    expect([wrong.status, wrong.body.data.code]).toEqual([422, 'INVALID_TRANSFER']);
+    expect((await status(reference)).transactionStatus).toBe('PROCESSING');
+
+    const paid = await call('POST', `/sandbox/virtual-accounts/${account.accountNumber}/credit`, { amount: '480000', senderName: 'Ada Obi' });
+    expect(paid.status).toBe(200);
+    await eventually(async () => ((await status(reference)).transactionStatus === 'SUCCESS' ? true : undefined), 30_000);
+    expect((await status(reference)).usedMethod).toBe('pay-with-transfer');
+    const again = await call('POST', `/sandbox/virtual-accounts/${account.accountNumber}/credit`, { amount: '480000' });
+    expect([again.status, again.body.data.code]).toEqual([422, 'INVALID_TRANSFER']);
+  });
+
+  it('shows a QR code that the sandbox wallet pays, once', async () => {
+    const reference = await checkout(['qr-wallet']);
+    const qr = (await call('POST', `/checkout/${reference}/qr`)).body.data;
+    expect(qr.qrCode).toMatch(/^data:image\/png;base64,/);
+    expect(qr.qrPayload).toContain(reference);
+    const paid = await call('POST', '/sandbox/qr-wallet/pay', { qrPayload: qr.qrPayload });
+    expect(paid.body.data).toEqual({ reference, transactionStatus: 'SUCCESS' });
+    expect(await status(reference)).toMatchObject({ transactionStatus: 'SUCCESS', usedMethod: 'qr-wallet' });
+    const twice = await call('POST', '/sandbox/qr-wallet/pay', { qrPayload: qr.qrPayload });
+    expect([twice.status, twice.body.data.code]).toEqual([422, 'CHECKOUT_NOT_PAYABLE']);
+  });
+
+  it('sends checkout.success once for each, and credits the settlement wallet once', async () => {
+    const { Client } = await import('pg');
+    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query(
+        `SELECT payload::json->'payload'->'eventData'->>'transactionReference' AS reference, count(*)::int AS count
+         FROM gateway.outbox WHERE payload::text LIKE '%checkout.success%' AND message_key = $1 GROUP BY 1`,
+        [partner.businessId],
+      );
+      expect(rows.length).toBe(2);
+      expect(rows.every((row) => row.count === 1)).toBe(true);
+      const { rows: entries } = await db.query(`SELECT count(*)::int AS count FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'checkout'`, [
+        partner.businessId,
+      ]);
+      expect(entries[0].count).toBe(2);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it('refuses a method the checkout does not allow', async () => {
+    const reference = await checkout(['card']);
+    const response = await call('POST', `/checkout/${reference}/qr`);
+    expect([response.status, response.body.data.code]).toEqual([422, 'CHECKOUT_NOT_PAYABLE']);
+  });
+});
