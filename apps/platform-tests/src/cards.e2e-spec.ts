@@ -57,6 +57,15 @@ describe('card payments with step-up verification', () => {
     expect((await authorize(reference, { otp: '123456' })).body.data).toMatchObject({ transactionStatus: 'SUCCESS', nextAction: 'none' });
   });
 
+  it('keeps the PIN step open after a wrong PIN, with the attempts left', async () => {
+    const reference = await checkout();
+    const first = await pay(reference, '5060990000000000027', { pin: '9999' });
+    expect(first.body.data).toMatchObject({ transactionStatus: 'PROCESSING', nextAction: 'pin', attemptsLeft: 2 });
+    const again = await authorize(reference, { pin: '0000' });
+    expect(again.body.data).toMatchObject({ nextAction: 'pin', attemptsLeft: 1 });
+    expect((await authorize(reference, { pin: '1234' })).body.data.nextAction).toBe('otp');
+  });
+
   it('accepts the PIN with the card, and fails the charge after three wrong OTPs', async () => {
     const reference = await checkout();
     expect((await pay(reference, '5060990000000000027', { pin: '1234' })).body.data.nextAction).toBe('otp');

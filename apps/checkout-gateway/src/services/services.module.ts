@@ -16,7 +16,14 @@ function clientFor(name: symbol, suffix: string) {
       transport: Transport.KAFKA,
       options: {
         client: { clientId: `${env.SERVICE_NAME}-${suffix}`, brokers: kafkaBrokerList(env) },
-        consumer: { groupId: `${env.SERVICE_NAME}-${suffix}`, allowAutoTopicCreation: false, sessionTimeout: 15_000, heartbeatInterval: 3000 },
+        consumer: {
+          groupId: `${env.SERVICE_NAME}-${suffix}`,
+          allowAutoTopicCreation: false,
+          sessionTimeout: 15_000,
+          heartbeatInterval: 3000,
+          // Short fetch waits: replies arrive as soon as they exist either way, and shutdown is quick.
+          maxWaitTimeInMs: 500,
+        },
         producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
         run: { partitionsConsumedConcurrently: env.KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY },
       },

@@ -82,8 +82,9 @@ function kafkaConsumerOptions(env: PlatformEnv): MicroserviceOptions {
     transport: Transport.KAFKA,
     options: {
       client: { clientId: env.KAFKA_CLIENT_ID ?? env.SERVICE_NAME, brokers: kafkaBrokerList(env) },
-      // A member that died is noticed within 15 s, so its partitions move to the survivors soon.
-      consumer: { groupId: env.SERVICE_NAME, allowAutoTopicCreation: false, sessionTimeout: 15_000, heartbeatInterval: 3000 },
+      // A member that died is noticed within 15 s, so its partitions move to the survivors soon;
+      // short fetch waits let a consumer that is shutting down leave within a second.
+      consumer: { groupId: env.SERVICE_NAME, allowAutoTopicCreation: false, sessionTimeout: 15_000, heartbeatInterval: 3000, maxWaitTimeInMs: 500 },
       producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
       subscribe: { fromBeginning: true },
       // kafkajs handles one partition at a time by default: one slow command would stall the rest.
