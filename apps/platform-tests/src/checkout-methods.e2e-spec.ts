@@ -86,6 +86,24 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
     }
   });
 
+  it('refuses a bank transfer for a checkout the QR wallet already paid, so no money is taken twice', async () => {
+    const reference = await checkout(['pay-with-transfer', 'qr-wallet']);
+    const account = (await call('POST', `/checkout/${reference}/pay-with-transfer`)).body.data;
+    const qr = (await call('POST', `/checkout/${reference}/qr`)).body.data;
+    expect((await call('POST', '/sandbox/qr-wallet/pay', { qrPayload: qr.qrPayload })).status).toBe(200);
+    const transfer = await call('POST', `/sandbox/virtual-accounts/${account.accountNumber}/credit`, { amount: '480000' });
+    expect([transfer.status, transfer.body.data.code]).toEqual([422, 'INVALID_TRANSFER']);
+    const { Client } = await import('pg');
+    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query(`SELECT count(*)::int AS count FROM outlets.journal_entries WHERE kind = 'checkout' AND reference = $1`, [reference]);
+      expect(rows[0].count).toBe(1);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('refuses a method the checkout does not allow', async () => {
     const reference = await checkout(['card']);
     const response = await call('POST', `/checkout/${reference}/qr`);

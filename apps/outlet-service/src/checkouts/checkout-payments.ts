@@ -72,6 +72,8 @@ export class CheckoutPayments {
       if (account.expires_at <= new Date()) throw apiError('INVALID_TRANSFER', `Account ${accountNumber} has expired`);
       if (request.amount !== account.amount) throw apiError('INVALID_TRANSFER', `Account ${accountNumber} accepts exactly ${account.amount} kobo`);
       const entryId = await this.credit(em, account.business_id, account.checkout_reference, account.amount);
+      // Paid another way (QR wallet) already: the bank refuses this transfer rather than take the money twice.
+      if (!entryId) throw apiError('INVALID_TRANSFER', `The checkout behind account ${accountNumber} has already been paid`);
       await em.query(`UPDATE outlets.checkout_accounts SET paid_at = now() WHERE account_number = $1`, [accountNumber]);
       await this.outbox.enqueue<CheckoutPaidV1Payload>(em, {
         topic: Topics.checkoutPayments,
@@ -88,15 +90,20 @@ export class CheckoutPayments {
   async settle(businessId: string, checkoutReference: string, amount: string): Promise<{ journalEntryId: string }> {
     return this.dataSource.transaction(async (em) => {
       await this.tenants.require(em, businessId);
-      return { journalEntryId: await this.credit(em, businessId, checkoutReference, amount) };
+      const journalEntryId = await this.credit(em, businessId, checkoutReference, amount);
+      if (!journalEntryId) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${checkoutReference} has already been paid`);
+      return { journalEntryId };
     });
   }
 
-  /** Rail → settlement wallet, once per checkout whatever the method. */
-  private async credit(em: EntityManager, businessId: string, checkoutReference: string, amount: string): Promise<string> {
+  /**
+   * Rail → settlement wallet, once per checkout whatever the method. Null when the checkout was
+   * paid before: a second payment must be refused by its caller, never silently absorbed.
+   */
+  private async credit(em: EntityManager, businessId: string, checkoutReference: string, amount: string): Promise<string | null> {
     const reference = `checkout:${checkoutReference}`;
     const claim = await this.commands.claim<{ journalEntryId: string }>(em, businessId, reference, 'checkout', { amount });
-    if (!claim.first) return claim.result.journalEntryId;
+    if (!claim.first) return null;
     const [railId, settlementId] = [(await this.wallets.systemWallet(em, businessId, 'rail')).id, (await this.wallets.systemWallet(em, businessId, 'settlement')).id];
     const locked = await this.wallets.lock(em, businessId, [railId, settlementId]);
     const entry = await this.ledger.post(em, {
