@@ -63,7 +63,11 @@ describe('card payments with step-up verification', () => {
     expect(first.body.data).toMatchObject({ transactionStatus: 'PROCESSING', nextAction: 'pin', attemptsLeft: 2 });
     const again = await authorize(reference, { pin: '0000' });
     expect(again.body.data).toMatchObject({ nextAction: 'pin', attemptsLeft: 1 });
-    expect((await authorize(reference, { pin: '1234' })).body.data.nextAction).toBe('otp');
+    const otp = (await authorize(reference, { pin: '1234' })).body.data;
+    expect(otp.nextAction).toBe('otp');
+    // Each step has its own three tries: the OTP starts fresh, not as a wrong answer.
+    expect(otp).not.toHaveProperty('attemptsLeft');
+    expect(otp.message).not.toMatch(/^Wrong/);
   });
 
   it('accepts the PIN with the card, and fails the charge after three wrong OTPs', async () => {
@@ -103,8 +107,11 @@ describe('card payments with step-up verification', () => {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'decision=approve',
+      redirect: 'manual',
     });
-    expect(await approved.text()).toContain('Payment approved');
+    // The bank sends the customer back to the hosted page, which shows the outcome.
+    expect(approved.status).toBe(303);
+    expect(new URL(approved.headers.get('location')!).searchParams.get('checkoutReference')).toBe(reference);
     expect((await record(reference)).transactionStatus).toBe('SUCCESS');
   });
 
@@ -154,8 +161,9 @@ describe('card payments with step-up verification', () => {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'decision=decline',
+      redirect: 'manual',
     });
-    expect(await declined.text()).toContain('Payment not approved');
+    expect(declined.status).toBe(303);
     expect((await record(reference)).transactionStatus).toBe('FAILED');
   });
 

@@ -87,7 +87,8 @@ export class CardCharges {
       }
       const correct = expected === 'pin' ? answer.pin === SANDBOX_PIN : expected === 'otp' ? answer.otp === SANDBOX_OTP : true;
       if (!correct) return toState(await this.wrongAnswer(em, charge));
-      return toState(await this.advance(em, { ...charge, steps: charge.steps.slice(1) }));
+      // Each step has its own three tries.
+      return toState(await this.advance(em, { ...charge, steps: charge.steps.slice(1), attempts_left: maxAttempts }));
     });
   }
 
