@@ -40,13 +40,15 @@ function onPath(command) {
 
 /**
  * Debian packages the test suites need: php-cli and python3 run the documented webhook
- * receivers and POS encryption snippets. Installed with apt-get when missing.
+ * receivers and POS encryption snippets; chromium runs the hosted checkout page tests.
+ * Installed with apt-get when missing.
  */
 export function ensureSystemPackages() {
   const pythonCryptography = spawnSync('/usr/bin/python3', ['-c', 'import cryptography'], { stdio: 'ignore' }).status === 0;
   const missing = [
     ['php', 'php-cli'],
     ['python3', 'python3'],
+    ['chromium', 'chromium'],
     ...(pythonCryptography ? [] : [[null, 'python3-cryptography']]),
   ].filter(([command]) => command === null || !onPath(command));
   if (missing.length === 0) return;
@@ -61,7 +63,7 @@ export function ensureSystemPackages() {
 /** Compiles apps and libs to dist/ (incremental: a no-op build takes a second or two). */
 export function ensureBuild() {
   log('building');
-  run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], { quiet: true });
+  run(process.execPath, [join(root, 'tools/build.mjs')], { quiet: true });
 }
 
 /** Starts the local Kafka broker unless KAFKA_BROKERS points elsewhere; true if this call started it. */

@@ -69,6 +69,7 @@ try {
   process.env.TZ = 'UTC';
   ensureBuild();
   step('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json']);
+  step('typecheck of the hosted page script', join(root, 'node_modules/.bin/tsc'), ['-p', 'apps/checkout-gateway/src/hosted-page/public/tsconfig.json']);
   // The module-boundary rule reads Nx's project graph; computing it first makes the rule run.
   spawnSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], { cwd: root, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
   step('lint', join(root, 'node_modules/.bin/eslint'), ['--max-warnings', '0', 'apps', 'libs', 'tools']);

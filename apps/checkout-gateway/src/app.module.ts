@@ -12,6 +12,10 @@ import { CheckoutsController } from './checkouts/checkouts.controller';
 import { CheckoutsService } from './checkouts/checkouts.service';
 import { Env } from './config/env';
 import { database } from './database/data-source';
+import { HostedCheckoutController } from './hosted-page/hosted-checkout.controller';
+import { HostedCheckoutService } from './hosted-page/hosted-checkout.service';
+import { HostedPageController } from './hosted-page/hosted-page.controller';
+import { PageAssets } from './hosted-page/page-assets';
 import { ServicesModule } from './services/services.module';
 import { OutletsController } from './outlets/outlets.controller';
 import { SandboxController } from './sandbox/sandbox.controller';
@@ -24,8 +28,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(env, database), BusinessesModule, ServicesModule],
-      controllers: [CheckoutsController, CardPaymentsController, OtherMethodsController, CheckoutPaymentsConsumer, SandboxAcsController, OutletsController, TransfersController, SandboxController, WebhooksController],
-      providers: [CheckoutsService, CheckoutExpirer, CardPaymentsService, OtherMethodsService],
+      controllers: [HostedPageController, HostedCheckoutController, CheckoutsController, CardPaymentsController, OtherMethodsController, CheckoutPaymentsConsumer, SandboxAcsController, OutletsController, TransfersController, SandboxController, WebhooksController],
+      providers: [CheckoutsService, CheckoutExpirer, CardPaymentsService, OtherMethodsService, HostedCheckoutService, PageAssets],
     };
   }
 }

@@ -5,6 +5,7 @@ export * from './events/partner-event.v1';
 export * from './http/business/business-profile.response';
 export * from './http/checkout/card.dto';
 export * from './http/checkout/checkout.dto';
+export * from './http/checkout/hosted-checkout.dto';
 export * from './http/outlets/create-outlet.request';
 export * from './http/outlets/outlet.response';
 export * from './http/outlets/search-outlets.query';

@@ -76,6 +76,10 @@ export class BusinessesService {
     return credentials;
   }
 
+  async findById(id: string): Promise<Business | null> {
+    return this.dataSource.getRepository(Business).findOneBy({ id });
+  }
+
   /** The business owning this key pair, or null. Both halves are compared in constant time. */
   async authenticate(apiKey: string, apiSecret: string): Promise<Business | null> {
     const business = await this.dataSource.getRepository(Business).findOneBy({ apiKeyHash: hashSecret(apiKey) });

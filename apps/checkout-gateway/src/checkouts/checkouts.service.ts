@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CheckoutResponse, CreateCheckoutRequest, CreateCheckoutResponse, PartnerEvents, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
+import { CheckoutResponse, CreateCheckoutRequest, CreateCheckoutResponse, HostedCheckoutView, PartnerEvents, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { Outbox } from '@payments/platform-outbox';
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { DataSource, EntityManager } from 'typeorm';
 import { Env } from '../config/env';
+import { checkoutLink } from './checkout-link';
 
 interface CheckoutRow {
   reference: string;
@@ -18,6 +19,7 @@ interface CheckoutRow {
   status: CheckoutResponse['transactionStatus'];
   email: string | null;
   callback_url: string | null;
+  return_url: string | null;
   metadata: Record<string, unknown> | null;
   masked_card: string | null;
   expires_at: Date;
@@ -42,8 +44,8 @@ export class CheckoutsService {
       }
       const reference = `CHK-${ulid()}`;
       await em.query(
-        `INSERT INTO gateway.checkouts (reference, business_id, amount, account_name, payment_methods, email, callback_url, metadata, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(mins => $9))`,
+        `INSERT INTO gateway.checkouts (reference, business_id, amount, account_name, payment_methods, email, callback_url, return_url, metadata, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(mins => $10))`,
         [
           reference,
           businessId,
@@ -52,13 +54,12 @@ export class CheckoutsService {
           request.paymentMethod,
           request.email ?? null,
           request.callBackUrl ?? null,
+          request.returnUrl ?? null,
           request.metadata === undefined ? null : JSON.stringify(request.metadata),
           this.env.CHECKOUT_TTL_MINUTES,
         ],
       );
-      const link = new URL(this.env.CHECKOUT_URL);
-      link.searchParams.set('checkoutReference', reference);
-      const response = { reference, link: link.toString() };
+      const response = { reference, link: checkoutLink(this.env.CHECKOUT_URL, reference) };
       if (idempotencyKey) {
         await em.query(`UPDATE gateway.idempotency_keys SET response = $3 WHERE business_id = $1 AND key = $2`, [
           businessId,
@@ -78,6 +79,33 @@ export class CheckoutsService {
     ])) as CheckoutRow[];
     if (!row) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${reference} not found`);
     return toResponse(row);
+  }
+
+  /**
+   * The checkout behind a hosted page link, with its business's display name; null when the
+   * reference is unknown. The link is the page's only credential, so the view is kept small.
+   */
+  async findForPage(reference: string): Promise<{ businessId: string; view: HostedCheckoutView } | null> {
+    const [row] = (await this.dataSource.query(
+      `SELECT c.*, b.name AS business_name, b.mode AS business_mode FROM gateway.checkouts c JOIN gateway.businesses b ON b.id = c.business_id WHERE c.reference = $1`,
+      [reference],
+    )) as (CheckoutRow & { business_name: string; business_mode: string })[];
+    if (!row) return null;
+    const checkout = toResponse(row);
+    return {
+      businessId: row.business_id,
+      view: {
+        reference: checkout.reference,
+        businessName: row.business_name,
+        testMode: row.business_mode === 'test',
+        amount: checkout.amount,
+        paymentMethod: checkout.paymentMethod,
+        transactionStatus: checkout.transactionStatus,
+        usedMethod: checkout.usedMethod,
+        expiresAt: checkout.expiresAt,
+        returnUrl: checkout.returnUrl,
+      },
+    };
   }
 
   /** Ends a checkout once (a second call changes nothing) and sends its outcome. */
@@ -178,6 +206,7 @@ function toResponse(row: CheckoutRow): CheckoutResponse {
     transactionStatus: expired ? 'FAILED' : row.status,
     email: row.email,
     callBackUrl: row.callback_url,
+    returnUrl: row.return_url,
     metadata: row.metadata,
     maskedCard: row.masked_card,
     expiresAt: row.expires_at.toISOString(),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CheckoutAccount, CheckoutQrResponse, PaymentMethod } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
-import { toDataURL } from 'qrcode';
+import { toDataURL, toString } from 'qrcode';
 import { Business } from '../businesses/business.entity';
 import { OutletServiceClient } from '../services/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
@@ -22,9 +22,13 @@ export class OtherMethodsService {
   }
 
   async qr(business: Business, reference: string): Promise<CheckoutQrResponse> {
-    const checkout = await this.payable(business.id, reference, 'qr-wallet');
-    const qrPayload = `${qrScheme}?${new URLSearchParams({ reference, amount: checkout.amount })}`;
+    const qrPayload = await this.qrPayload(business, reference);
     return { qrPayload, qrCode: await toDataURL(qrPayload, { errorCorrectionLevel: 'M', margin: 2, width: 320 }) };
+  }
+
+  /** The same QR code as an SVG image, for the hosted page (served from its own origin). */
+  async qrSvg(business: Business, reference: string): Promise<string> {
+    return toString(await this.qrPayload(business, reference), { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   }
 
   /** The sandbox wallet app paid what the QR code asked for. */
@@ -37,6 +41,11 @@ export class OtherMethodsService {
     await this.outlets.send({ type: 'settleCheckoutPayment', businessId: business.id, checkoutReference: reference, amount: checkout.amount, method: 'qr-wallet' });
     await this.checkouts.finish(business.id, reference, 'SUCCESS', { usedMethod: 'qr-wallet', maskedCard: null, comment: 'Paid by QR wallet' });
     return { reference, transactionStatus: 'SUCCESS' };
+  }
+
+  private async qrPayload(business: Business, reference: string): Promise<string> {
+    const checkout = await this.payable(business.id, reference, 'qr-wallet');
+    return `${qrScheme}?${new URLSearchParams({ reference, amount: checkout.amount })}`;
   }
 
   private async payable(businessId: string, reference: string, method: PaymentMethod) {

@@ -1,7 +1,9 @@
-import { Body, Controller, Get, Header, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Header, Param, Post, Redirect } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RawResponse } from '@payments/platform-envelope';
+import { Env } from '../config/env';
 import { CardPaymentsService } from './card-payments.service';
+import { checkoutLink } from './checkout-link';
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -19,7 +21,10 @@ button:focus{outline:3px solid #1d4ed8;outline-offset:2px}</style></head>
 @ApiExcludeController()
 @Controller('sandbox/3ds')
 export class SandboxAcsController {
-  constructor(private readonly payments: CardPaymentsService) {}
+  constructor(
+    private readonly payments: CardPaymentsService,
+    private readonly env: Env,
+  ) {}
 
   @Get(':chargeId')
   @RawResponse()
@@ -35,12 +40,12 @@ export class SandboxAcsController {
     );
   }
 
+  /** The bank answered: back to the checkout page, which shows how the payment ended. */
   @Post(':chargeId')
   @RawResponse()
-  @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
-  async decide(@Param('chargeId') chargeId: string, @Body() body: { decision?: string }): Promise<string> {
+  @Redirect()
+  async decide(@Param('chargeId') chargeId: string, @Body() body: { decision?: string }): Promise<{ url: string; statusCode: number }> {
     const result = await this.payments.complete3ds(chargeId, body?.decision === 'approve');
-    return page(result.transactionStatus === 'SUCCESS' ? 'Payment approved' : 'Payment not approved', `<p>${result.message}. You can return to the merchant.</p>`);
+    return { url: checkoutLink(this.env.CHECKOUT_URL, result.reference), statusCode: 303 };
   }
 }

@@ -1,6 +1,7 @@
 import { InitialSchema1763769600004 } from './1763769600004-initial-schema';
 import { Businesses1763769600005 } from './1763769600005-businesses';
 import { Checkouts1763769600010 } from './1763769600010-checkouts';
+import { CheckoutReturnUrl1763769600020 } from './1763769600020-checkout-return-url';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600004, Businesses1763769600005, Checkouts1763769600010];
+export const migrations = [InitialSchema1763769600004, Businesses1763769600005, Checkouts1763769600010, CheckoutReturnUrl1763769600020];

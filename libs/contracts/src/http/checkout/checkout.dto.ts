@@ -45,6 +45,12 @@ export class CreateCheckoutRequest {
   @MaxLength(2000)
   callBackUrl?: string;
 
+  /** Where the hosted page sends the customer once the checkout ends, with ?reference=&status=. */
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'returnUrl must be an http(s) URL' })
+  @MaxLength(2000)
+  returnUrl?: string;
+
   @IsOptional()
   @IsObject()
   @IsSmallJson(MAX_METADATA_BYTES)
@@ -87,6 +93,10 @@ export class CheckoutResponse {
   @IsOptional()
   @IsString()
   callBackUrl!: string | null;
+
+  @IsOptional()
+  @IsString()
+  returnUrl!: string | null;
 
   @IsOptional()
   @IsObject()

@@ -1,0 +1,58 @@
+import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { CardAuthorizationRequest, CardChargeResponse, CardPaymentRequest, CheckoutAccount, HostedCheckoutView } from '@payments/contracts';
+import { apiError, RawResponse, SuccessMessage } from '@payments/platform-envelope';
+import { HostedCheckoutService } from './hosted-checkout.service';
+
+/**
+ * The hosted page's own API: no keys, the reference in the page link is the credential, and
+ * every route acts on that checkout only. JSON bodies only, and no CORS, so another site's
+ * page cannot drive it from a customer's browser. Not for partners: they use the keyed routes.
+ */
+@ApiExcludeController()
+@Controller('checkout/session/:reference')
+export class HostedCheckoutController {
+  constructor(private readonly hosted: HostedCheckoutService) {}
+
+  @Get()
+  @Header('Cache-Control', 'no-store')
+  @SuccessMessage('Checkout retrieved')
+  async view(@Param('reference') reference: string): Promise<HostedCheckoutView> {
+    const view = await this.hosted.view(reference);
+    if (!view) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${reference} not found`);
+    return view;
+  }
+
+  @Post('card-payment')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @SuccessMessage('Card charge processed')
+  payByCard(@Param('reference') reference: string, @Body() card: CardPaymentRequest): Promise<CardChargeResponse> {
+    return this.hosted.payByCard(reference, card);
+  }
+
+  @Post('card-authorization')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @SuccessMessage('Card verification processed')
+  authorizeCard(@Param('reference') reference: string, @Body() answer: CardAuthorizationRequest): Promise<CardChargeResponse> {
+    return this.hosted.authorizeCard(reference, answer);
+  }
+
+  @Post('pay-with-transfer')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @SuccessMessage('Transfer details ready')
+  transferAccount(@Param('reference') reference: string): Promise<CheckoutAccount> {
+    return this.hosted.transferAccount(reference);
+  }
+
+  @Get('qr.svg')
+  @RawResponse()
+  @Header('Content-Type', 'image/svg+xml')
+  @Header('Cache-Control', 'no-store')
+  @Header('Content-Security-Policy', "default-src 'none'")
+  qr(@Param('reference') reference: string): Promise<string> {
+    return this.hosted.qrSvg(reference);
+  }
+}
