@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
+import { CardChargesConsumer } from './checkouts/card-charges.consumer';
 import { CheckoutPayments } from './checkouts/checkout-payments';
 import { OutletCommandsController } from './commands/outlet-commands.controller';
 import { Env } from './config/env';
@@ -27,7 +28,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(env, database)],
-      controllers: [OutletCommandsController, BusinessEventsConsumer, PosOutcomesConsumer],
+      controllers: [OutletCommandsController, BusinessEventsConsumer, PosOutcomesConsumer, CardChargesConsumer],
       providers: [
         TenantsRepository,
         WalletsRepository,

@@ -1,4 +1,4 @@
-import { testEnvironment } from '@payments/testing';
+import { eventually, testEnvironment } from '@payments/testing';
 import { appPorts, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
@@ -30,7 +30,7 @@ describe('card payments with step-up verification', () => {
   const record = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
 
   beforeAll(async () => {
-    apps.push(spawnApp('checkout-gateway'), spawnApp('card-processor'));
+    apps.push(spawnApp('checkout-gateway'), spawnApp('card-processor'), spawnApp('outlet-service'));
     await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Card Partner');
   });
@@ -139,6 +139,36 @@ describe('card payments with step-up verification', () => {
     const [a, b] = await Promise.all([pay(reference, '5060990000000000035'), pay(reference, '5060990000000000068')]);
     expect([a.status, b.status].sort()).toEqual([200, 422]);
     expect([a, b].find((answer) => answer.status === 422)!.body.data.code).toBe('CHARGE_IN_PROGRESS');
+  });
+
+  it('books a successful card payment in the settlement wallet once', async () => {
+    // Onboarding reaches outlet-service over Kafka; its ledger knows the business after that.
+    const probe = await checkout(['pay-with-transfer']);
+    await eventually(async () => ((await call('POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined), 30_000);
+    const reference = await checkout();
+    await pay(reference, '5060990000000000035');
+    await Promise.all([authorize(reference, { otp: '123456' }), authorize(reference, { otp: '123456' })]);
+    await pay(reference, '5060990000000000035');
+
+    const { Client } = await import('pg');
+    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
+    await db.connect();
+    try {
+      const booked = () =>
+        db.query(
+          `SELECT p.amount::text AS amount, w.type FROM outlets.journal_entries e JOIN outlets.postings p ON p.entry_id = e.id
+           JOIN outlets.wallets w ON w.id = p.wallet_id WHERE e.business_id = $1 AND e.kind = 'checkout' AND e.reference = $2 ORDER BY w.type`,
+          [partner.businessId, reference],
+        );
+      await eventually(async () => ((await booked()).rows.length > 0 ? true : undefined), 30_000);
+      expect((await booked()).rows).toEqual([
+        { amount: '-250000', type: 'rail' },
+        { amount: '250000', type: 'settlement' },
+      ]);
+    } finally {
+      await db.end();
+    }
+    expect(await record(reference)).toMatchObject({ transactionStatus: 'SUCCESS', usedMethod: 'card', maskedCard: '506099*********0035' });
   });
 
   it('emits checkout.success once, however often the ended charge is touched again', async () => {

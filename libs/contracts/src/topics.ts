@@ -29,8 +29,10 @@ export const Topics = {
     partitions: 6,
     config: { 'retention.ms': String(6 * 60 * 60 * 1000), 'cleanup.policy': 'delete' },
   },
-  /** outlet-service → gateway: a checkout was paid by bank transfer, keyed by business id. */
+  /** outlet-service → gateway: a checkout's money is in the ledger, keyed by business id. */
   checkoutPayments: { name: 'checkout.payments.v1', partitions: 3 },
+  /** card-processor → outlet-service: a checkout's card charge succeeded, keyed by business id. */
+  cardCharges: { name: 'card.charges.v1', partitions: 6 },
   /** card-processor's approve/decline decisions on POS transactions, keyed by serial number. */
   posOutcomes: { name: 'pos.outcomes.v1', partitions: 6 },
 } as const satisfies Record<string, TopicSpec>;

@@ -1,8 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CardAuthorizationRequest, CardChargeState, CardPaymentRequest, NextAction } from '@payments/contracts';
+import {
+  CardAuthorizationRequest,
+  CardChargeState,
+  CardChargeSucceededV1,
+  CardChargeSucceededV1Payload,
+  CardPaymentRequest,
+  NextAction,
+  Topics,
+} from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
+import { Outbox } from '@payments/platform-outbox';
 import { createHmac } from 'node:crypto';
 import { ulid } from 'ulid';
 import { DataSource, EntityManager } from 'typeorm';
@@ -14,6 +23,7 @@ interface ChargeRow {
   id: string;
   checkout_reference: string;
   business_id: string;
+  amount: string;
   masked_pan: string;
   card_fingerprint: string;
   steps: Step[];
@@ -38,6 +48,7 @@ export class CardCharges {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(CARD_SEALER) private readonly sealer: Sealer,
     private readonly issuer: SandboxIssuer,
+    private readonly outbox: Outbox,
     env: Env,
   ) {
     this.fingerprintKey = Buffer.from(env.CARD_DATA_KEY, 'base64');
@@ -121,8 +132,26 @@ export class CardCharges {
     return this.save(em, { ...charge, attempts_left: attemptsLeft });
   }
 
-  private finish(em: EntityManager, charge: ChargeRow, status: 'SUCCESS' | 'FAILED', reason: string | null): Promise<ChargeRow> {
-    return this.save(em, { ...charge, steps: [], status, decline_reason: reason });
+  /** Ends the charge; a success also tells outlet-service, in the same transaction, to book the money. */
+  private async finish(em: EntityManager, charge: ChargeRow, status: 'SUCCESS' | 'FAILED', reason: string | null): Promise<ChargeRow> {
+    const ended = await this.save(em, { ...charge, steps: [], status, decline_reason: reason });
+    if (status === 'SUCCESS') {
+      await this.outbox.enqueue<CardChargeSucceededV1Payload>(em, {
+        topic: Topics.cardCharges,
+        type: CardChargeSucceededV1,
+        key: ended.business_id,
+        businessId: ended.business_id,
+        payload: {
+          chargeId: ended.id,
+          businessId: ended.business_id,
+          checkoutReference: ended.checkout_reference,
+          amount: ended.amount,
+          maskedPan: ended.masked_pan,
+          succeededAt: new Date().toISOString(),
+        },
+      });
+    }
+    return ended;
   }
 
   private async save(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {

@@ -1,14 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CheckoutAccount, CheckoutPaidV1, CheckoutPaidV1Payload, CreditVirtualAccountRequest, CreditVirtualAccountResponse, Topics } from '@payments/contracts';
+import { CardChargeSucceededV1Payload, CheckoutAccount, CheckoutPaidV1, CheckoutPaidV1Payload, CreditVirtualAccountRequest, CreditVirtualAccountResponse, Topics } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
-import { Outbox } from '@payments/platform-outbox';
+import { Outbox, ProcessedEvents } from '@payments/platform-outbox';
 import { ulid } from 'ulid';
 import { DataSource, EntityManager } from 'typeorm';
 import { LedgerService } from '../ledger/ledger.service';
 import { MoneyCommands } from '../ledger/money-commands';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { WalletsRepository } from '../wallets/wallets.repository';
+
+const cardChargesConsumer = 'outlet-service.card-charges';
 
 interface CheckoutAccountRow {
   account_number: string;
@@ -20,7 +22,7 @@ interface CheckoutAccountRow {
 }
 
 /**
- * Money for checkouts paid by bank transfer or QR wallet. It lands in the business's
+ * Money for checkouts paid by bank transfer, QR wallet or card. It lands in the business's
  * settlement wallet, once per checkout, and the gateway is told so it can end the checkout.
  */
 @Injectable()
@@ -32,7 +34,10 @@ export class CheckoutPayments {
     private readonly ledger: LedgerService,
     private readonly commands: MoneyCommands,
     private readonly outbox: Outbox,
+    private readonly processed: ProcessedEvents,
   ) {}
+
+  private readonly logger = new Logger(CheckoutPayments.name);
 
   /** The checkout's dynamic account; asking again returns the same one. */
   async assignAccount(businessId: string, checkoutReference: string, amount: string, expiresAt: string): Promise<CheckoutAccount> {
@@ -83,6 +88,37 @@ export class CheckoutPayments {
         payload: { businessId: account.business_id, checkoutReference: account.checkout_reference, method: 'pay-with-transfer', amount: account.amount, sessionId },
       });
       return { sessionId, transactionReference: entryId, accountNumber, amount: account.amount, transactionStatus: 'SUCCESS' };
+    });
+  }
+
+  /**
+   * A card charge succeeded in card-processor: book it and tell the gateway, once per event.
+   * A checkout already paid another way books nothing: that is a double payment for people
+   * to refund, so it is logged.
+   */
+  async receiveCardCharge(eventId: string, charge: CardChargeSucceededV1Payload): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      if (!(await this.processed.firstDelivery(em, cardChargesConsumer, eventId))) return;
+      await this.tenants.require(em, charge.businessId);
+      const entryId = await this.credit(em, charge.businessId, charge.checkoutReference, charge.amount);
+      if (!entryId) {
+        this.logger.warn({ checkoutReference: charge.checkoutReference, chargeId: charge.chargeId }, 'card charge on a checkout already paid: refund it');
+        return;
+      }
+      await this.outbox.enqueue<CheckoutPaidV1Payload>(em, {
+        topic: Topics.checkoutPayments,
+        type: CheckoutPaidV1,
+        key: charge.businessId,
+        businessId: charge.businessId,
+        payload: {
+          businessId: charge.businessId,
+          checkoutReference: charge.checkoutReference,
+          method: 'card',
+          amount: charge.amount,
+          sessionId: charge.chargeId,
+          maskedCard: charge.maskedPan,
+        },
+      });
     });
   }
 

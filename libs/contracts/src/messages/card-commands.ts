@@ -17,3 +17,18 @@ export interface CardChargeState extends CardChargeResponse {
   businessId: string;
   maskedPan: string;
 }
+
+/**
+ * card-processor → outlet-service on Topics.cardCharges, written with the charge's SUCCESS:
+ * the money the card paid goes to the business's settlement wallet, once per checkout.
+ */
+export const CardChargeSucceededV1 = 'card.charge.succeeded.v1';
+
+export interface CardChargeSucceededV1Payload {
+  chargeId: string;
+  businessId: string;
+  checkoutReference: string;
+  amount: string;
+  maskedPan: string;
+  succeededAt: string;
+}

@@ -34,9 +34,12 @@ export const CheckoutPaidV1 = 'checkout.paid.v1';
 export interface CheckoutPaidV1Payload {
   businessId: string;
   checkoutReference: string;
-  method: 'pay-with-transfer';
+  method: 'pay-with-transfer' | 'card';
   amount: string;
+  /** The bank session of a transfer, or the card charge id. */
   sessionId: string;
+  /** Card payments: first 6 and last 4 digits. */
+  maskedCard?: string;
 }
 
 export type OutletCommandType = OutletCommand['type'];

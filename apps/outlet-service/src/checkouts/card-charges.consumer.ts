@@ -1,0 +1,16 @@
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { CardChargeSucceededV1, CardChargeSucceededV1Payload, EventEnvelope, Topics } from '@payments/contracts';
+import { CheckoutPayments } from './checkout-payments';
+
+/** A checkout's card charge succeeded: its money goes to the settlement wallet. */
+@Controller()
+export class CardChargesConsumer {
+  constructor(private readonly payments: CheckoutPayments) {}
+
+  @EventPattern(Topics.cardCharges.name)
+  async handle(@Payload() event: EventEnvelope<CardChargeSucceededV1Payload>): Promise<void> {
+    if (event?.type !== CardChargeSucceededV1) return;
+    await this.payments.receiveCardCharge(event.eventId, event.payload);
+  }
+}
