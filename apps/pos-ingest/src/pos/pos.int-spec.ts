@@ -54,6 +54,21 @@ describe('POST /pos', () => {
     expect(other.json().data.reference).not.toBe(reference);
   });
 
+  it('keeps twins apart from distinct transactions when many arrive together', async () => {
+    // Submissions that arrive together are claimed and published as one group: each pair of
+    // twins must share one reference, and every distinct transaction get its own, once.
+    const distinct = Array.from({ length: 30 }, () => payload());
+    const bodies = [...distinct, ...distinct.slice().reverse()].map((submitted) => encrypt(submitted, terminal.posKey));
+    const responses = await Promise.all(bodies.map((data) => fixture.submit(terminal.serialNumber, data)));
+    const references = responses.map((response) => response.json().data.reference as string);
+    expect(responses.every((response) => response.statusCode === 200)).toBe(true);
+    expect(references.slice(30)).toEqual(references.slice(0, 30).reverse());
+    expect(new Set(references).size).toBe(30);
+    await eventually(() => (references.every((reference) => topic.messages.some((message) => message.value.includes(reference))) ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(topic.messages.filter((message) => references.some((reference) => message.value.includes(reference)))).toHaveLength(30);
+  });
+
   it('answers an unknown serial number with 404 TERMINAL_NOT_FOUND', async () => {
     const response = await fixture.submit('SN-NOT-REGISTERED', encrypt(payload(), terminal.posKey));
     expect(response.statusCode).toBe(404);

@@ -12,25 +12,27 @@ import {
 import { decryptPosPayload, Sealer } from '@payments/platform-crypto';
 import { apiError, DomainError, ValidationFailedError } from '@payments/platform-envelope';
 import { BatchingPublisher, KAFKA_CLIENT } from '@payments/platform-kafka';
-import { Kafka, Partitioners, Producer } from 'kafkajs';
+import { Kafka, Message, Partitioners, Producer } from 'kafkajs';
 import { createHmac, randomUUID } from 'node:crypto';
-import { ulid } from 'ulid';
 import { DataSource } from 'typeorm';
 import { Env } from '../config/env';
 import { Terminal, Terminals } from '../terminals/terminals';
 import { maskPan, payloadProblems } from './payload-rules';
+import { SubmissionBatcher } from './submission-batcher';
 
 export const CARD_SEALER = Symbol('CARD_SEALER');
 
 /**
  * Accepts a terminal's submission: decrypt, validate, deduplicate, publish, answer. The answer
  * comes only after Kafka acknowledged the message (acks=all, idempotent producer); the
- * dedupe row commits only then too, so a failure leaves nothing half-accepted.
+ * dedupe row commits only then too, so a failure leaves nothing half-accepted. Submissions
+ * arriving together are deduplicated and published as one group (SubmissionBatcher).
  */
 @Injectable()
 export class PosService implements OnApplicationShutdown {
   private producer?: Promise<Producer>;
   private readonly publisher: BatchingPublisher;
+  private readonly submissions: SubmissionBatcher;
   private inFlight = 0;
   private readonly dedupeKeyHmac: Buffer;
 
@@ -44,6 +46,7 @@ export class PosService implements OnApplicationShutdown {
     this.dedupeKeyHmac = Buffer.from(env.CARD_DATA_KEY, 'base64');
     // A failed send may leave an idempotent producer's sequence state stale: start afresh.
     this.publisher = new BatchingPublisher(() => this.connectedProducer(), Topics.posTransactions.name, () => (this.producer = undefined));
+    this.submissions = new SubmissionBatcher(dataSource, (messages) => this.publishAcknowledged(messages));
   }
 
   async submit(request: PosSubmissionRequest): Promise<PosSubmissionResponse> {
@@ -64,32 +67,24 @@ export class PosService implements OnApplicationShutdown {
     }
   }
 
-  private accept(terminal: Terminal, payload: PosPayload) {
+  private async accept(terminal: Terminal, payload: PosPayload): Promise<PosSubmissionResponse> {
     // A keyed hash: the PAN takes part without being stored, even hashed, in a guessable way.
     const dedupeKey = createHmac('sha256', this.dedupeKeyHmac)
       .update([terminal.serialNumber, payload.sequenceNumber, payload.amount, payload.pan].join('\n'))
       .digest('hex');
-    return this.dataSource.transaction(async (em) => {
-      const reference = ulid();
-      // A submission older than 24 hours is a new transaction with the same key; a recent one,
-      // or a concurrent twin, leaves the row as it is and we answer with its reference.
-      const claimed = (await em.query(
-        `INSERT INTO pos_ingest.submissions (dedupe_key, reference, serial_number) VALUES ($1, $2, $3)
-         ON CONFLICT (dedupe_key) DO UPDATE SET reference = EXCLUDED.reference, created_at = now()
-           WHERE pos_ingest.submissions.created_at <= now() - interval '24 hours'
-         RETURNING reference`,
-        [dedupeKey, reference, terminal.serialNumber],
-      )) as { reference: string }[];
-      if (claimed.length === 0) {
-        const [twin] = (await em.query(`SELECT reference FROM pos_ingest.submissions WHERE dedupe_key = $1`, [dedupeKey])) as { reference: string }[];
-        return { reference: twin.reference, transactionStatus: 'PROCESSING' as const };
-      }
-      await this.publish(terminal, payload, reference);
-      return { reference, transactionStatus: 'PROCESSING' as const };
-    });
+    try {
+      const reference = await this.submissions.accept({
+        dedupeKey,
+        serialNumber: terminal.serialNumber,
+        message: (accepted) => this.message(terminal, payload, accepted),
+      });
+      return { reference, transactionStatus: 'PROCESSING' };
+    } catch {
+      throw unavailable();
+    }
   }
 
-  private async publish(terminal: Terminal, payload: PosPayload, reference: string) {
+  private message(terminal: Terminal, payload: PosPayload, reference: string): Message {
     const card = { pan: payload.pan, pinBlock: payload.pinBlock, track2Data: payload.track2Data, iccData: payload.iccData, cardExpiryDate: payload.cardExpiryDate };
     const envelope: EventEnvelope<PosTransactionAcceptedV1Payload> = {
       eventId: randomUUID(),
@@ -112,21 +107,17 @@ export class PosService implements OnApplicationShutdown {
         sealedCard: this.cardSealer.seal(JSON.stringify(card), reference),
       },
     };
+    return { key: terminal.serialNumber, value: JSON.stringify(envelope), headers: { 'event-id': envelope.eventId, 'event-type': envelope.type } };
+  }
+
+  /** Resolves once the broker acknowledged every message (acks=all), or rejects in time. */
+  private async publishAcknowledged(messages: Message[]): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('broker did not acknowledge in time')), this.env.POS_PUBLISH_TIMEOUT_MS);
     });
     try {
-      await Promise.race([
-        this.publisher.publish({
-          key: terminal.serialNumber,
-          value: JSON.stringify(envelope),
-          headers: { 'event-id': envelope.eventId, 'event-type': envelope.type },
-        }),
-        timeout,
-      ]);
-    } catch {
-      throw unavailable();
+      await Promise.race([Promise.all(messages.map((message) => this.publisher.publish(message))), timeout]);
     } finally {
       clearTimeout(timer);
     }
