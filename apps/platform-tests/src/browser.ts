@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// page.evaluate callbacks run in the browser, hence the DOM types.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
@@ -31,4 +33,24 @@ export function recordRequests(page: Page): { url: string; method: string; bytes
     if (sizes) entry.bytes = sizes.responseHeadersSize + sizes.responseBodySize;
   });
   return seen;
+}
+
+export interface AccessibilityViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * Runs axe-core's WCAG 2.1 A/AA rules (labels, contrast, names, landmarks) on the page as it is
+ * now. The page's CSP forbids injected scripts, so the context must bypass CSP for the audit.
+ */
+export async function accessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const { violations } = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.map((node) => node.target.join(' ')) }));
+  });
 }

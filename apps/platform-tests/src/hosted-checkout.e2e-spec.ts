@@ -7,7 +7,7 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { appPorts, createPartner, PartnerCredentials, repoRoot, RunningApp, spawnApp, waitForReady } from './apps';
-import { launchBrowser, recordRequests, screenshot } from './browser';
+import { accessibilityViolations, launchBrowser, recordRequests, screenshot } from './browser';
 
 jest.setTimeout(180_000);
 
@@ -282,6 +282,32 @@ describe('the hosted checkout page in a real browser', () => {
     ]);
     expect(await context.cookies()).toEqual([]);
     expect(apps[0].output()).not.toContain(test.cardNumber);
+  });
+
+  it('passes an automated WCAG 2.1 AA audit on each screen: labels, contrast, names', async () => {
+    await context.close();
+    context = await browser.newContext({ viewport: { width: 360, height: 740 }, bypassCSP: true });
+    page = await context.newPage();
+    const test = card('avs');
+    const { link } = await createCheckout(['card', 'pay-with-transfer', 'qr-wallet']);
+    await page.goto(link);
+    const screens: Record<string, Awaited<ReturnType<typeof accessibilityViolations>>> = {};
+    await page.getByRole('button', { name: 'Pay ₦12,345.67' }).click();
+    await page.locator('#card-number-error').waitFor();
+    screens['card form with errors'] = await accessibilityViolations(page);
+    await page.getByRole('button', { name: 'QR code' }).click();
+    screens['QR code'] = await accessibilityViolations(page);
+    await page.getByRole('button', { name: 'Bank transfer' }).click();
+    await page.locator('#transfer-details').waitFor({ timeout: 30_000 });
+    screens['bank transfer'] = await accessibilityViolations(page);
+    await page.getByRole('button', { name: 'Card', exact: true }).click();
+    await fillCard(test);
+    await page.getByRole('heading', { name: 'Confirm your billing address' }).waitFor();
+    screens['address step'] = await accessibilityViolations(page);
+    await answerStep('Confirm your billing address', test);
+    await result().getByRole('heading').waitFor();
+    screens['success'] = await accessibilityViolations(page);
+    expect(screens).toEqual({ 'card form with errors': [], 'QR code': [], 'bank transfer': [], 'address step': [], success: [] });
   });
 
   it('keeps nothing of the card in browser storage', async () => {
