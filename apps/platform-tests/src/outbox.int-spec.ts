@@ -186,4 +186,35 @@ describe('transactional outbox', () => {
     expect(Number(count)).toBe(1);
     expect(await dataSource.transaction((em) => processed.firstDelivery(em, 'another-consumer', eventId))).toBe(true);
   });
+
+  it('prunes sent rows and dedupe records past their retention, and nothing else', async () => {
+    const schema = schemaOf(dataSource.manager);
+    const row = (id: string, created: string, published: string | null) =>
+      dataSource.query(
+        `INSERT INTO "${schema}".outbox (id, topic, payload, created_at, published_at) VALUES ($1, 't', '{}', now() - $2::interval, now() - $3::interval)`,
+        [id, created, published],
+      );
+    await row('00000000-0000-4000-8000-000000000001', '100 hours', '100 hours');
+    await row('00000000-0000-4000-8000-000000000002', '99 hours', '99 hours');
+    await row('00000000-0000-4000-8000-000000000003', '98 hours', '98 hours');
+    await row('00000000-0000-4000-8000-000000000004', '2 hours', '2 hours');
+    // Never sent (the broker was away for days): kept whatever its age.
+    await row('00000000-0000-4000-8000-000000000005', '100 hours', null);
+    for (const [id, age] of [
+      ['00000000-0000-4000-8000-0000000000a1', '400 hours'],
+      ['00000000-0000-4000-8000-0000000000a2', '350 hours'],
+      ['00000000-0000-4000-8000-0000000000a3', '300 hours'],
+    ]) {
+      await dataSource.query(`INSERT INTO "${schema}".processed_events (consumer, event_id, processed_at) VALUES ('c', $1, now() - $2::interval)`, [id, age]);
+    }
+
+    const relay = new OutboxRelay(dataSource, createKafkaClient({ brokers: [KAFKA_BROKERS], clientId: uniqueName('relay') }), { batchSize: 10, pollIntervalMs: 1000 });
+    // Batches of two: the sent rows take two rounds.
+    expect(await relay.prune({ sentHours: 72, processedHours: 336 }, 2)).toBe(5);
+
+    const outbox = await dataSource.query(`SELECT id FROM "${schema}".outbox ORDER BY id`);
+    expect(outbox.map((kept: { id: string }) => kept.id)).toEqual(['00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000005']);
+    const processed = await dataSource.query(`SELECT event_id FROM "${schema}".processed_events`);
+    expect(processed).toEqual([{ event_id: '00000000-0000-4000-8000-0000000000a3' }]);
+  });
 });

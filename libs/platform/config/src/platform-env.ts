@@ -63,6 +63,21 @@ export class PlatformEnv {
   @Max(60_000)
   OUTBOX_POLL_INTERVAL_MS: number = 1000;
 
+  /** Sent outbox rows are kept this long for investigation, then deleted. */
+  @IsInt()
+  @Min(1)
+  @Max(24 * 365)
+  OUTBOX_RETENTION_HOURS: number = 72;
+
+  /**
+   * Consumer dedupe records (processed_events) are kept this long. Must exceed the retention
+   * of every topic (Kafka's default is 7 days), or a redelivered event could apply twice.
+   */
+  @IsInt()
+  @Min(24)
+  @Max(24 * 365)
+  PROCESSED_EVENTS_RETENTION_HOURS: number = 14 * 24;
+
   /** Largest accepted request body; bigger ones get 413. */
   @IsInt()
   @Min(1024)

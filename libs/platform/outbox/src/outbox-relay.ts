@@ -3,7 +3,7 @@ import { Kafka, Partitioners, Producer } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { outboxChannel } from './outbox';
-import { OutboxMessage } from './outbox-message.entity';
+import { OutboxMessage, ProcessedEvent } from './outbox-message.entity';
 
 export interface OutboxRelayOptions {
   batchSize: number;
@@ -68,6 +68,34 @@ export class OutboxRelay {
       await em.update(OutboxMessage, rows.map((row) => row.id), { publishedAt: () => 'now()' });
       return rows.length;
     });
+  }
+
+  /**
+   * Deletes what no one needs any more, a batch at a time: sent outbox rows older than
+   * `sentHours`, and consumer dedupe records older than `processedHours` (which must outlive
+   * the retention of every topic, or a redelivered event would be applied again). Replicas
+   * may prune at once: each skips the rows another is deleting. Returns how many rows went.
+   */
+  async prune(retention: { sentHours: number; processedHours: number }, batchSize = 1000): Promise<number> {
+    const outbox = this.dataSource.getMetadata(OutboxMessage).tablePath;
+    const processed = this.dataSource.getMetadata(ProcessedEvent).tablePath;
+    const statements = [
+      [`DELETE FROM ${outbox} WHERE id IN (SELECT id FROM ${outbox} WHERE published_at < now() - make_interval(hours => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)`, retention.sentHours],
+      [
+        `DELETE FROM ${processed} WHERE (consumer, event_id) IN (SELECT consumer, event_id FROM ${processed}
+           WHERE processed_at < now() - make_interval(hours => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+        retention.processedHours,
+      ],
+    ] as const;
+    let removed = 0;
+    for (const [statement, hours] of statements) {
+      for (;;) {
+        const [, deleted] = (await this.dataSource.query(statement, [hours, batchSize])) as [unknown[], number];
+        removed += deleted;
+        if (deleted < batchSize) break;
+      }
+    }
+    return removed;
   }
 
   private async run(): Promise<void> {

@@ -1,4 +1,4 @@
-import { Global, Inject, Injectable, Module, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PlatformEnv } from '@payments/platform-config';
 import { KAFKA_CLIENT } from '@payments/platform-kafka';
@@ -7,12 +7,24 @@ import { DataSource } from 'typeorm';
 import { Outbox, ProcessedEvents } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 
-/** Runs the relay for the app's lifetime; on shutdown it finishes its batch before the pool closes. */
+const pruneEveryMs = 10 * 60 * 1000;
+
+/**
+ * Runs the relay for the app's lifetime, and prunes old outbox and dedupe rows every ten
+ * minutes. On shutdown both finish what they are doing before the pool closes.
+ */
 @Injectable()
 export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelayService.name);
   private readonly relay: OutboxRelay;
+  private pruneTimer?: NodeJS.Timeout;
+  private pruning: Promise<void> = Promise.resolve();
 
-  constructor(@InjectDataSource() dataSource: DataSource, @Inject(KAFKA_CLIENT) kafka: Kafka, env: PlatformEnv) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    @Inject(KAFKA_CLIENT) kafka: Kafka,
+    private readonly env: PlatformEnv,
+  ) {
     this.relay = new OutboxRelay(dataSource, kafka, {
       batchSize: env.OUTBOX_BATCH_SIZE,
       pollIntervalMs: env.OUTBOX_POLL_INTERVAL_MS,
@@ -21,10 +33,22 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
 
   onApplicationBootstrap(): void {
     this.relay.start();
+    this.pruneTimer = setInterval(() => (this.pruning = this.prune()), pruneEveryMs).unref();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.pruneTimer);
+    await this.pruning;
     await this.relay.stop();
+  }
+
+  private async prune(): Promise<void> {
+    try {
+      const removed = await this.relay.prune({ sentHours: this.env.OUTBOX_RETENTION_HOURS, processedHours: this.env.PROCESSED_EVENTS_RETENTION_HOURS });
+      if (removed > 0) this.logger.log({ removed }, 'pruned sent outbox rows and old dedupe records');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'outbox pruning failed; it runs again later');
+    }
   }
 }
 
