@@ -51,6 +51,7 @@ describe('checkout transactions', () => {
       usedMethod: null,
       transactionStatus: 'PROCESSING',
       maskedCard: null,
+      returnUrl: null,
     });
     expect(Date.parse(record.expiresAt) - Date.parse(record.createdAt)).toBe(30 * 60 * 1000);
   });
@@ -69,6 +70,7 @@ describe('checkout transactions', () => {
     ['a repeated method', { paymentMethod: ['card', 'card'] }, 'paymentMethod'],
     ['a bad email', { email: 'not-an-email' }, 'email'],
     ['a non-http callback', { callBackUrl: 'ftp://x.example' }, 'callBackUrl'],
+    ['a script return URL', { returnUrl: 'javascript:alert(1)' }, 'returnUrl'],
     ['metadata that is not an object', { metadata: 'text' }, 'metadata'],
     ['metadata over 4 KB', { metadata: { blob: 'x'.repeat(5000) } }, 'metadata'],
   ])('refuses %s with 422 naming the field', async (_case, change, field) => {
