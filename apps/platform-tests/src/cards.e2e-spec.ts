@@ -141,6 +141,19 @@ describe('card payments with step-up verification', () => {
     expect([a, b].find((answer) => answer.status === 422)!.body.data.code).toBe('CHARGE_IN_PROGRESS');
   });
 
+  it('fails a charge whose verification arrives after the checkout expired', async () => {
+    const reference = await checkout();
+    expect((await pay(reference, '5060990000000000035')).body.data.nextAction).toBe('otp');
+    // The customer finds the code only after the checkout's expiry.
+    const { Client } = await import('pg');
+    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
+    await db.connect();
+    await db.query(`UPDATE card_processor.card_charges SET expires_at = now() - interval '1 second' WHERE checkout_reference = $1`, [reference]).finally(() => db.end());
+    const late = await authorize(reference, { otp: '123456' });
+    expect(late.body.data).toMatchObject({ transactionStatus: 'FAILED', nextAction: 'none', message: 'The checkout expired before the card was verified' });
+    expect((await record(reference)).transactionStatus).toBe('FAILED');
+  });
+
   it('books a successful card payment in the settlement wallet once', async () => {
     // Onboarding reaches outlet-service over Kafka; its ledger knows the business after that.
     const probe = await checkout(['pay-with-transfer']);

@@ -29,6 +29,7 @@ interface ChargeRow {
   steps: Step[];
   attempts_left: number;
   issuer_decline: string | null;
+  expires_at: Date | null;
   status: 'PROCESSING' | 'SUCCESS' | 'FAILED';
   decline_reason: string | null;
 }
@@ -54,9 +55,17 @@ export class CardCharges {
     this.fingerprintKey = Buffer.from(env.CARD_DATA_KEY, 'base64');
   }
 
-  async start(command: { businessId: string; mode: 'test' | 'live'; checkoutReference: string; amount: string; sealedCard: string }): Promise<CardChargeState> {
+  async start(command: {
+    businessId: string;
+    mode: 'test' | 'live';
+    checkoutReference: string;
+    amount: string;
+    expiresAt?: string;
+    sealedCard: string;
+  }): Promise<CardChargeState> {
     const card = JSON.parse(this.sealer.open(command.sealedCard, command.checkoutReference)) as CardPaymentRequest;
     const fingerprint = createHmac('sha256', this.fingerprintKey).update(card.cardNumber).digest('hex');
+    if (command.expiresAt && Date.parse(command.expiresAt) <= Date.now()) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${command.checkoutReference} has expired`);
     return this.dataSource.transaction(async (em) => {
       const existing = await this.lock(em, command.checkoutReference);
       if (existing) {
@@ -72,9 +81,20 @@ export class CardCharges {
         else attemptsLeft -= 1;
       }
       const inserted = (await em.query(
-        `INSERT INTO card_processor.card_charges (id, checkout_reference, business_id, amount, masked_pan, card_fingerprint, steps, attempts_left, issuer_decline, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PROCESSING') ON CONFLICT DO NOTHING RETURNING *`,
-        [ulid(), command.checkoutReference, command.businessId, command.amount, mask(card.cardNumber), fingerprint, steps, attemptsLeft, decision.approved ? null : decision.reason],
+        `INSERT INTO card_processor.card_charges (id, checkout_reference, business_id, amount, masked_pan, card_fingerprint, steps, attempts_left, issuer_decline, expires_at, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING') ON CONFLICT DO NOTHING RETURNING *`,
+        [
+          ulid(),
+          command.checkoutReference,
+          command.businessId,
+          command.amount,
+          mask(card.cardNumber),
+          fingerprint,
+          steps,
+          attemptsLeft,
+          decision.approved ? null : decision.reason,
+          command.expiresAt ?? null,
+        ],
       )) as ChargeRow[];
       // A concurrent call inserted first: that charge is the one.
       if (inserted.length === 0) throw apiError('CHARGE_IN_PROGRESS', 'A card charge for this checkout is already in progress');
@@ -88,6 +108,7 @@ export class CardCharges {
       const charge = await this.lock(em, command.checkoutReference);
       if (!charge || charge.business_id !== command.businessId) throw apiError('TRANSACTION_NOT_FOUND', `No card charge for ${command.checkoutReference}`);
       if (charge.status !== 'PROCESSING') return toState(charge);
+      if (pastDeadline(charge)) return toState(await this.finish(em, charge, 'FAILED', checkoutExpired));
       const expected = charge.steps[0];
       const given = (['pin', 'otp', 'birthday', 'phone', 'address'] as const).filter((field) => answer[field] !== undefined);
       const givenStep: Step | undefined = given[0] === 'address' ? 'avs' : given[0];
@@ -109,6 +130,7 @@ export class CardCharges {
       const [charge] = (await em.query(`SELECT * FROM card_processor.card_charges WHERE id = $1 FOR UPDATE`, [chargeId])) as ChargeRow[];
       if (!charge) throw apiError('TRANSACTION_NOT_FOUND', `No card charge ${chargeId}`);
       if (charge.status !== 'PROCESSING' || charge.steps[0] !== '3ds') return toState(charge);
+      if (pastDeadline(charge)) return toState(await this.finish(em, charge, 'FAILED', checkoutExpired));
       if (!approved) return toState(await this.finish(em, charge, 'FAILED', '3-D Secure authentication was declined'));
       return toState(await this.advance(em, { ...charge, steps: charge.steps.slice(1) }));
     });
@@ -162,6 +184,13 @@ export class CardCharges {
     )) as [ChargeRow[], number];
     return row;
   }
+}
+
+const checkoutExpired = 'The checkout expired before the card was verified';
+
+/** A step answered after the checkout's expiry must not complete a payment the checkout refuses. */
+function pastDeadline(charge: ChargeRow): boolean {
+  return charge.expires_at !== null && charge.expires_at.getTime() <= Date.now();
 }
 
 function mask(pan: string): string {

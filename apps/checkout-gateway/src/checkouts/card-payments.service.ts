@@ -37,6 +37,7 @@ export class CardPaymentsService {
       mode: business.mode,
       checkoutReference: reference,
       amount: checkout.amount,
+      expiresAt: checkout.expiresAt,
       sealedCard: this.sealer.seal(JSON.stringify(card), reference),
     });
     return this.record(state);

@@ -6,7 +6,16 @@ import type { CardChargeResponse } from '../http/checkout/card.dto';
  * checkout reference): they appear in no log and no message in clear.
  */
 export type CardCommand =
-  | { type: 'startCharge'; businessId: string; mode: 'test' | 'live'; checkoutReference: string; amount: string; sealedCard: string }
+  | {
+      type: 'startCharge';
+      businessId: string;
+      mode: 'test' | 'live';
+      checkoutReference: string;
+      amount: string;
+      /** The checkout's expiry: a step answered after it fails the charge. */
+      expiresAt: string;
+      sealedCard: string;
+    }
   | { type: 'authorize'; businessId: string; checkoutReference: string; sealedAuthorization: string }
   | { type: 'complete3ds'; chargeId: string; approved: boolean };
 
