@@ -18,6 +18,7 @@ import { HostedPageController } from './hosted-page/hosted-page.controller';
 import { PageAssets } from './hosted-page/page-assets';
 import { ServicesModule } from './services/services.module';
 import { OutletsController } from './outlets/outlets.controller';
+import { WalletsController } from './outlets/wallets.controller';
 import { SandboxController } from './sandbox/sandbox.controller';
 import { TransfersController } from './transfers/transfers.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
@@ -28,7 +29,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(env, database), BusinessesModule, ServicesModule],
-      controllers: [HostedPageController, HostedCheckoutController, CheckoutsController, CardPaymentsController, OtherMethodsController, CheckoutPaymentsConsumer, SandboxAcsController, OutletsController, TransfersController, SandboxController, WebhooksController],
+      controllers: [HostedPageController, HostedCheckoutController, CheckoutsController, CardPaymentsController, OtherMethodsController, CheckoutPaymentsConsumer, SandboxAcsController, OutletsController, WalletsController, TransfersController, SandboxController, WebhooksController],
       providers: [CheckoutsService, CheckoutExpirer, CardPaymentsService, OtherMethodsService, HostedCheckoutService, PageAssets],
     };
   }

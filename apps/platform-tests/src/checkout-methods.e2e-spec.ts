@@ -84,6 +84,10 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
     } finally {
       await db.end();
     }
+    // The partner sees the two payments in its settlement wallet.
+    const wallet = await call('GET', '/wallets/settlement');
+    expect(wallet.status).toBe(200);
+    expect(wallet.body.data).toMatchObject({ type: 'settlement', ledgerBalance: '960000', availableBalance: '960000', accountNumber: expect.stringMatching(/^\d{10}$/) });
   });
 
   it('refuses a bank transfer for a checkout the QR wallet already paid, so no money is taken twice', async () => {

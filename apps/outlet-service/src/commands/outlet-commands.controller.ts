@@ -38,6 +38,8 @@ export class OutletCommandsController {
         return this.outlets.create(command.businessId, command.request);
       case 'getOutlet':
         return this.outlets.get(command.businessId, command.outletId);
+      case 'getSettlementWallet':
+        return this.outlets.settlementWallet(command.businessId);
       case 'searchOutlets':
         return this.outlets.search(command.businessId, command);
       case 'internalTransfer':

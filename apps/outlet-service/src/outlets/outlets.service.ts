@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CreateOutletRequest, OutletPageResponse, OutletResponse, PartnerEvents } from '@payments/contracts';
+import { CreateOutletRequest, OutletPageResponse, OutletResponse, PartnerEvents, WalletResponse } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { ulid } from 'ulid';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
@@ -73,6 +73,13 @@ export class OutletsService {
     const [row] = (await em.query(`SELECT * FROM outlets.outlets WHERE business_id = $1 AND id = $2`, [businessId, outletId])) as OutletRow[];
     if (!row) throw apiError('OUTLET_NOT_FOUND', `Outlet ${outletId} not found`);
     return toOutletResponse(row, await this.wallets.ofOutlets(em, businessId, [row.id]));
+  }
+
+  /** The business's own wallet: checkout payments and sweeps land here. */
+  async settlementWallet(businessId: string): Promise<WalletResponse> {
+    const em = this.dataSource.manager;
+    await this.tenants.require(em, businessId);
+    return toWalletResponse(await this.wallets.systemWallet(em, businessId, 'settlement'));
   }
 
   /** externalReference exactly, or accountName by case-insensitive prefix; newest first. */

@@ -11,6 +11,7 @@ import type { InternalTransferRequest } from '../http/transfers/internal-transfe
 export type OutletCommand =
   | { type: 'createOutlet'; businessId: string; request: CreateOutletRequest }
   | { type: 'getOutlet'; businessId: string; outletId: string }
+  | { type: 'getSettlementWallet'; businessId: string }
   | { type: 'searchOutlets'; businessId: string; search?: string; page: number; limit: number }
   | { type: 'internalTransfer'; businessId: string; request: InternalTransferRequest }
   | { type: 'bankTransfer'; businessId: string; request: BankTransferRequest }
