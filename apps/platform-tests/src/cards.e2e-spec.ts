@@ -1,4 +1,4 @@
-import { eventually, testEnvironment } from '@payments/testing';
+import { eventually, queryTestDatabase, testEnvironment } from '@payments/testing';
 import { appPorts, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
@@ -145,10 +145,7 @@ describe('card payments with step-up verification', () => {
     const reference = await checkout();
     expect((await pay(reference, '5060990000000000035')).body.data.nextAction).toBe('otp');
     // The customer finds the code only after the checkout's expiry.
-    const { Client } = await import('pg');
-    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
-    await db.connect();
-    await db.query(`UPDATE card_processor.card_charges SET expires_at = now() - interval '1 second' WHERE checkout_reference = $1`, [reference]).finally(() => db.end());
+    await queryTestDatabase(`UPDATE card_processor.card_charges SET expires_at = now() - interval '1 second' WHERE checkout_reference = $1`, [reference]);
     const late = await authorize(reference, { otp: '123456' });
     expect(late.body.data).toMatchObject({ transactionStatus: 'FAILED', nextAction: 'none', message: 'The checkout expired before the card was verified' });
     expect((await record(reference)).transactionStatus).toBe('FAILED');
@@ -163,24 +160,17 @@ describe('card payments with step-up verification', () => {
     await Promise.all([authorize(reference, { otp: '123456' }), authorize(reference, { otp: '123456' })]);
     await pay(reference, '5060990000000000035');
 
-    const { Client } = await import('pg');
-    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
-    await db.connect();
-    try {
-      const booked = () =>
-        db.query(
-          `SELECT p.amount::text AS amount, w.type FROM outlets.journal_entries e JOIN outlets.postings p ON p.entry_id = e.id
-           JOIN outlets.wallets w ON w.id = p.wallet_id WHERE e.business_id = $1 AND e.kind = 'checkout' AND e.reference = $2 ORDER BY w.type`,
-          [partner.businessId, reference],
-        );
-      await eventually(async () => ((await booked()).rows.length > 0 ? true : undefined), 30_000);
-      expect((await booked()).rows).toEqual([
-        { amount: '-250000', type: 'rail' },
-        { amount: '250000', type: 'settlement' },
-      ]);
-    } finally {
-      await db.end();
-    }
+    const booked = () =>
+      queryTestDatabase(
+        `SELECT p.amount::text AS amount, w.type FROM outlets.journal_entries e JOIN outlets.postings p ON p.entry_id = e.id
+         JOIN outlets.wallets w ON w.id = p.wallet_id WHERE e.business_id = $1 AND e.kind = 'checkout' AND e.reference = $2 ORDER BY w.type`,
+        [partner.businessId, reference],
+      );
+    await eventually(async () => ((await booked()).length > 0 ? true : undefined), 30_000);
+    expect(await booked()).toEqual([
+      { amount: '-250000', type: 'rail' },
+      { amount: '250000', type: 'settlement' },
+    ]);
     expect(await record(reference)).toMatchObject({ transactionStatus: 'SUCCESS', usedMethod: 'card', maskedCard: '506099*********0035' });
   });
 

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser, hence the DOM types.
-import { eventually, testEnvironment } from '@payments/testing';
+import { eventually, queryTestDatabase } from '@payments/testing';
 import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -55,6 +55,8 @@ describe('the hosted checkout page in a real browser', () => {
     (await call('POST', '/payin/charge/requests', { amount: '1234567', accountName: 'Ada Obi', paymentMethod, ...extra })).body.data as { reference: string; link: string };
   const record = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
   const result = (target = page) => target.locator('#result');
+  /** Moves the checkout's expiry into the past, as if the customer had taken too long. */
+  const expireCheckout = (reference: string) => queryTestDatabase(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [reference]);
 
   async function fillCard(test: TestCard): Promise<void> {
     await page.getByLabel('Card number', { exact: true }).fill(test.cardNumber);
@@ -197,10 +199,7 @@ describe('the hosted checkout page in a real browser', () => {
   it('tells the customer when the checkout expired while they were paying', async () => {
     const { link, reference } = await createCheckout(['card']);
     await page.goto(link);
-    const { Client } = await import('pg');
-    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
-    await db.connect();
-    await db.query(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [reference]).finally(() => db.end());
+    await expireCheckout(reference);
     await fillCard(card('no verification'));
     await expect(result().getByRole('heading').textContent()).resolves.toBe('Payment failed');
     await expect(page.locator('#result-text').textContent()).resolves.toContain('expired');
@@ -332,10 +331,7 @@ describe('the hosted checkout page in a real browser', () => {
     await expect(page.getByRole('link', { name: /Return to/ }).getAttribute('href')).resolves.toBe(`${merchantUrl}?reference=${paid.reference}&status=SUCCESS`);
 
     const expired = await createCheckout(['card']);
-    const { Client } = await import('pg');
-    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
-    await db.connect();
-    await db.query(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [expired.reference]).finally(() => db.end());
+    await expireCheckout(expired.reference);
     await page.goto(expired.link);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This checkout has expired');
     await screenshot(page, 'expired');

@@ -28,3 +28,15 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** One statement on the test database, for end-to-end tests that move time or inspect tables. */
+export async function queryTestDatabase<T = Record<string, unknown>>(statement: string, params: unknown[] = []): Promise<T[]> {
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: testEnvironment().DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query(statement, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
