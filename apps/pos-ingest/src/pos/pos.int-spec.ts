@@ -171,24 +171,30 @@ describe('POST /pos with the broker down', () => {
     await broker.destroy();
   });
 
-  it('answers 503 and keeps nothing half-accepted, then accepts the retry once the broker is back', async () => {
+  it('answers 503 and processes nothing, then accepts the retry once the broker is back as the same transaction', async () => {
     const terminal = await fixture.terminal();
     const data = encrypt(payload(), terminal.posKey);
     await broker.stop();
     const refused = await fixture.submit(terminal.serialNumber, data);
     expect(refused.statusCode).toBe(503);
     expect(refused.json().data).toEqual({ code: 'SERVICE_UNAVAILABLE' });
-    const [{ count }] = await fixture.dataSource.query(`SELECT count(*)::int AS count FROM pos_ingest.submissions WHERE serial_number = $1`, [
-      terminal.serialNumber,
-    ]);
-    expect(count).toBe(0);
+    // Only the claim is kept, not marked as published: nothing went to the processor.
+    const claims = () =>
+      fixture.dataSource.query(`SELECT reference, published_at FROM pos_ingest.submissions WHERE serial_number = $1`, [terminal.serialNumber]) as Promise<
+        { reference: string; published_at: Date | null }[]
+      >;
+    const [claim] = await claims();
+    expect(claim.published_at).toBeNull();
 
     await broker.start();
     const accepted = await eventually(async () => {
       const response = await fixture.submit(terminal.serialNumber, data);
       return response.statusCode === 200 ? response : undefined;
     }, 60_000);
-    expect(accepted.json().data.transactionStatus).toBe('PROCESSING');
+    // The retry is the same transaction: had the first send reached the broker after all, the
+    // processor would see one reference twice and apply it once, never two transactions.
+    expect(accepted.json().data).toEqual({ reference: claim.reference, transactionStatus: 'PROCESSING' });
+    expect((await claims()).map((row) => row.published_at !== null)).toEqual([true]);
   });
 });
 

@@ -24,9 +24,9 @@ export const CARD_SEALER = Symbol('CARD_SEALER');
 
 /**
  * Accepts a terminal's submission: decrypt, validate, deduplicate, publish, answer. The answer
- * comes only after Kafka acknowledged the message (acks=all, idempotent producer); the
- * dedupe row commits only then too, so a failure leaves nothing half-accepted. Submissions
- * arriving together are deduplicated and published as one group (SubmissionBatcher).
+ * comes only after Kafka acknowledged the message (acks=all, idempotent producer). Submissions
+ * arriving together are deduplicated and published as one group (SubmissionBatcher); when the
+ * broker fails, nothing is processed and a retry is the same transaction.
  */
 @Injectable()
 export class PosService implements OnApplicationShutdown {

@@ -18,12 +18,15 @@ interface Pending {
 
 /**
  * Accepts submissions in groups (group commit): one transaction claims the dedupe keys of every
- * submission that arrived meanwhile, the new ones are published together with acks=all, and
- * only then does the transaction commit and each caller get its reference. A failure rolls the
- * whole group back, so nothing is half-accepted; a resubmission gets the first reference.
+ * submission that arrived meanwhile, the messages not yet on the broker are published together
+ * with acks=all and marked, and only then does the transaction commit and each caller get its
+ * reference. Each request still waits for the broker and the database, but the round trips are
+ * shared by the group instead of being paid, and holding a connection, per request.
  *
- * Each request still waits for the broker and the database, but the cost of those round trips
- * is shared by the group instead of being paid, and holding a connection, per request.
+ * When the broker fails, the claims commit unmarked and the callers get an error: nothing is
+ * processed, and the terminal's retry finds the claim and publishes the same transaction under
+ * the same reference. So a message that reached the broker although the send failed (a lost
+ * acknowledgement, a partly failed request) can never come back as a second transaction.
  */
 export class SubmissionBatcher {
   private queue: Pending[] = [];
@@ -66,31 +69,54 @@ export class SubmissionBatcher {
     }
     const keys = [...byKey.keys()].sort();
     const first = (key: string) => byKey.get(key)![0].submission;
+    let outcome: { references: Map<string, string>; unpublished: Set<string>; brokerError?: unknown };
     try {
-      const references = await this.dataSource.transaction(async (em) => {
-        // A key last seen over 24 hours ago is a new transaction; a recent one keeps its row.
+      outcome = await this.dataSource.transaction(async (em) => {
+        // A key last claimed over 24 hours ago is a new transaction; a recent one keeps its row,
+        // locked by this statement until the commit, so its twin in another group waits. New
+        // claims are written as published: the common case then needs no second statement.
         const claimed = (await em.query(
-          `INSERT INTO pos_ingest.submissions (dedupe_key, reference, serial_number)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-           ON CONFLICT (dedupe_key) DO UPDATE SET reference = EXCLUDED.reference, created_at = now()
+          `INSERT INTO pos_ingest.submissions (dedupe_key, reference, serial_number, published_at)
+           SELECT *, now() FROM unnest($1::text[], $2::text[], $3::text[])
+           ON CONFLICT (dedupe_key) DO UPDATE SET reference = EXCLUDED.reference, created_at = now(), published_at = now()
              WHERE pos_ingest.submissions.created_at <= now() - interval '24 hours'
            RETURNING dedupe_key, reference`,
           [keys, keys.map(() => ulid()), keys.map((key) => first(key).serialNumber)],
         )) as { dedupe_key: string; reference: string }[];
-        const answers = new Map(claimed.map((row) => [row.dedupe_key, row.reference]));
-        const resubmitted = keys.filter((key) => !answers.has(key));
+        const references = new Map(claimed.map((row) => [row.dedupe_key, row.reference]));
+        const newKeys = [...references.keys()];
+        // Resubmissions whose first send failed: published now, under their first reference.
+        const retried: string[] = [];
+        const resubmitted = keys.filter((key) => !references.has(key));
         if (resubmitted.length > 0) {
-          const earlier = (await em.query(`SELECT dedupe_key, reference FROM pos_ingest.submissions WHERE dedupe_key = ANY($1::text[])`, [
+          const earlier = (await em.query(`SELECT dedupe_key, reference, published_at FROM pos_ingest.submissions WHERE dedupe_key = ANY($1::text[])`, [
             resubmitted,
-          ])) as { dedupe_key: string; reference: string }[];
-          for (const row of earlier) answers.set(row.dedupe_key, row.reference);
+          ])) as { dedupe_key: string; reference: string; published_at: Date | null }[];
+          for (const row of earlier) {
+            references.set(row.dedupe_key, row.reference);
+            if (!row.published_at) retried.push(row.dedupe_key);
+          }
         }
-        if (claimed.length > 0) await this.publish(claimed.map((row) => first(row.dedupe_key).message(row.reference)));
-        return answers;
+        const unpublished = new Set([...newKeys, ...retried]);
+        if (unpublished.size === 0) return { references, unpublished };
+        try {
+          await this.publish([...unpublished].map((key) => first(key).message(references.get(key)!)));
+        } catch (brokerError) {
+          await em.query(`UPDATE pos_ingest.submissions SET published_at = NULL WHERE dedupe_key = ANY($1::text[])`, [newKeys]);
+          return { references, unpublished, brokerError };
+        }
+        if (retried.length > 0) await em.query(`UPDATE pos_ingest.submissions SET published_at = now() WHERE dedupe_key = ANY($1::text[])`, [retried]);
+        return { references, unpublished };
       });
-      for (const [key, waiting] of byKey) for (const pending of waiting) pending.resolve(references.get(key)!);
     } catch (error) {
       for (const pending of batch) pending.reject(error);
+      return;
+    }
+    for (const [key, waiting] of byKey) {
+      for (const pending of waiting) {
+        if (outcome.brokerError !== undefined && outcome.unpublished.has(key)) pending.reject(outcome.brokerError);
+        else pending.resolve(outcome.references.get(key)!);
+      }
     }
   }
 }
