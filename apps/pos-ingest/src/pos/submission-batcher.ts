@@ -17,16 +17,18 @@ interface Pending {
 }
 
 /**
- * Accepts submissions in groups (group commit): one transaction claims the dedupe keys of every
- * submission that arrived meanwhile, the messages not yet on the broker are published together
- * with acks=all and marked, and only then does the transaction commit and each caller get its
- * reference. Each request still waits for the broker and the database, but the round trips are
- * shared by the group instead of being paid, and holding a connection, per request.
+ * Accepts submissions in groups (group commit), in two steps shared by every submission that
+ * arrived meanwhile:
  *
- * When the broker fails, the claims commit unmarked and the callers get an error: nothing is
- * processed, and the terminal's retry finds the claim and publishes the same transaction under
- * the same reference. So a message that reached the broker although the send failed (a lost
- * acknowledgement, a partly failed request) can never come back as a second transaction.
+ * 1. Claim: one statement records each new dedupe key with a fresh reference and commits, so
+ *    a transaction's reference exists before any message does.
+ * 2. Publish: one transaction locks the group's claims, publishes those not yet on the broker
+ *    with acks=all in one request, marks them and commits; then each caller gets its reference.
+ *
+ * Whatever fails (the broker, a lost acknowledgement, a crash between the steps), the claim
+ * stays and the terminal's retry publishes the same transaction under the same reference,
+ * which the processor applies once. A twin in another group waits on the lock and finds its
+ * claim published, so a message goes out once.
  */
 export class SubmissionBatcher {
   private queue: Pending[] = [];
@@ -71,41 +73,28 @@ export class SubmissionBatcher {
     const first = (key: string) => byKey.get(key)![0].submission;
     let outcome: { references: Map<string, string>; unpublished: Set<string>; brokerError?: unknown };
     try {
+      // A key last claimed over 24 hours ago is a new transaction; a recent one keeps its claim.
+      await this.dataSource.query(
+        `INSERT INTO pos_ingest.submissions (dedupe_key, reference, serial_number)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+         ON CONFLICT (dedupe_key) DO UPDATE SET reference = EXCLUDED.reference, created_at = now(), published_at = NULL
+           WHERE pos_ingest.submissions.created_at <= now() - interval '24 hours'`,
+        [keys, keys.map(() => ulid()), keys.map((key) => first(key).serialNumber)],
+      );
       outcome = await this.dataSource.transaction(async (em) => {
-        // A key last claimed over 24 hours ago is a new transaction; a recent one keeps its row,
-        // locked by this statement until the commit, so its twin in another group waits. New
-        // claims are written as published: the common case then needs no second statement.
-        const claimed = (await em.query(
-          `INSERT INTO pos_ingest.submissions (dedupe_key, reference, serial_number, published_at)
-           SELECT *, now() FROM unnest($1::text[], $2::text[], $3::text[])
-           ON CONFLICT (dedupe_key) DO UPDATE SET reference = EXCLUDED.reference, created_at = now(), published_at = now()
-             WHERE pos_ingest.submissions.created_at <= now() - interval '24 hours'
-           RETURNING dedupe_key, reference`,
-          [keys, keys.map(() => ulid()), keys.map((key) => first(key).serialNumber)],
-        )) as { dedupe_key: string; reference: string }[];
-        const references = new Map(claimed.map((row) => [row.dedupe_key, row.reference]));
-        const newKeys = [...references.keys()];
-        // Resubmissions whose first send failed: published now, under their first reference.
-        const retried: string[] = [];
-        const resubmitted = keys.filter((key) => !references.has(key));
-        if (resubmitted.length > 0) {
-          const earlier = (await em.query(`SELECT dedupe_key, reference, published_at FROM pos_ingest.submissions WHERE dedupe_key = ANY($1::text[])`, [
-            resubmitted,
-          ])) as { dedupe_key: string; reference: string; published_at: Date | null }[];
-          for (const row of earlier) {
-            references.set(row.dedupe_key, row.reference);
-            if (!row.published_at) retried.push(row.dedupe_key);
-          }
-        }
-        const unpublished = new Set([...newKeys, ...retried]);
+        const claims = (await em.query(
+          `SELECT dedupe_key, reference, published_at FROM pos_ingest.submissions WHERE dedupe_key = ANY($1::text[]) ORDER BY dedupe_key FOR UPDATE`,
+          [keys],
+        )) as { dedupe_key: string; reference: string; published_at: Date | null }[];
+        const references = new Map(claims.map((claim) => [claim.dedupe_key, claim.reference]));
+        const unpublished = new Set(claims.filter((claim) => !claim.published_at).map((claim) => claim.dedupe_key));
         if (unpublished.size === 0) return { references, unpublished };
         try {
           await this.publish([...unpublished].map((key) => first(key).message(references.get(key)!)));
         } catch (brokerError) {
-          await em.query(`UPDATE pos_ingest.submissions SET published_at = NULL WHERE dedupe_key = ANY($1::text[])`, [newKeys]);
           return { references, unpublished, brokerError };
         }
-        if (retried.length > 0) await em.query(`UPDATE pos_ingest.submissions SET published_at = now() WHERE dedupe_key = ANY($1::text[])`, [retried]);
+        await em.query(`UPDATE pos_ingest.submissions SET published_at = now() WHERE dedupe_key = ANY($1::text[])`, [[...unpublished]]);
         return { references, unpublished };
       });
     } catch (error) {
