@@ -2,6 +2,7 @@
 // npm run partner:create -- ...      onboard a partner (see the README)
 // npm run terminal:register -- ...   register a POS terminal (docs/pos.md)
 // npm run pos:send -- ...            send an encrypted test transaction to POST /pos
+// npm run dlq:replay -- <topic>      send the messages parked on <topic>.dlq back to <topic>
 import { apps, ensureBuild, ensureDependencies, localEnv, log, nodeScript } from './lib.mjs';
 
 const [command, ...args] = process.argv.slice(2);
@@ -27,6 +28,9 @@ switch (command) {
     break;
   case 'pos-send':
     process.exit(nodeScript('dist/apps/pos-ingest/src/cli/pos-send.js', args, env).status ?? 1);
+    break;
+  case 'dlq-replay':
+    process.exit(nodeScript('tools/runtime/dlq-replay.cjs', args, env).status ?? 1);
     break;
   default:
     log(`unknown command ${command}`);

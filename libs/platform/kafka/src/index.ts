@@ -3,3 +3,4 @@ export * from './dead-letter.interceptor';
 export * from './kafka-client';
 export * from './kafka.module';
 export * from './topics';
+export * from './dead-letter-replay';
