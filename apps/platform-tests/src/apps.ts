@@ -38,6 +38,27 @@ export interface PartnerCredentials {
   webhookUrl: string | null;
 }
 
+export interface Envelope<T = Record<string, unknown>> {
+  status: boolean;
+  statusCode: number;
+  message: string;
+  data: T;
+}
+
+/** A gateway call as a partner makes it (no keys when `partner` is null); the envelope, parsed. */
+export async function callGateway<T = Record<string, unknown>>(
+  partner: PartnerCredentials | null,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Envelope<T>; text: string }> {
+  const headers: Record<string, string> = partner ? { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret } : {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`http://127.0.0.1:${appPorts['checkout-gateway']}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: JSON.parse(text) as Envelope<T>, text };
+}
+
 export interface RunningApp {
   name: AppName;
   process: ChildProcess;

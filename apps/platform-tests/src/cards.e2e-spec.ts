@@ -1,5 +1,5 @@
 import { eventually, queryTestDatabase, testEnvironment } from '@payments/testing';
-import { appPorts, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
 
@@ -14,14 +14,7 @@ describe('card payments with step-up verification', () => {
   const apps: RunningApp[] = [];
   let partner: PartnerCredentials;
 
-  const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
-    const response = await fetch(`${gateway}${path}`, {
-      method,
-      headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: response.status, body: (await response.json()) as Answer['body'] };
-  };
+  const call = (method: string, path: string, body?: unknown) => callGateway<Answer['body']['data']>(partner, method, path, body);
   const checkout = async (methods = ['card']) =>
     ((await call('POST', '/payin/charge/requests', { amount: '250000', accountName: 'Card Shop', paymentMethod: methods })).body.data as { reference: string }).reference;
   const pay = (reference: string, cardNumber: string, extra: Record<string, string> = {}) =>

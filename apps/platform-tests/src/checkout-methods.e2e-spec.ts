@@ -1,22 +1,14 @@
 import { eventually, testEnvironment } from '@payments/testing';
-import { appPorts, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
 
-const gateway = `http://127.0.0.1:${appPorts['checkout-gateway']}`;
 
 describe('checkouts paid by bank transfer and by QR wallet', () => {
   const apps: RunningApp[] = [];
   let partner: PartnerCredentials;
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${gateway}${path}`, {
-      method,
-      headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: response.status, body: (await response.json()) as { message: string; data: Record<string, string> } };
-  };
+  const call = (method: string, path: string, body?: unknown) => callGateway<Record<string, string>>(partner, method, path, body);
   const checkout = async (methods: string[]) =>
     (await call('POST', '/payin/charge/requests', { amount: '480000', accountName: 'Transfer Shop', paymentMethod: methods })).body.data.reference;
   const status = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;

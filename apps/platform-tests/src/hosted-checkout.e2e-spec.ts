@@ -6,7 +6,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { appPorts, createPartner, PartnerCredentials, repoRoot, RunningApp, spawnApp, waitForReady } from './apps';
+import { appPorts, callGateway, createPartner, PartnerCredentials, repoRoot, RunningApp, spawnApp, waitForReady } from './apps';
 import { accessibilityViolations, launchBrowser, recordRequests, screenshot } from './browser';
 
 jest.setTimeout(180_000);
@@ -43,14 +43,7 @@ describe('the hosted checkout page in a real browser', () => {
   let merchant: Server;
   let merchantUrl: string;
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${gateway}${path}`, {
-      method,
-      headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: response.status, body: (await response.json()) as { data: Record<string, string> } };
-  };
+  const call = (method: string, path: string, body?: unknown) => callGateway<Record<string, string>>(partner, method, path, body);
   const createCheckout = async (paymentMethod: string[], extra: Record<string, unknown> = {}) =>
     (await call('POST', '/payin/charge/requests', { amount: '1234567', accountName: 'Ada Obi', paymentMethod, ...extra })).body.data as { reference: string; link: string };
   const record = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;

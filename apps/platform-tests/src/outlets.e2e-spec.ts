@@ -1,33 +1,14 @@
 import { Topics } from '@payments/contracts';
 import { eventually, KafkaCollector, testEnvironment } from '@payments/testing';
 import { randomUUID } from 'node:crypto';
-import { appPorts, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
 
-const gateway = `http://127.0.0.1:${appPorts['checkout-gateway']}`;
 // Kafka keeps earlier runs' events: references carry this run's id so events match this run only.
 const run = randomUUID().slice(0, 8);
 
-interface Envelope<T = Record<string, unknown>> {
-  status: boolean;
-  statusCode: number;
-  message: string;
-  data: T;
-}
-
-async function call<T = Record<string, unknown>>(
-  partner: PartnerCredentials | null,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Envelope<T>; text: string }> {
-  const headers: Record<string, string> = partner ? { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret } : {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${gateway}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, body: JSON.parse(text) as Envelope<T>, text };
-}
+const call = callGateway;
 
 describe('outlets, wallets and transfers through the gateway', () => {
   const apps: RunningApp[] = [];

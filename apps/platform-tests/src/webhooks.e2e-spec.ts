@@ -5,11 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Partitioners } from 'kafkajs';
-import { appPorts, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(240_000);
 
-const gateway = `http://127.0.0.1:${appPorts['checkout-gateway']}`;
 const dispatcherSettings = {
   // Thirteen attempts within seconds: a 30% failure rate leaves no event undelivered.
   WEBHOOK_RETRY_SCHEDULE_MS: '100,200,300,400,500,600,700,800,900,1000,1000,1000',
@@ -49,14 +48,7 @@ class FlakyReceiver {
   }
 }
 
-async function call<T>(partner: PartnerCredentials, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${gateway}${path}`, {
-    method,
-    headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: response.status, body: (await response.json()) as { data: T } };
-}
+const call = <T>(partner: PartnerCredentials, method: string, path: string, body?: unknown) => callGateway<T>(partner, method, path, body);
 
 describe('webhooks end to end', () => {
   const receiver = new FlakyReceiver();
