@@ -76,8 +76,13 @@ export class BusinessesService {
     return credentials;
   }
 
-  async findById(id: string): Promise<Business | null> {
-    return this.dataSource.getRepository(Business).findOneBy({ id });
+  /** The business a checkout belongs to, in one query; null for an unknown reference. */
+  async findByCheckout(reference: string): Promise<Business | null> {
+    return this.dataSource
+      .getRepository(Business)
+      .createQueryBuilder('business')
+      .where('business.id = (SELECT business_id FROM gateway.checkouts WHERE reference = :reference)', { reference })
+      .getOne();
   }
 
   /** The business owning this key pair, or null. Both halves are compared in constant time. */

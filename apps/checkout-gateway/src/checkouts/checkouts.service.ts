@@ -85,7 +85,7 @@ export class CheckoutsService {
    * The checkout behind a hosted page link, with its business's display name; null when the
    * reference is unknown. The link is the page's only credential, so the view is kept small.
    */
-  async findForPage(reference: string): Promise<{ businessId: string; view: HostedCheckoutView } | null> {
+  async findForPage(reference: string): Promise<HostedCheckoutView | null> {
     const [row] = (await this.dataSource.query(
       `SELECT c.*, b.name AS business_name, b.mode AS business_mode FROM gateway.checkouts c JOIN gateway.businesses b ON b.id = c.business_id WHERE c.reference = $1`,
       [reference],
@@ -93,18 +93,15 @@ export class CheckoutsService {
     if (!row) return null;
     const checkout = toResponse(row);
     return {
-      businessId: row.business_id,
-      view: {
-        reference: checkout.reference,
-        businessName: row.business_name,
-        testMode: row.business_mode === 'test',
-        amount: checkout.amount,
-        paymentMethod: checkout.paymentMethod,
-        transactionStatus: checkout.transactionStatus,
-        usedMethod: checkout.usedMethod,
-        expiresAt: checkout.expiresAt,
-        returnUrl: checkout.returnUrl,
-      },
+      reference: checkout.reference,
+      businessName: row.business_name,
+      testMode: row.business_mode === 'test',
+      amount: checkout.amount,
+      paymentMethod: checkout.paymentMethod,
+      transactionStatus: checkout.transactionStatus,
+      usedMethod: checkout.usedMethod,
+      expiresAt: checkout.expiresAt,
+      returnUrl: checkout.returnUrl,
     };
   }
 

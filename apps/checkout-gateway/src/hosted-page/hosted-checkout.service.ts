@@ -21,7 +21,7 @@ export class HostedCheckoutService {
   ) {}
 
   async view(reference: string): Promise<HostedCheckoutView | null> {
-    return (await this.checkouts.findForPage(reference))?.view ?? null;
+    return this.checkouts.findForPage(reference);
   }
 
   async payByCard(reference: string, card: CardPaymentRequest): Promise<CardChargeResponse> {
@@ -41,8 +41,7 @@ export class HostedCheckoutService {
   }
 
   private async owner(reference: string): Promise<Business> {
-    const found = await this.checkouts.findForPage(reference);
-    const business = found && (await this.businesses.findById(found.businessId));
+    const business = await this.businesses.findByCheckout(reference);
     if (!business) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${reference} not found`);
     return business;
   }
