@@ -1,3 +1,4 @@
 export * from './pos-encryption';
 export * from './sealing';
 export * from './secrets';
+export * from './ids';

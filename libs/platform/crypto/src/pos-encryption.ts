@@ -2,6 +2,8 @@ import { createCipheriv, createDecipheriv } from 'node:crypto';
 
 const blockSize = 16;
 const strictBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// Holds no state between calls (fatal, not streaming): one for all, rather than one per payload.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The interface's key rule: exactly 16 bytes, right-padded with zero bytes or truncated. */
 export function adjustPosKey(key: string): Buffer {
@@ -36,7 +38,7 @@ export function decryptPosPayload(data: string, key: string): Record<string, unk
   for (let i = padded.length - padLength; i < padded.length; i += 1) if (padded[i] !== padLength) return null;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(padded.subarray(0, padded.length - padLength));
+    text = strictUtf8.decode(padded.subarray(0, padded.length - padLength));
   } catch {
     return null;
   }
