@@ -1,0 +1,34 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+
+/** Probes and scrapes: too frequent to be worth a line each. */
+export const quietRoutes = ['/health/live', '/health/ready', '/metrics'];
+
+/**
+ * The line pino-http writes when a request ends: the same fields through the same
+ * serializers, written by the root logger rather than a child built for each request.
+ */
+export function logRequestLine(logger: Logger, req: IncomingMessage & { id: string }, res: ServerResponse, responseTime: number): void {
+  const fields = { requestId: req.id, req, res, responseTime };
+  if (res.statusCode >= 500) logger.error(fields, 'request errored');
+  else logger.info(fields, 'request completed');
+}
+
+/** Writes each request's line from Fastify's onResponse hook ('request-line-only' logging). */
+@Injectable()
+export class RequestLineHook implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    this.adapterHost.httpAdapter.getInstance<FastifyInstance>().addHook('onResponse', (request, reply, done) => {
+      if (!quietRoutes.includes(request.routeOptions.url ?? '')) {
+        logRequestLine(PinoLogger.root, request.raw as IncomingMessage & { id: string }, reply.raw, reply.elapsedTime);
+      }
+      done();
+    });
+  }
+}
