@@ -1,13 +1,15 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { envelopeSchemas } from '@payments/platform-envelope';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { PathsObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
 
 export interface ApiDocsOptions {
   title: string;
   description: string;
+  /** Routes served outside Nest's router (see `envelopeOperation`). */
+  paths?: PathsObject;
 }
 
 /** Our own class-validator rules, described in the schema like the built-in ones. */
@@ -30,6 +32,7 @@ export function setupApiDocs(app: NestFastifyApplication, options: ApiDocsOption
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-secret' }, 'apiSecret')
     .build();
   const document = SwaggerModule.createDocument(app, config);
+  document.paths = { ...document.paths, ...options.paths };
   document.components = {
     ...document.components,
     schemas: {

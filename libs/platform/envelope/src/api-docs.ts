@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiResponse, ApiSecurity } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type DtoClass = Function;
@@ -37,24 +37,40 @@ export const envelopeSchemas: Record<string, SchemaObject> = {
   },
 };
 
+/** A 200 envelope whose `data` is `dto`. */
+function okEnvelopeSchema(dto: DtoClass): SchemaObject {
+  return {
+    type: 'object',
+    required: ['status', 'statusCode', 'message', 'data'],
+    properties: {
+      status: { type: 'boolean', enum: [true] },
+      statusCode: { type: 'integer', enum: [200] },
+      message: { type: 'string' },
+      data: schemaRef(dto.name),
+    },
+  };
+}
+
 /** Documents a 200 envelope whose `data` is `dto`; the schema comes from its class-validator rules. */
 export function ApiEnvelopeOk(dto: DtoClass, description = 'Success') {
-  return applyDecorators(
-    ApiResponse({
-      status: 200,
-      description,
-      schema: {
-        type: 'object',
-        required: ['status', 'statusCode', 'message', 'data'],
-        properties: {
-          status: { type: 'boolean', enum: [true] },
-          statusCode: { type: 'integer', enum: [200] },
-          message: { type: 'string' },
-          data: schemaRef(dto.name),
-        },
-      },
-    }),
-  );
+  return applyDecorators(ApiResponse({ status: 200, description, schema: okEnvelopeSchema(dto) }));
+}
+
+/**
+ * Describes a route served outside Nest's router, which Swagger cannot see, with the same
+ * schemas the decorators above give every other route.
+ */
+export function envelopeOperation(route: { summary: string; tag: string; body: DtoClass; ok: DtoClass; errors: number[] }): OperationObject {
+  const json = (schema: SchemaObject | ReferenceObject) => ({ 'application/json': { schema } });
+  return {
+    summary: route.summary,
+    tags: [route.tag],
+    requestBody: { required: true, content: json(schemaRef(route.body.name)) },
+    responses: {
+      200: { description: 'Success', content: json(okEnvelopeSchema(route.ok)) },
+      ...Object.fromEntries(route.errors.map((status) => [status, { description: 'Error envelope', content: json(schemaRef('ErrorEnvelope')) }])),
+    },
+  };
 }
 
 /** Documents error answers of a route, all in the error envelope. */
