@@ -35,15 +35,31 @@ describe('the five apps as processes', () => {
   });
 
   it('log JSON lines carrying the request id', async () => {
-    const gateway = running.find((app) => app.name === 'checkout-gateway')!;
+    const requestLine = async (name: AppName, traceId: string) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const line = running
+        .find((app) => app.name === name)!
+        .output()
+        .split('\n')
+        .find((candidate) => candidate.includes(traceId));
+      return line && (JSON.parse(line) as Record<string, unknown>);
+    };
     await fetch(`http://127.0.0.1:${appPorts['checkout-gateway']}/business`, { headers: { 'x-request-id': 'e2e-trace-42' } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const line = gateway
-      .output()
-      .split('\n')
-      .find((candidate) => candidate.includes('e2e-trace-42'));
-    expect(line).toBeDefined();
-    expect(JSON.parse(line!)).toMatchObject({ service: 'checkout-gateway', requestId: 'e2e-trace-42' });
+    expect(await requestLine('checkout-gateway', 'e2e-trace-42')).toMatchObject({ service: 'checkout-gateway', requestId: 'e2e-trace-42' });
+    // pos-ingest writes request lines from a Fastify hook, probes excepted.
+    await fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/pos`, {
+      method: 'POST',
+      headers: { 'x-request-id': 'e2e-trace-43', 'content-type': 'application/json' },
+      body: JSON.stringify({ serialNumber: 'SN-UNKNOWN', data: 'AAAA' }),
+    });
+    expect(await requestLine('pos-ingest', 'e2e-trace-43')).toMatchObject({
+      service: 'pos-ingest',
+      requestId: 'e2e-trace-43',
+      req: { method: 'POST', url: '/pos' },
+      res: { statusCode: 404 },
+    });
+    await fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/health/live`, { headers: { 'x-request-id': 'e2e-trace-44' } });
+    expect(await requestLine('pos-ingest', 'e2e-trace-44')).toBeUndefined();
   });
 
   it('each exits 0 within 10 s of SIGTERM', async () => {

@@ -1,5 +1,5 @@
+import { newUlid } from '@payments/platform-crypto';
 import { Message } from 'kafkajs';
-import { ulid } from 'ulid';
 import { DataSource } from 'typeorm';
 
 export interface Submission {
@@ -16,29 +16,57 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+interface Claim {
+  dedupe_key: string;
+  reference: string;
+  published_at: Date | null;
+}
+
 /**
- * Accepts submissions in groups (group commit), in two steps shared by every submission that
- * arrived meanwhile:
+ * One statement for a whole group: record each new dedupe key with a fresh reference (a key
+ * last claimed over 24 hours ago is a new transaction), and return every key's claim. The
+ * second half reads what the insert did not return: claims that already existed.
+ */
+const claimSql = `
+  WITH claimed AS (
+    INSERT INTO pos_ingest.submissions (dedupe_key, reference, serial_number)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+    ON CONFLICT (dedupe_key) DO UPDATE SET reference = EXCLUDED.reference, created_at = now(), published_at = NULL
+      WHERE pos_ingest.submissions.created_at <= now() - interval '24 hours'
+    RETURNING dedupe_key, reference, published_at
+  )
+  SELECT dedupe_key, reference, published_at FROM claimed
+  UNION ALL
+  SELECT dedupe_key, reference, published_at FROM pos_ingest.submissions
+  WHERE dedupe_key = ANY($1::text[]) AND dedupe_key NOT IN (SELECT dedupe_key FROM claimed)`;
+
+/**
+ * Accepts submissions in groups (group commit). Every submission that arrived meanwhile
+ * shares three steps:
  *
  * 1. Claim: one statement records each new dedupe key with a fresh reference and commits, so
  *    a transaction's reference exists before any message does.
- * 2. Publish: one transaction locks the group's claims, publishes those not yet on the broker
- *    with acks=all in one request, marks them and commits; then each caller gets its reference.
+ * 2. Publish the claims not yet on the broker, with acks=all, in one request; once the broker
+ *    acknowledged it, each caller gets its reference.
+ * 3. Mark them published, so a resubmission is answered without publishing again.
  *
  * Whatever fails (the broker, a lost acknowledgement, a crash between the steps), the claim
  * stays and the terminal's retry publishes the same transaction under the same reference,
- * which the processor applies once. A twin in another group waits on the lock and finds its
- * claim published, so a message goes out once.
+ * which the processor applies once. That is also why no lock is needed: twins racing in two
+ * instances may both publish one reference, and it is still applied once. Within an instance,
+ * a twin waits for the group already handling its transaction instead of repeating the work.
  */
 export class SubmissionBatcher {
   private queue: Pending[] = [];
   private running = 0;
+  /** Keys a group of this instance is handling, each with its outcome: the reference or why not. */
+  private readonly inFlight = new Map<string, Promise<string>>();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly publish: (messages: Message[]) => Promise<void>,
     private readonly maxBatch = 500,
-    private readonly maxConcurrentBatches = 2,
+    private readonly maxConcurrentBatches = 4,
   ) {}
 
   /** Resolves with the reference the submission is known by: its own, or its first twin's. */
@@ -61,51 +89,100 @@ export class SubmissionBatcher {
   }
 
   private async run(batch: Pending[]): Promise<void> {
-    // Twins within the group share the first one's answer. Keys go to the database sorted, so
-    // two concurrent groups lock rows in the same order and never deadlock.
+    // Twins within the group share the first one's answer.
     const byKey = new Map<string, Pending[]>();
     for (const pending of batch) {
       const twins = byKey.get(pending.submission.dedupeKey);
       if (twins) twins.push(pending);
       else byKey.set(pending.submission.dedupeKey, [pending]);
     }
-    const keys = [...byKey.keys()].sort();
-    const first = (key: string) => byKey.get(key)![0].submission;
-    let outcome: { references: Map<string, string>; unpublished: Set<string>; brokerError?: unknown };
-    try {
-      // A key last claimed over 24 hours ago is a new transaction; a recent one keeps its claim.
-      await this.dataSource.query(
-        `INSERT INTO pos_ingest.submissions (dedupe_key, reference, serial_number)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-         ON CONFLICT (dedupe_key) DO UPDATE SET reference = EXCLUDED.reference, created_at = now(), published_at = NULL
-           WHERE pos_ingest.submissions.created_at <= now() - interval '24 hours'`,
-        [keys, keys.map(() => ulid()), keys.map((key) => first(key).serialNumber)],
+    const answerWith = (key: string, outcome: Promise<string>) =>
+      outcome.then(
+        (reference) => byKey.get(key)!.forEach((pending) => pending.resolve(reference)),
+        (error: unknown) => byKey.get(key)!.forEach((pending) => pending.reject(error)),
       );
-      outcome = await this.dataSource.transaction(async (em) => {
-        const claims = (await em.query(
-          `SELECT dedupe_key, reference, published_at FROM pos_ingest.submissions WHERE dedupe_key = ANY($1::text[]) ORDER BY dedupe_key FOR UPDATE`,
-          [keys],
-        )) as { dedupe_key: string; reference: string; published_at: Date | null }[];
-        const references = new Map(claims.map((claim) => [claim.dedupe_key, claim.reference]));
-        const unpublished = new Set(claims.filter((claim) => !claim.published_at).map((claim) => claim.dedupe_key));
-        if (unpublished.size === 0) return { references, unpublished };
-        try {
-          await this.publish([...unpublished].map((key) => first(key).message(references.get(key)!)));
-        } catch (brokerError) {
-          return { references, unpublished, brokerError };
-        }
-        await em.query(`UPDATE pos_ingest.submissions SET published_at = now() WHERE dedupe_key = ANY($1::text[])`, [[...unpublished]]);
-        return { references, unpublished };
-      });
-    } catch (error) {
-      for (const pending of batch) pending.reject(error);
-      return;
+
+    // A twin of a transaction another group of this instance is handling shares its outcome,
+    // decided here, before any claim, so it cannot act on a claim read before that group's mark.
+    // Keys go to the database sorted: two groups wait for each other in one order, never a cycle.
+    const ours = [...byKey.keys()].filter((key) => !this.inFlight.has(key)).sort();
+    for (const key of byKey.keys()) if (!ours.includes(key)) void answerWith(key, this.inFlight.get(key)!);
+    if (ours.length === 0) return;
+    const outcomes = new Map(ours.map((key) => [key, settleLater<string>()]));
+    for (const [key, outcome] of outcomes) {
+      this.inFlight.set(key, outcome.promise);
+      void answerWith(key, outcome.promise);
     }
-    for (const [key, waiting] of byKey) {
-      for (const pending of waiting) {
-        if (outcome.brokerError !== undefined && outcome.unpublished.has(key)) pending.reject(outcome.brokerError);
-        else pending.resolve(outcome.references.get(key)!);
-      }
+    try {
+      await this.claimPublishAndMark(ours.map((key) => byKey.get(key)![0].submission), outcomes);
+    } catch (error) {
+      // Not expected (each step settles its own failures), but no caller may be left waiting.
+      for (const outcome of outcomes.values()) outcome.reject(error);
+    } finally {
+      for (const key of ours) this.inFlight.delete(key);
     }
   }
+
+  private async claimPublishAndMark(submissions: Submission[], outcomes: Map<string, Settler<string>>): Promise<void> {
+    let claims: Map<string, Claim>;
+    try {
+      claims = await this.claim(submissions);
+    } catch (error) {
+      for (const outcome of outcomes.values()) outcome.reject(error);
+      return;
+    }
+    const unpublished = submissions.filter((submission) => !claims.get(submission.dedupeKey)!.published_at);
+    for (const submission of submissions) {
+      if (!unpublished.includes(submission)) outcomes.get(submission.dedupeKey)!.resolve(claims.get(submission.dedupeKey)!.reference);
+    }
+    if (unpublished.length === 0) return;
+    const keys = unpublished.map((submission) => submission.dedupeKey);
+    try {
+      await this.publish(unpublished.map((submission) => submission.message(claims.get(submission.dedupeKey)!.reference)));
+    } catch (brokerError) {
+      for (const key of keys) outcomes.get(key)!.reject(brokerError);
+      return;
+    }
+    // Acknowledged by the broker: the transaction is accepted, whatever happens to the mark.
+    for (const key of keys) outcomes.get(key)!.resolve(claims.get(key)!.reference);
+    try {
+      await this.dataSource.query(`UPDATE pos_ingest.submissions SET published_at = now() WHERE dedupe_key = ANY($1::text[]) AND published_at IS NULL`, [keys]);
+    } catch {
+      // Left unmarked, a resubmission publishes the same reference again: applied once.
+    }
+  }
+
+  /** Every key's claim, new or existing, after one statement (two if a concurrent claim raced us). */
+  private async claim(submissions: Submission[]): Promise<Map<string, Claim>> {
+    const keys = submissions.map((submission) => submission.dedupeKey);
+    const rows = (await this.dataSource.query(claimSql, [keys, keys.map(() => newUlid()), submissions.map((submission) => submission.serialNumber)])) as Claim[];
+    const claims = new Map(rows.map((row) => [row.dedupe_key, row]));
+    // A claim committed by another instance after this statement began is not in its snapshot.
+    const missing = keys.filter((key) => !claims.has(key));
+    if (missing.length > 0) {
+      const raced = (await this.dataSource.query(`SELECT dedupe_key, reference, published_at FROM pos_ingest.submissions WHERE dedupe_key = ANY($1::text[])`, [
+        missing,
+      ])) as Claim[];
+      for (const row of raced) claims.set(row.dedupe_key, row);
+    }
+    if (claims.size !== keys.length) throw new Error('a claim could not be read back');
+    return claims;
+  }
+}
+
+interface Settler<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A promise settled from outside (Promise.withResolvers, which Node 20 lacks). */
+function settleLater<T>(): Settler<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((settle, fail) => {
+    resolve = settle;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
 }
