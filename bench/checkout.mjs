@@ -2,10 +2,9 @@
 // Kafka to card-processor and back, at fixed concurrencies.
 //
 //   npm run bench:checkout [-- --creates 2000 --payments 500 --concurrency 16]
-import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { log, root, waitUntilReady } from '../tools/lib.mjs';
-import { finish, percentile, prepare, startApp } from './support.mjs';
+import { log, waitUntilReady } from '../tools/lib.mjs';
+import { createPartner, finish, percentile, prepare, startApp } from './support.mjs';
 
 const { values } = parseArgs({
   options: { creates: { type: 'string', default: '2000' }, payments: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '16' } },
@@ -38,12 +37,7 @@ async function measure(total, task) {
 
 try {
   await Promise.all([waitUntilReady(`${gateway}/health/ready`, 90_000), waitUntilReady('http://127.0.0.1:14301/health/ready', 90_000)]);
-  const created = spawnSync(process.execPath, ['-r', './tools/runtime/register-paths.cjs', 'dist/apps/checkout-gateway/src/cli/partner-create.js', '--name', 'Bench', '--json'], {
-    cwd: root,
-    env,
-    encoding: 'utf8',
-  });
-  const partner = JSON.parse(created.stdout);
+  const partner = createPartner(env, 'Bench');
   const headers = { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, 'content-type': 'application/json' };
   const post = async (path, body) => {
     const response = await fetch(`${gateway}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });

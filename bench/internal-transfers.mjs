@@ -5,11 +5,10 @@
 // Starts its own Kafka (if needed), a fresh `payments_bench` database, outlet-service and the
 // gateway on ports 14003 and 14000, funds the collection wallets of a few outlets through the
 // sandbox rail, then sends transfers between random wallet pairs and prints a table.
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { log, root, waitUntilReady } from '../tools/lib.mjs';
-import { finish, percentile, prepare, startApp } from './support.mjs';
+import { log, waitUntilReady } from '../tools/lib.mjs';
+import { createPartner, finish, percentile, prepare, startApp } from './support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -26,12 +25,7 @@ const gateway = 'http://127.0.0.1:14000';
 
 try {
   await Promise.all([waitUntilReady('http://127.0.0.1:14003/health/ready', 90_000), waitUntilReady(`${gateway}/health/ready`, 90_000)]);
-  const created = spawnSync(process.execPath, ['-r', './tools/runtime/register-paths.cjs', 'dist/apps/checkout-gateway/src/cli/partner-create.js', '--name', 'Bench', '--json'], {
-    cwd: root,
-    env,
-    encoding: 'utf8',
-  });
-  const partner = JSON.parse(created.stdout);
+  const partner = createPartner(env, 'Bench');
   const headers = { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, 'content-type': 'application/json' };
   const call = async (method, path, body) => {
     const response = await fetch(`${gateway}${path}`, { method, headers, body: body && JSON.stringify(body) });

@@ -1,6 +1,6 @@
 // What every benchmark does first: dependencies, Kafka, a build, a fresh database, and the
 // apps under test started as production runs them.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { ensureBuild, ensureDependencies, ensureKafka, root, stopKafka } from '../tools/lib.mjs';
 
@@ -27,8 +27,10 @@ export async function prepare(database) {
   return { env, startedKafka, pg };
 }
 
-export function startApp(app, port, env) {
-  return spawn(process.execPath, ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/main.js`], {
+/** Starts a built app; with `cpuProfileDir`, it writes a V8 CPU profile there when it exits. */
+export function startApp(app, port, env, { cpuProfileDir } = {}) {
+  const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  return spawn(process.execPath, [...profiling, '-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/main.js`], {
     cwd: root,
     env: { ...env, PORT: String(port), SERVICE_NAME: app },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -44,4 +46,15 @@ export async function finish(children, startedKafka) {
 
 export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** `npm run partner:create` against the bench database; returns its JSON (keys included). */
+export function createPartner(env, name, extraArgs = []) {
+  const created = spawnSync(
+    process.execPath,
+    ['-r', './tools/runtime/register-paths.cjs', 'dist/apps/checkout-gateway/src/cli/partner-create.js', '--name', name, ...extraArgs, '--json'],
+    { cwd: root, env, encoding: 'utf8' },
+  );
+  if (created.status !== 0) throw new Error(`partner:create failed: ${created.stderr}`);
+  return JSON.parse(created.stdout);
 }

@@ -6,12 +6,11 @@
 // Starts its own Kafka (if needed), a fresh `payments_bench_webhooks` database, the gateway
 // (it relays onboarding events) and webhook-dispatcher with production defaults, then
 // publishes partner events straight to Kafka and times their arrival at a local receiver.
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import { log, root, waitUntilReady } from '../tools/lib.mjs';
-import { finish, percentile, prepare, startApp } from './support.mjs';
+import { log, waitUntilReady } from '../tools/lib.mjs';
+import { createPartner, finish, percentile, prepare, startApp } from './support.mjs';
 
 const { values } = parseArgs({ options: { events: { type: 'string', default: '2000' }, rate: { type: 'string', default: '150' } } });
 const total = Number(values.events);
@@ -39,12 +38,7 @@ function receiver({ hang }) {
 }
 
 function partner(name, url) {
-  const created = spawnSync(
-    process.execPath,
-    ['-r', './tools/runtime/register-paths.cjs', 'dist/apps/checkout-gateway/src/cli/partner-create.js', '--name', name, '--webhook-url', url, '--json'],
-    { cwd: root, env, encoding: 'utf8' },
-  );
-  return JSON.parse(created.stdout);
+  return createPartner(env, name, ['--webhook-url', url]);
 }
 
 async function endpointReady(credentials, url) {
