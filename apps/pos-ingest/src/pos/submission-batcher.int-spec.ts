@@ -20,7 +20,11 @@ class HeldPublish {
   };
 
   async untilCalled(times: number): Promise<void> {
-    while (this.calls.length < times) await new Promise((resolve) => setTimeout(resolve, 5));
+    const deadline = Date.now() + 5000;
+    while (this.calls.length < times) {
+      if (Date.now() > deadline) throw new Error(`publish called ${this.calls.length} times, expected ${times}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
 
   acknowledge(): void {
@@ -88,6 +92,21 @@ describe('SubmissionBatcher', () => {
     // Published and marked: a resubmission is answered without another message.
     expect(await batcher.accept(submission(key))).toBe(reference);
     expect(held.calls).toHaveLength(1);
+  });
+
+  it('claims and publishes the next group while an earlier one still waits for the broker', async () => {
+    const held = new HeldPublish();
+    const batcher = new SubmissionBatcher(fixture.dataSource, held.publish);
+    const [firstKey, laterKey] = [randomUUID(), randomUUID()];
+    const first = batcher.accept(submission(firstKey));
+    await held.untilCalled(1);
+    const later = batcher.accept(submission(laterKey));
+    await held.untilCalled(2);
+    expect((await claim(laterKey)).published_at).toBeNull();
+    held.acknowledge();
+    held.acknowledge();
+    const references = await Promise.all([first, later]);
+    expect(held.calls.map((messages) => messages.map((message) => message.value))).toEqual(references.map((reference) => [reference]));
   });
 
   it('fails the caller and its waiting twin when the broker refuses, and keeps the claim for the retry', async () => {

@@ -58,7 +58,7 @@ const claimSql = `
  */
 export class SubmissionBatcher {
   private queue: Pending[] = [];
-  private running = 0;
+  private claiming = 0;
   /** Keys a group of this instance is handling, each with its outcome: the reference or why not. */
   private readonly inFlight = new Map<string, Promise<string>>();
 
@@ -66,32 +66,41 @@ export class SubmissionBatcher {
     private readonly dataSource: DataSource,
     private readonly publish: (messages: Message[]) => Promise<void>,
     private readonly maxBatch = 500,
-    private readonly maxConcurrentBatches = 4,
+    private readonly maxConcurrentClaims = 1,
   ) {}
 
   /** Resolves with the reference the submission is known by: its own, or its first twin's. */
   accept(submission: Submission): Promise<string> {
     return new Promise((resolve, reject) => {
       this.queue.push({ submission, resolve, reject });
-      this.startBatches();
+      this.startGroups();
     });
   }
 
-  private startBatches(): void {
-    while (this.running < this.maxConcurrentBatches && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      this.running += 1;
-      void this.run(batch).finally(() => {
-        this.running -= 1;
-        this.startBatches();
-      });
+  /**
+   * A group holds a claim slot only while it claims: what arrives meanwhile waits and becomes
+   * the next group, so groups grow with the load while one group's publish overlaps the next
+   * one's claim (publishes are merged and sent one request at a time by the publisher).
+   */
+  private startGroups(): void {
+    while (this.claiming < this.maxConcurrentClaims && this.queue.length > 0) {
+      const group = this.queue.splice(0, this.maxBatch);
+      this.claiming += 1;
+      let released = false;
+      const releaseSlot = () => {
+        if (released) return;
+        released = true;
+        this.claiming -= 1;
+        this.startGroups();
+      };
+      void this.run(group, releaseSlot).finally(releaseSlot);
     }
   }
 
-  private async run(batch: Pending[]): Promise<void> {
+  private async run(group: Pending[], claimed: () => void): Promise<void> {
     // Twins within the group share the first one's answer.
     const byKey = new Map<string, Pending[]>();
-    for (const pending of batch) {
+    for (const pending of group) {
       const twins = byKey.get(pending.submission.dedupeKey);
       if (twins) twins.push(pending);
       else byKey.set(pending.submission.dedupeKey, [pending]);
@@ -114,7 +123,8 @@ export class SubmissionBatcher {
       void answerWith(key, outcome.promise);
     }
     try {
-      await this.claimPublishAndMark(ours.map((key) => byKey.get(key)![0].submission), outcomes);
+      // The keys stay registered until the mark, so a twin arriving after the answer shares it.
+      await this.markPublished(await this.claimAndPublish(ours.map((key) => byKey.get(key)![0].submission), outcomes, claimed));
     } catch (error) {
       // Not expected (each step settles its own failures), but no caller may be left waiting.
       for (const outcome of outcomes.values()) outcome.reject(error);
@@ -123,33 +133,40 @@ export class SubmissionBatcher {
     }
   }
 
-  private async claimPublishAndMark(submissions: Submission[], outcomes: Map<string, Settler<string>>): Promise<void> {
+  /** Settles every outcome; resolves with the keys this group published. */
+  private async claimAndPublish(submissions: Submission[], outcomes: Map<string, Settler<string>>, claimed: () => void): Promise<string[]> {
     let claims: Map<string, Claim>;
     try {
       claims = await this.claim(submissions);
     } catch (error) {
       for (const outcome of outcomes.values()) outcome.reject(error);
-      return;
+      return [];
+    } finally {
+      claimed();
     }
     const unpublished = submissions.filter((submission) => !claims.get(submission.dedupeKey)!.published_at);
     for (const submission of submissions) {
       if (!unpublished.includes(submission)) outcomes.get(submission.dedupeKey)!.resolve(claims.get(submission.dedupeKey)!.reference);
     }
-    if (unpublished.length === 0) return;
+    if (unpublished.length === 0) return [];
     const keys = unpublished.map((submission) => submission.dedupeKey);
     try {
       await this.publish(unpublished.map((submission) => submission.message(claims.get(submission.dedupeKey)!.reference)));
     } catch (brokerError) {
       for (const key of keys) outcomes.get(key)!.reject(brokerError);
-      return;
+      return [];
     }
     // Acknowledged by the broker: the transaction is accepted, whatever happens to the mark.
     for (const key of keys) outcomes.get(key)!.resolve(claims.get(key)!.reference);
-    try {
-      await this.dataSource.query(`UPDATE pos_ingest.submissions SET published_at = now() WHERE dedupe_key = ANY($1::text[]) AND published_at IS NULL`, [keys]);
-    } catch {
-      // Left unmarked, a resubmission publishes the same reference again: applied once.
-    }
+    return keys;
+  }
+
+  /** Best effort: left unmarked, a resubmission publishes the same reference again, applied once. */
+  private async markPublished(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.dataSource
+      .query(`UPDATE pos_ingest.submissions SET published_at = now() WHERE dedupe_key = ANY($1::text[]) AND published_at IS NULL`, [keys])
+      .catch(() => undefined);
   }
 
   /** Every key's claim, new or existing, after one statement (two if a concurrent claim raced us). */
