@@ -1,24 +1,28 @@
 // POST /pos throughput and latency at a fixed concurrency, next to a bare Fastify route that
 // answers a constant envelope, with their ratio (target: pos-ingest at 40% or more).
 //
-//   npm run bench:pos [-- --connections 32 --seconds 10 --rounds 3 --profile <dir>]
+//   npm run bench:pos [-- --connections 32 --seconds 10 --rounds 3 --warm-up 15 --profile <dir>]
 //
 // Starts Kafka (if needed), a fresh `payments_bench_pos` database and pos-ingest in production
 // mode, registers a terminal, and sends distinct encrypted transactions with autocannon: a
-// warm-up, then rounds alternating between the targets; the table shows each one's median.
+// warm-up (long enough for the JIT of a freshly started broker, not only of the servers), then
+// rounds alternating between the targets; the tables show each one's median round: its rate
+// and latency, and the CPU each process on the machine spent per request.
 // --profile writes a V8 CPU profile of pos-ingest into <dir> (open it in Chrome's DevTools).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { log, root, waitUntilReady } from '../tools/lib.mjs';
-import { finish, prepare, startApp } from './support.mjs';
+import { cpuSnapshot, cpuUsedBetween, finish, prepare, startApp } from './support.mjs';
 
 const { values } = parseArgs({
   options: {
     connections: { type: 'string', default: '32' },
     seconds: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
+    'warm-up': { type: 'string', default: '15' },
     profile: { type: 'string' },
   },
 });
@@ -28,14 +32,14 @@ const { env, startedKafka, pg } = await prepare('payments_bench_pos');
 const require = createRequire(import.meta.url);
 require('../tools/runtime/register-paths.cjs');
 const { Sealer, encryptPosPayload } = require('@payments/platform-crypto');
-const children = [
-  startApp('pos-ingest', 14202, env, { cpuProfileDir: values.profile }),
-  spawn(process.execPath, ['bench/bare-route.mjs'], { cwd: root, env: { ...env, PORT: '14299' }, stdio: ['ignore', 'ignore', 'inherit'] }),
-];
+const posIngest = startApp('pos-ingest', 14202, env, { cpuProfileDir: values.profile });
+const bareRoute = spawn(process.execPath, ['bench/bare-route.mjs'], { cwd: root, env: { ...env, PORT: '14299' }, stdio: ['ignore', 'ignore', 'inherit'] });
+const children = [posIngest, bareRoute];
 
 /** Runs autocannon against a target, each request taking the target's next body. */
 function run(target, bodies, seconds = duration) {
   return new Promise((resolve, reject) => {
+    const before = cpuSnapshot(target.process.pid);
     autocannon(
       {
         url: target.url,
@@ -45,7 +49,13 @@ function run(target, bodies, seconds = duration) {
         headers: { 'content-type': 'application/json' },
         requests: [{ setupRequest: (request) => ({ ...request, body: bodies[target.sent++ % bodies.length] }) }],
       },
-      (error, result) => (error ? reject(error) : resolve(result)),
+      (error, result) => {
+        if (error) return reject(error);
+        // CPU each part spent per request in this round, in microseconds.
+        const used = cpuUsedBetween(before, cpuSnapshot(target.process.pid));
+        const cpu = Object.fromEntries(Object.entries(used).map(([part, seconds]) => [part, (seconds * 1e6) / result.requests.total]));
+        resolve({ ...result, cpu });
+      },
     );
   });
 }
@@ -86,11 +96,11 @@ try {
   // Each target keeps its place in the bodies across runs: pos-ingest sees every transaction
   // once (a repeat would be a cheaper resubmission) unless it outgrows them, which is reported.
   const targets = [
-    { name: 'bare Fastify route', url: 'http://127.0.0.1:14299/pos', results: [], sent: 0 },
-    { name: 'pos-ingest POST /pos', url: 'http://127.0.0.1:14202/pos', results: [], sent: 0 },
+    { name: 'bare Fastify route', url: 'http://127.0.0.1:14299/pos', process: bareRoute, results: [], sent: 0 },
+    { name: 'pos-ingest POST /pos', url: 'http://127.0.0.1:14202/pos', process: posIngest, results: [], sent: 0 },
   ];
   log('warming up both targets');
-  for (const target of targets) await run(target, bodies, 3);
+  for (const target of targets) await run(target, bodies, Number(values['warm-up']));
   // Rounds alternate between the targets, so a noisy neighbour on the machine hits both alike.
   for (let round = 1; round <= rounds; round += 1) {
     for (const target of targets) {
@@ -108,6 +118,16 @@ try {
   }
   const [bare, pos] = targets.map((target) => median(target.results.map((result) => result.requests.average)));
   console.log(`\npos-ingest / bare route: ${((pos / bare) * 100).toFixed(0)}% (target: 40%)`);
+
+  // Everything shares this machine's cores, so the CPU a request costs all of them together
+  // bounds the rate: with every core busy, cores × 1 s / (µs per request).
+  console.log(`\nCPU per request in µs (median round), and the rate it allows with all ${availableParallelism()} cores busy.\n`);
+  console.log('| target | server | PostgreSQL | Kafka broker | load generator | total | ceiling requests/s |\n|---|---|---|---|---|---|---|');
+  for (const { name, results } of targets) {
+    const parts = ['server', 'postgres', 'broker', 'loadGenerator'].map((part) => median(results.map((result) => result.cpu[part])));
+    const total = parts.reduce((sum, value) => sum + value, 0);
+    console.log(`| ${name} | ${parts.map((value) => value.toFixed(0)).join(' | ')} | ${total.toFixed(0)} | ${((availableParallelism() * 1e6) / total).toFixed(0)} |`);
+  }
   const repeated = targets[1].sent - bodies.length;
   if (repeated > 0) console.log(`${repeated} pos-ingest requests repeated an earlier transaction: raise the body count for this machine.`);
 } finally {

@@ -2,6 +2,7 @@
 // apps under test started as production runs them.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { ensureBuild, ensureDependencies, ensureKafka, root, stopKafka } from '../tools/lib.mjs';
 
 /** Prepares the machine and an empty database; returns the environment for the apps. */
@@ -57,4 +58,50 @@ export function createPartner(env, name, extraArgs = []) {
   );
   if (created.status !== 0) throw new Error(`partner:create failed: ${created.stderr}`);
   return JSON.parse(created.stdout);
+}
+
+const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** User + system CPU seconds a process has used, from /proc (Linux); 0 once it is gone. */
+function processCpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return 0;
+  }
+}
+
+function readProcFile(pid, name) {
+  try {
+    return readFileSync(`/proc/${pid}/${name}`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * CPU seconds used so far by the server under test, PostgreSQL (every backend), the Kafka
+ * broker and this process (the load generator), so a round can be charged per request.
+ */
+export function cpuSnapshot(serverPid) {
+  const own = process.cpuUsage();
+  const snapshot = { server: processCpuSeconds(serverPid), postgres: new Map(), broker: new Map(), loadGenerator: (own.user + own.system) / 1e6 };
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    if (readProcFile(pid, 'comm').trim() === 'postgres') snapshot.postgres.set(pid, processCpuSeconds(pid));
+    else if (readProcFile(pid, 'cmdline').includes('kafka.Kafka')) snapshot.broker.set(pid, processCpuSeconds(pid));
+  }
+  return snapshot;
+}
+
+/** CPU seconds each part used between two snapshots; a process started meanwhile counts whole. */
+export function cpuUsedBetween(before, after) {
+  const since = (processes, earlier) => [...processes].reduce((sum, [pid, seconds]) => sum + seconds - (earlier.get(pid) ?? 0), 0);
+  return {
+    server: after.server - before.server,
+    postgres: since(after.postgres, before.postgres),
+    broker: since(after.broker, before.broker),
+    loadGenerator: after.loadGenerator - before.loadGenerator,
+  };
 }
