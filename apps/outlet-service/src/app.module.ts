@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
 import { CardChargesConsumer } from './checkouts/card-charges.consumer';
+import { CheckoutOutcomesRepository } from './checkouts/checkout-outcomes.repository';
 import { CheckoutPayments } from './checkouts/checkout-payments';
 import { OutletCommandsController } from './commands/outlet-commands.controller';
 import { Env } from './config/env';
@@ -12,6 +13,7 @@ import { MoneyCommands } from './ledger/money-commands';
 import { OutletsService } from './outlets/outlets.service';
 import { PosCreditUseCase } from './pos/pos-credit.usecase';
 import { PosOutcomesConsumer } from './pos/pos-outcomes.consumer';
+import { RefundsRepository } from './refunds/refunds.repository';
 import { SweepSettingsService } from './sweeps/sweep-settings.service';
 import { Sweeper } from './sweeps/sweeper';
 import { BusinessEventsConsumer } from './tenants/business-events.consumer';
@@ -44,6 +46,8 @@ export class AppModule {
         PayoutSettings,
         PayoutSettler,
         PosCreditUseCase,
+        CheckoutOutcomesRepository,
+        RefundsRepository,
         CheckoutPayments,
       ],
     };

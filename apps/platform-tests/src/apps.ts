@@ -51,8 +51,9 @@ export async function callGateway<T = Record<string, unknown>>(
   method: string,
   path: string,
   body?: unknown,
+  extraHeaders: Record<string, string> = {},
 ): Promise<{ status: number; body: Envelope<T>; text: string }> {
-  const headers: Record<string, string> = partner ? { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret } : {};
+  const headers: Record<string, string> = partner ? { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, ...extraHeaders } : { ...extraHeaders };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`http://127.0.0.1:${appPorts['checkout-gateway']}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();

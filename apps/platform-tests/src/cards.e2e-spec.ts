@@ -94,9 +94,9 @@ describe('card payments with step-up verification', () => {
     expect(first.body.data.nextAction).toBe('3ds');
     const redirectUrl = String(first.body.data.redirectUrl);
     expect(redirectUrl).toMatch(/\/sandbox\/3ds\//);
-    const acs = await fetch(new URL(new URL(redirectUrl).pathname, gateway));
+    const acs = await fetch(new URL(`${new URL(redirectUrl).pathname}${new URL(redirectUrl).search}`, gateway));
     expect(await acs.text()).toContain('Approve payment');
-    const approved = await fetch(new URL(new URL(redirectUrl).pathname, gateway), {
+    const approved = await fetch(new URL(`${new URL(redirectUrl).pathname}${new URL(redirectUrl).search}`, gateway), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'decision=approve',
@@ -183,7 +183,7 @@ describe('card payments with step-up verification', () => {
   it('declines when the customer declines on the 3-D Secure page', async () => {
     const reference = await checkout();
     const redirectUrl = String((await pay(reference, '4000000000003006')).body.data.redirectUrl);
-    const declined = await fetch(new URL(new URL(redirectUrl).pathname, gateway), {
+    const declined = await fetch(new URL(`${new URL(redirectUrl).pathname}${new URL(redirectUrl).search}`, gateway), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'decision=decline',

@@ -81,6 +81,21 @@ describe('outlets, wallets and transfers through the gateway', () => {
     expect(search.body.data.meta.total).toBe(1);
   });
 
+  it('answers a retried create with the same Idempotency-Key with the first outlet, and refuses the key with another body', async () => {
+    const key = { 'Idempotency-Key': `outlet-${run}` };
+    const first = await call<{ outletId: string }>(partner, 'POST', '/outlets', { accountName: 'Keyed' }, key);
+    const again = await call<{ outletId: string }>(partner, 'POST', '/outlets', { accountName: 'Keyed' }, key);
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.body.data).toEqual(first.body.data);
+    const other = await call(partner, 'POST', '/outlets', { accountName: 'Keyed, renamed' }, key);
+    expect([other.status, (other.body.data as { code: string }).code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    const bad = await call(partner, 'POST', '/outlets', { accountName: 'Keyed' }, { 'Idempotency-Key': 'x'.repeat(256) });
+    expect(bad.status).toBe(422);
+    await eventFor('outlet.created', (data) => data.outletId === first.body.data.outletId);
+    const created = events.messages.filter((message) => message.value.includes(first.body.data.outletId) && message.value.includes('outlet.created'));
+    expect(new Set(created.map((message) => (JSON.parse(message.value) as { eventId: string }).eventId)).size).toBe(1);
+  });
+
   it('answers an unknown outlet and another business’s outlet with the same 404', async () => {
     const theirs = (await call<{ outletId: string }>(other, 'POST', '/outlets', { accountName: 'Theirs' })).body.data.outletId;
     const unknownId = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
@@ -132,6 +147,18 @@ describe('outlets, wallets and transfers through the gateway', () => {
       expect(again.body.data).toEqual(credit.body.data);
       const event = await eventFor('fundAccount.success', (data) => data.sessionId === `e2e-session-1-${run}`);
       expect(event.eventData).toMatchObject({ amount: '100000', transactionType: 'CREDIT', transactionStatus: 'SUCCESS' });
+    });
+
+    it('credits a retried transfer without a sessionId once when it carries the same Idempotency-Key', async () => {
+      const outlet = (await call<{ outletId: string; collectionWallet: { accountNumber: string } }>(partner, 'POST', '/outlets', { accountName: 'Keyed credits' })).body
+        .data;
+      const key = { 'Idempotency-Key': `credit-${run}` };
+      const credit = () => call(partner, 'POST', `/sandbox/virtual-accounts/${outlet.collectionWallet.accountNumber}/credit`, { amount: '2500' }, key);
+      const [first, retry] = [await credit(), await credit()];
+      expect([first.status, retry.status]).toEqual([200, 200]);
+      expect(retry.body.data).toEqual(first.body.data);
+      const balance = (await call<{ collectionWallet: { ledgerBalance: string } }>(partner, 'GET', `/outlets/${outlet.outletId}`)).body.data.collectionWallet.ledgerBalance;
+      expect(balance).toBe('2500');
     });
 
     it('refuses the sandbox rail to live keys', async () => {

@@ -125,9 +125,12 @@ export class CardCharges {
   }
 
   /** The sandbox bank's 3-D Secure page answered. */
-  async complete3ds(chargeId: string, approved: boolean): Promise<CardChargeState> {
+  async complete3ds(chargeId: string, checkoutReference: string, approved: boolean): Promise<CardChargeState> {
     return this.dataSource.transaction(async (em) => {
-      const [charge] = (await em.query(`SELECT * FROM card_processor.card_charges WHERE id = $1 FOR UPDATE`, [chargeId])) as ChargeRow[];
+      const [charge] = (await em.query(`SELECT * FROM card_processor.card_charges WHERE id = $1 AND checkout_reference = $2 FOR UPDATE`, [
+        chargeId,
+        checkoutReference,
+      ])) as ChargeRow[];
       if (!charge) throw apiError('TRANSACTION_NOT_FOUND', `No card charge ${chargeId}`);
       if (charge.status !== 'PROCESSING' || charge.steps[0] !== '3ds') return toState(charge);
       if (pastDeadline(charge)) return toState(await this.finish(em, charge, 'FAILED', checkoutExpired));
@@ -204,6 +207,7 @@ function toState(charge: ChargeRow): CardChargeState {
     checkoutReference: charge.checkout_reference,
     businessId: charge.business_id,
     maskedPan: charge.masked_pan,
+    amount: charge.amount,
     reference: charge.checkout_reference,
     transactionStatus: charge.status,
     nextAction,

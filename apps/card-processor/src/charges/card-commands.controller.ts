@@ -23,7 +23,7 @@ export class CardCommandsController {
       case 'authorize':
         return this.charges.authorize(command);
       case 'complete3ds':
-        return this.charges.complete3ds(command.chargeId, command.approved);
+        return this.charges.complete3ds(command.chargeId, command.checkoutReference, command.approved);
     }
   }
 }

@@ -1,26 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { CardAuthorizationRequest, CardChargeResponse, CardChargeState, CardPaymentRequest } from '@payments/contracts';
+import { CardAuthorizationRequest, CardChargeResponse, CardChargeState, CardPaymentRequest, CheckoutPaymentResult } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
-import { apiError, ValidationFailedError } from '@payments/platform-envelope';
-import { DataSource } from 'typeorm';
+import { ValidationFailedError } from '@payments/platform-envelope';
 import { Business } from '../businesses/business.entity';
 import { Env } from '../config/env';
 import { CardServiceClient } from '../services/card-service.client';
+import { OutletServiceClient } from '../services/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
 
 /**
  * Card payments on a checkout. Card fields are sealed before they leave this process; the
- * charge itself lives in card-processor, and its end is recorded on the checkout (status,
- * masked card, checkout.success/failed) exactly once.
+ * charge itself lives in card-processor. No step is sent once the checkout has ended, and a
+ * charge's end is settled with the ledger before the customer hears it: a declined card asks
+ * the ledger to close the checkout, a captured one is booked (or, when the checkout ended
+ * meanwhile, kept aside for a refund and answered as not paid).
  */
 @Injectable()
 export class CardPaymentsService {
   private readonly sealer: Sealer;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cards: CardServiceClient,
+    private readonly outlets: OutletServiceClient,
     private readonly checkouts: CheckoutsService,
     private readonly env: Env,
   ) {
@@ -28,9 +29,7 @@ export class CardPaymentsService {
   }
 
   async pay(business: Business, reference: string, card: CardPaymentRequest): Promise<CardChargeResponse> {
-    const checkout = await this.checkouts.get(business.id, reference);
-    if (checkout.transactionStatus !== 'PROCESSING') throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} is ${checkout.transactionStatus.toLowerCase()} and cannot be charged`);
-    if (!checkout.paymentMethod.includes('card')) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} does not accept cards`);
+    const checkout = await this.checkouts.payable(business.id, reference, 'card');
     const state = await this.cards.send<CardChargeState>({
       type: 'startCharge',
       businessId: business.id,
@@ -48,7 +47,7 @@ export class CardPaymentsService {
     if (given.length !== 1) {
       throw new ValidationFailedError([{ field: 'body', messages: ['send exactly one of pin, otp, birthday, phone, address'] }]);
     }
-    await this.checkouts.get(business.id, reference);
+    await this.checkouts.payable(business.id, reference, 'card');
     const state = await this.cards.send<CardChargeState>({
       type: 'authorize',
       businessId: business.id,
@@ -58,21 +57,42 @@ export class CardPaymentsService {
     return this.record(state);
   }
 
-  /** The sandbox bank's 3-D Secure page answered for a charge. */
-  async complete3ds(chargeId: string, approved: boolean): Promise<CardChargeResponse> {
-    return this.record(await this.cards.send<CardChargeState>({ type: 'complete3ds', chargeId, approved }));
+  /**
+   * The sandbox bank's 3-D Secure page answered for a charge. An approval for a checkout that
+   * has ended is not passed on: the card is not captured. Returns the checkout to show next.
+   */
+  async complete3ds(chargeId: string, checkoutReference: string, approved: boolean): Promise<{ reference: string }> {
+    const checkout = await this.checkouts.findForPage(checkoutReference);
+    const open = checkout?.transactionStatus === 'PROCESSING' && Date.parse(checkout.expiresAt) > Date.now();
+    if (!open) return { reference: checkoutReference };
+    return this.record(await this.cards.send<CardChargeState>({ type: 'complete3ds', chargeId, checkoutReference, approved }));
   }
 
   private async record(state: CardChargeState): Promise<CardChargeResponse> {
-    if (state.transactionStatus !== 'PROCESSING') {
-      await this.checkouts.finish(state.businessId, state.checkoutReference, state.transactionStatus, {
-        usedMethod: 'card',
-        maskedCard: state.maskedPan,
-        comment: state.message,
-      });
+    const { chargeId, checkoutReference, businessId, maskedPan, amount: _amount, ...response } = state;
+    if (state.transactionStatus === 'FAILED') {
+      await this.checkouts.close([{ businessId, checkoutReference, comment: state.message, method: 'card', maskedCard: maskedPan }]);
     }
-    const { chargeId, checkoutReference: _reference, businessId: _business, maskedPan: _masked, ...response } = state;
-    if (state.nextAction === '3ds') response.redirectUrl = new URL(`/sandbox/3ds/${chargeId}`, this.env.CHECKOUT_URL).toString();
+    if (state.transactionStatus === 'SUCCESS') {
+      const result = await this.outlets.send<CheckoutPaymentResult>({
+        type: 'settleCheckoutPayment',
+        businessId,
+        checkoutReference,
+        amount: state.amount,
+        method: 'card',
+        paymentId: chargeId,
+        maskedCard: maskedPan,
+      });
+      await this.checkouts.applyOutcome(result.outcome);
+      if (!result.accepted) {
+        return { ...response, transactionStatus: 'FAILED', message: 'The checkout had already ended, so this card payment did not pay it; the amount will be refunded to the card' };
+      }
+    }
+    if (state.nextAction === '3ds') {
+      const url = new URL(`/sandbox/3ds/${encodeURIComponent(chargeId)}`, this.env.CHECKOUT_URL);
+      url.searchParams.set('checkoutReference', checkoutReference);
+      response.redirectUrl = url.toString();
+    }
     return response;
   }
 }

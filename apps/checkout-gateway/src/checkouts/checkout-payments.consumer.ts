@@ -1,24 +1,31 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { CheckoutPaidV1, CheckoutPaidV1Payload, EventEnvelope, Topics } from '@payments/contracts';
+import { CheckoutDecidedV1, CheckoutDecidedV1Payload, CheckoutPaidV1, CheckoutPaidV1Payload, EventEnvelope, Topics } from '@payments/contracts';
 import { CheckoutsService } from './checkouts.service';
 
 /**
- * A checkout's money is in the ledger (bank transfer or card): end it. Ending is idempotent, so
- * redeliveries, and card payments the charge's answer already ended, change nothing.
+ * How the ledger decided a checkout: mirror it on the record. Applying is idempotent, so
+ * redeliveries, and outcomes a command's answer already applied, change nothing.
  */
 @Controller()
 export class CheckoutPaymentsConsumer {
   constructor(private readonly checkouts: CheckoutsService) {}
 
   @EventPattern(Topics.checkoutPayments.name)
-  async handle(@Payload() event: EventEnvelope<CheckoutPaidV1Payload>): Promise<void> {
-    if (event?.type !== CheckoutPaidV1) return;
-    const { businessId, checkoutReference, method, maskedCard } = event.payload;
-    await this.checkouts.finish(businessId, checkoutReference, 'SUCCESS', {
-      usedMethod: method,
-      maskedCard: maskedCard ?? null,
-      comment: method === 'card' ? 'Paid by card' : 'Paid by bank transfer',
-    });
+  async handle(@Payload() event: EventEnvelope<CheckoutDecidedV1Payload | CheckoutPaidV1Payload>): Promise<void> {
+    if (event?.type === CheckoutDecidedV1) await this.checkouts.applyOutcome(event.payload as CheckoutDecidedV1Payload);
+    if (event?.type === CheckoutPaidV1) {
+      // Written by outlet-service before outcomes were decided there; read during an upgrade.
+      const paid = event.payload as CheckoutPaidV1Payload;
+      await this.checkouts.applyOutcome({
+        businessId: paid.businessId,
+        checkoutReference: paid.checkoutReference,
+        status: 'SUCCESS',
+        method: paid.method,
+        paymentId: paid.sessionId,
+        maskedCard: paid.maskedCard ?? null,
+        comment: paid.method === 'card' ? 'Paid by card' : 'Paid by bank transfer',
+      });
+    }
   }
 }

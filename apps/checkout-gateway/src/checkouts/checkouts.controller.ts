@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CheckoutResponse, CreateCheckoutRequest, CreateCheckoutResponse } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage, ValidationFailedError } from '@payments/platform-envelope';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
+import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
 import { CheckoutsService } from './checkouts.service';
 
 @ApiTags('checkout')
@@ -16,7 +17,7 @@ export class CheckoutsController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Start a checkout: a reference and the hosted page link to send the customer to' })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A retry with the same key and body returns the first answer' })
+  @AcceptsIdempotencyKey()
   @ApiRequestBody(CreateCheckoutRequest)
   @ApiEnvelopeOk(CreateCheckoutResponse)
   @ApiEnvelopeErrors(422)
@@ -24,11 +25,8 @@ export class CheckoutsController {
   create(
     @CurrentBusiness() business: Business,
     @Body() request: CreateCheckoutRequest,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<CreateCheckoutResponse> {
-    if (idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(idempotencyKey)) {
-      throw new ValidationFailedError([{ field: 'Idempotency-Key', messages: ['Idempotency-Key must be 1 to 255 printable ASCII characters'] }]);
-    }
     return this.checkouts.create(business.id, request, idempotencyKey);
   }
 

@@ -1,12 +1,25 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CheckoutResponse, CreateCheckoutRequest, CreateCheckoutResponse, HostedCheckoutView, PartnerEvents, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
+import {
+  CheckoutClosing,
+  CheckoutOutcome,
+  CheckoutResponse,
+  CreateCheckoutRequest,
+  CreateCheckoutResponse,
+  HostedCheckoutView,
+  PartnerEvents,
+  PartnerEventV1,
+  PartnerEventV1Payload,
+  PaymentMethod,
+  Topics,
+} from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { Outbox } from '@payments/platform-outbox';
 import { createHash } from 'node:crypto';
 import { ulid } from 'ulid';
 import { DataSource, EntityManager } from 'typeorm';
 import { Env } from '../config/env';
+import { OutletServiceClient } from '../services/outlet-service.client';
 import { checkoutLink } from './checkout-link';
 
 interface CheckoutRow {
@@ -27,11 +40,22 @@ interface CheckoutRow {
   updated_at: Date;
 }
 
+const expiredComment = 'Checkout expired before payment';
+
+/**
+ * Checkout records. How a checkout ends is decided by outlet-service, where its money is booked
+ * (the first payment or the first closing wins); this service mirrors that outcome on the
+ * record and sends checkout.success or checkout.failed, once. It never ends a checkout on its
+ * own, so the record cannot say FAILED while the ledger holds its money.
+ */
 @Injectable()
 export class CheckoutsService {
+  private readonly logger = new Logger(CheckoutsService.name);
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: Outbox,
+    private readonly outlets: OutletServiceClient,
     private readonly env: Env,
   ) {}
 
@@ -71,14 +95,29 @@ export class CheckoutsService {
     });
   }
 
-  /** The record as it is now; a checkout past its expiry reads as FAILED even before the expirer closes it. */
+  /**
+   * The record as it is now. A checkout past its expiry that the expirer has not reached yet is
+   * closed first, so it reads as the ledger decided (FAILED, or SUCCESS when money arrived in
+   * time); while the ledger cannot be asked it reads PROCESSING.
+   */
   async get(businessId: string, reference: string): Promise<CheckoutResponse> {
-    const [row] = (await this.dataSource.query(`SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`, [
-      businessId,
-      reference,
-    ])) as CheckoutRow[];
+    const row = await this.closingIfExpired(async () => {
+      const [found] = (await this.dataSource.query(`SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`, [businessId, reference])) as CheckoutRow[];
+      return found;
+    });
     if (!row) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${reference} not found`);
     return toResponse(row);
+  }
+
+  /** The checkout, if a payment by `method` may still start or continue on it. */
+  async payable(businessId: string, reference: string, method: PaymentMethod): Promise<CheckoutResponse> {
+    const checkout = await this.get(businessId, reference);
+    if (checkout.transactionStatus !== 'PROCESSING' || Date.parse(checkout.expiresAt) <= Date.now()) {
+      const state = checkout.transactionStatus === 'PROCESSING' ? 'expired' : checkout.transactionStatus.toLowerCase();
+      throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} is ${state} and cannot be paid`);
+    }
+    if (!checkout.paymentMethod.includes(method)) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} does not accept ${method}`);
+    return checkout;
   }
 
   /**
@@ -86,10 +125,13 @@ export class CheckoutsService {
    * reference is unknown. The link is the page's only credential, so the view is kept small.
    */
   async findForPage(reference: string): Promise<HostedCheckoutView | null> {
-    const [row] = (await this.dataSource.query(
-      `SELECT c.*, b.name AS business_name, b.mode AS business_mode FROM gateway.checkouts c JOIN gateway.businesses b ON b.id = c.business_id WHERE c.reference = $1`,
-      [reference],
-    )) as (CheckoutRow & { business_name: string; business_mode: string })[];
+    const row = await this.closingIfExpired(async () => {
+      const [found] = (await this.dataSource.query(
+        `SELECT c.*, b.name AS business_name, b.mode AS business_mode FROM gateway.checkouts c JOIN gateway.businesses b ON b.id = c.business_id WHERE c.reference = $1`,
+        [reference],
+      )) as (CheckoutRow & { business_name: string; business_mode: string })[];
+      return found;
+    });
     if (!row) return null;
     const checkout = toResponse(row);
     return {
@@ -105,36 +147,57 @@ export class CheckoutsService {
     };
   }
 
-  /** Ends a checkout once (a second call changes nothing) and sends its outcome. */
-  async finish(
-    businessId: string,
-    reference: string,
-    status: 'SUCCESS' | 'FAILED',
-    details: { usedMethod: CheckoutResponse['usedMethod']; maskedCard: string | null; comment: string },
-  ): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
+  /**
+   * Mirrors the ledger's decision on the record and sends its event, once: a second call, from
+   * a command's answer and from the outcome event alike, changes nothing.
+   */
+  async applyOutcome(outcome: CheckoutOutcome): Promise<void> {
+    const applied = await this.dataSource.transaction(async (em) => {
       const [rows] = (await em.query(
         `UPDATE gateway.checkouts SET status = $3, used_method = $4, masked_card = $5, updated_at = now()
          WHERE business_id = $1 AND reference = $2 AND status = 'PROCESSING' RETURNING *`,
-        [businessId, reference, status, details.usedMethod, details.maskedCard],
+        [outcome.businessId, outcome.checkoutReference, outcome.status, outcome.method, outcome.maskedCard],
       )) as [CheckoutRow[], number];
-      if (rows[0]) await this.emitOutcome(em, rows[0], details.comment);
+      if (rows[0]) await this.emitOutcome(em, rows[0], outcome.comment);
+      return rows.length === 1;
     });
+    if (!applied) {
+      const [row] = (await this.dataSource.query(`SELECT status FROM gateway.checkouts WHERE reference = $1`, [outcome.checkoutReference])) as { status: string }[];
+      if (row && row.status !== outcome.status) {
+        this.logger.error({ checkoutReference: outcome.checkoutReference, recorded: row.status, decided: outcome.status }, 'checkout record disagrees with the ledger');
+      }
+    }
   }
 
-  /** Closes checkouts past their expiry as FAILED and sends checkout.failed; returns how many. */
+  /** Asks the ledger to end checkouts FAILED; each ends as it decides (SUCCESS if money won the race). */
+  async close(closings: CheckoutClosing[]): Promise<CheckoutOutcome[]> {
+    if (closings.length === 0) return [];
+    const outcomes = await this.outlets.send<CheckoutOutcome[]>({ type: 'closeCheckouts', checkouts: closings });
+    for (const outcome of outcomes) await this.applyOutcome(outcome);
+    return outcomes;
+  }
+
+  /** Closes checkouts past their expiry; returns how many it asked about. Replicas may overlap: closing is idempotent. */
   async expireDue(limit = 100): Promise<number> {
-    return this.dataSource.transaction(async (em) => {
-      const [rows] = (await em.query(
-        `UPDATE gateway.checkouts SET status = 'FAILED', updated_at = now()
-         WHERE reference IN (SELECT reference FROM gateway.checkouts WHERE status = 'PROCESSING' AND expires_at <= now()
-                             ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING *`,
-        [limit],
-      )) as [CheckoutRow[], number];
-      for (const row of rows) await this.emitOutcome(em, row, 'Checkout expired before payment');
-      return rows.length;
-    });
+    const due = (await this.dataSource.query(
+      `SELECT business_id, reference FROM gateway.checkouts WHERE status = 'PROCESSING' AND expires_at <= now() ORDER BY expires_at LIMIT $1`,
+      [limit],
+    )) as Pick<CheckoutRow, 'business_id' | 'reference'>[];
+    await this.close(due.map((row) => ({ businessId: row.business_id, checkoutReference: row.reference, comment: expiredComment })));
+    return due.length;
+  }
+
+  /** Reads a row; an expired one the expirer has not reached yet is closed first, when the ledger answers. */
+  private async closingIfExpired<T extends CheckoutRow>(read: () => Promise<T | undefined>): Promise<T | undefined> {
+    const row = await read();
+    if (!row || row.status !== 'PROCESSING' || row.expires_at.getTime() > Date.now()) return row;
+    try {
+      await this.close([{ businessId: row.business_id, checkoutReference: row.reference, comment: expiredComment }]);
+    } catch (error) {
+      this.logger.warn({ err: error, checkoutReference: row.reference }, 'could not close an expired checkout yet');
+      return row;
+    }
+    return read();
   }
 
   private async emitOutcome(em: EntityManager, row: CheckoutRow, comment: string): Promise<void> {
@@ -193,14 +256,13 @@ function canonical(value: unknown): unknown {
 }
 
 function toResponse(row: CheckoutRow): CheckoutResponse {
-  const expired = row.status === 'PROCESSING' && row.expires_at.getTime() <= Date.now();
   return {
     reference: row.reference,
     amount: row.amount,
     accountName: row.account_name,
     paymentMethod: row.payment_methods,
     usedMethod: row.used_method,
-    transactionStatus: expired ? 'FAILED' : row.status,
+    transactionStatus: row.status,
     email: row.email,
     callBackUrl: row.callback_url,
     returnUrl: row.return_url,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { CheckoutAccount, CheckoutQrResponse, PaymentMethod } from '@payments/contracts';
+import { CheckoutAccount, CheckoutPaymentResult, CheckoutQrResponse } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { toDataURL, toString } from 'qrcode';
+import { ulid } from 'ulid';
 import { Business } from '../businesses/business.entity';
 import { OutletServiceClient } from '../services/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
@@ -17,7 +18,7 @@ export class OtherMethodsService {
   ) {}
 
   async bankAccount(business: Business, reference: string): Promise<CheckoutAccount> {
-    const checkout = await this.payable(business.id, reference, 'pay-with-transfer');
+    const checkout = await this.checkouts.payable(business.id, reference, 'pay-with-transfer');
     return this.outlets.send({ type: 'assignCheckoutAccount', businessId: business.id, checkoutReference: reference, amount: checkout.amount, expiresAt: checkout.expiresAt });
   }
 
@@ -31,27 +32,30 @@ export class OtherMethodsService {
     return toString(await this.qrPayload(business, reference), { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   }
 
-  /** The sandbox wallet app paid what the QR code asked for. */
+  /**
+   * The sandbox wallet app paid what the QR code asked for. The ledger books the money and
+   * decides the checkout in one step, so a crash or timeout in between cannot split them.
+   */
   async payQr(business: Business, qrPayload: string): Promise<{ reference: string; transactionStatus: 'SUCCESS' }> {
     if (business.mode !== 'test') throw apiError('SANDBOX_ONLY', 'The sandbox wallet accepts test keys only');
     const url = URL.canParse(qrPayload) ? new URL(qrPayload) : null;
     const reference = url && `${url.protocol}//${url.host}` === qrScheme ? url.searchParams.get('reference') : null;
     if (!reference) throw apiError('INVALID_PAYLOAD', 'qrPayload is not a checkout QR code');
-    const checkout = await this.payable(business.id, reference, 'qr-wallet');
-    await this.outlets.send({ type: 'settleCheckoutPayment', businessId: business.id, checkoutReference: reference, amount: checkout.amount, method: 'qr-wallet' });
-    await this.checkouts.finish(business.id, reference, 'SUCCESS', { usedMethod: 'qr-wallet', maskedCard: null, comment: 'Paid by QR wallet' });
+    const checkout = await this.checkouts.payable(business.id, reference, 'qr-wallet');
+    const result = await this.outlets.send<CheckoutPaymentResult>({
+      type: 'settleCheckoutPayment',
+      businessId: business.id,
+      checkoutReference: reference,
+      amount: checkout.amount,
+      method: 'qr-wallet',
+      paymentId: ulid(),
+    });
+    await this.checkouts.applyOutcome(result.outcome);
     return { reference, transactionStatus: 'SUCCESS' };
   }
 
   private async qrPayload(business: Business, reference: string): Promise<string> {
-    const checkout = await this.payable(business.id, reference, 'qr-wallet');
+    const checkout = await this.checkouts.payable(business.id, reference, 'qr-wallet');
     return `${qrScheme}?${new URLSearchParams({ reference, amount: checkout.amount })}`;
-  }
-
-  private async payable(businessId: string, reference: string, method: PaymentMethod) {
-    const checkout = await this.checkouts.get(businessId, reference);
-    if (checkout.transactionStatus !== 'PROCESSING') throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} is ${checkout.transactionStatus.toLowerCase()} and cannot be paid`);
-    if (!checkout.paymentMethod.includes(method)) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} does not accept ${method}`);
-    return checkout;
   }
 }

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Header, Param, Post, Redirect } from '@nestjs/common';
+import { Body, Controller, Get, Header, Param, Post, Query, Redirect } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { RawResponse } from '@payments/platform-envelope';
+import { apiError, RawResponse } from '@payments/platform-envelope';
 import { Env } from '../config/env';
 import { CardPaymentsService } from './card-payments.service';
 import { checkoutLink } from './checkout-link';
@@ -12,6 +12,10 @@ const page = (title: string, body: string) => `<!doctype html>
 button{font-size:1rem;padding:.75rem 1.25rem;margin:.25rem;border-radius:.5rem;border:1px solid #1a1a1a;background:#fff;cursor:pointer}
 button:focus{outline:3px solid #1d4ed8;outline-offset:2px}</style></head>
 <body><h1>${title}</h1>${body}</body></html>`;
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
 
 /**
  * The sandbox bank's 3-D Secure page (an ACS simulator): the customer approves or declines,
@@ -30,8 +34,8 @@ export class SandboxAcsController {
   @RawResponse()
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
-  show(@Param('chargeId') chargeId: string): string {
-    const action = `/sandbox/3ds/${encodeURIComponent(chargeId)}`;
+  show(@Param('chargeId') chargeId: string, @Query('checkoutReference') checkoutReference: unknown): string {
+    const action = escapeAttribute(`/sandbox/3ds/${encodeURIComponent(chargeId)}?${new URLSearchParams({ checkoutReference: String(checkoutReference ?? '') })}`);
     return page(
       'Sandbox bank: confirm this payment',
       `<p>This page stands in for your bank's 3-D Secure check.</p>
@@ -44,8 +48,15 @@ export class SandboxAcsController {
   @Post(':chargeId')
   @RawResponse()
   @Redirect()
-  async decide(@Param('chargeId') chargeId: string, @Body() body: { decision?: string }): Promise<{ url: string; statusCode: number }> {
-    const result = await this.payments.complete3ds(chargeId, body?.decision === 'approve');
+  async decide(
+    @Param('chargeId') chargeId: string,
+    @Query('checkoutReference') checkoutReference: unknown,
+    @Body() body: { decision?: string },
+  ): Promise<{ url: string; statusCode: number }> {
+    if (typeof checkoutReference !== 'string' || !/^CHK-[0-9A-Z]{26}$/.test(checkoutReference)) {
+      throw apiError('TRANSACTION_NOT_FOUND', 'This 3-D Secure link does not name a checkout');
+    }
+    const result = await this.payments.complete3ds(chargeId, checkoutReference, body?.decision === 'approve');
     return { url: checkoutLink(this.env.CHECKOUT_URL, result.reference), statusCode: 303 };
   }
 }

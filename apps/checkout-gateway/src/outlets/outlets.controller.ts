@@ -11,7 +11,9 @@ import {
 import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
+import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
 import { OutletServiceClient } from '../services/outlet-service.client';
+import { ulid } from 'ulid';
 
 @ApiTags('outlets')
 @Controller('outlets')
@@ -27,8 +29,9 @@ export class OutletsController {
   @ApiEnvelopeOk(OutletResponse)
   @ApiEnvelopeErrors(422, 503)
   @SuccessMessage('Outlet created successfully')
-  create(@CurrentBusiness() business: Business, @Body() request: CreateOutletRequest): Promise<OutletResponse> {
-    return this.outletService.send({ type: 'createOutlet', businessId: business.id, request });
+  @AcceptsIdempotencyKey()
+  create(@CurrentBusiness() business: Business, @Body() request: CreateOutletRequest, @IdempotencyKey() idempotencyKey?: string): Promise<OutletResponse> {
+    return this.outletService.send({ type: 'createOutlet', businessId: business.id, request, idempotencyKey, commandId: ulid() });
   }
 
   @Get()

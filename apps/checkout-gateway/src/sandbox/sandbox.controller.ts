@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreditVirtualAccountRequest, CreditVirtualAccountResponse } from '@payments/contracts';
+import { CreditVirtualAccountRequest, CreditVirtualAccountResponse, CreditVirtualAccountResult } from '@payments/contracts';
 import {
   ApiEnvelopeErrors,
   ApiEnvelopeOk,
@@ -12,7 +12,10 @@ import {
 } from '@payments/platform-envelope';
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
+import { CheckoutsService } from '../checkouts/checkouts.service';
+import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
 import { OutletServiceClient } from '../services/outlet-service.client';
+import { ulid } from 'ulid';
 
 /** Simulators of the outside world, for test keys only. */
 @ApiTags('sandbox')
@@ -20,7 +23,10 @@ import { OutletServiceClient } from '../services/outlet-service.client';
 @UseGuards(ApiKeyGuard)
 @ApiKeyProtected()
 export class SandboxController {
-  constructor(private readonly outletService: OutletServiceClient) {}
+  constructor(
+    private readonly outletService: OutletServiceClient,
+    private readonly checkouts: CheckoutsService,
+  ) {}
 
   @Post('virtual-accounts/:accountNumber/credit')
   @HttpCode(200)
@@ -29,15 +35,28 @@ export class SandboxController {
   @ApiEnvelopeOk(CreditVirtualAccountResponse)
   @ApiEnvelopeErrors(403, 404, 422, 503)
   @SuccessMessage('Virtual account credited')
-  credit(
+  @AcceptsIdempotencyKey()
+  async credit(
     @CurrentBusiness() business: Business,
     @Param('accountNumber') accountNumber: string,
     @Body() request: CreditVirtualAccountRequest,
+    @IdempotencyKey() idempotencyKey?: string,
   ): Promise<CreditVirtualAccountResponse> {
     if (business.mode !== 'test') throw apiError('SANDBOX_ONLY', 'Sandbox simulators accept test keys only');
     if (!/^\d{10}$/.test(accountNumber)) {
       throw new ValidationFailedError([{ field: 'accountNumber', messages: ['accountNumber must be 10 digits'] }]);
     }
-    return this.outletService.send({ type: 'creditVirtualAccount', accountNumber, request });
+    // The rail's session id keys the credit. Chosen here when the caller sent none, so a
+    // redelivered command is the same transfer; a caller's retry needs its own sessionId or key.
+    const { checkoutOutcome, ...credited } = await this.outletService.send<CreditVirtualAccountResult>({
+      type: 'creditVirtualAccount',
+      businessId: business.id,
+      accountNumber,
+      sessionId: request.sessionId ?? ulid(),
+      request,
+      idempotencyKey,
+    });
+    if (checkoutOutcome) await this.checkouts.applyOutcome(checkoutOutcome);
+    return credited;
   }
 }

@@ -3,7 +3,11 @@ import { EventPattern, Payload } from '@nestjs/microservices';
 import { CardChargeSucceededV1, CardChargeSucceededV1Payload, EventEnvelope, Topics } from '@payments/contracts';
 import { CheckoutPayments } from './checkout-payments';
 
-/** A checkout's card charge succeeded: its money goes to the settlement wallet. */
+/**
+ * A checkout's card charge succeeded in card-processor. The gateway books it as it answers the
+ * customer; this event books it when the gateway could not (a crash, a timeout). Either way
+ * the charge is booked once.
+ */
 @Controller()
 export class CardChargesConsumer {
   constructor(private readonly payments: CheckoutPayments) {}
@@ -11,6 +15,6 @@ export class CardChargesConsumer {
   @EventPattern(Topics.cardCharges.name)
   async handle(@Payload() event: EventEnvelope<CardChargeSucceededV1Payload>): Promise<void> {
     if (event?.type !== CardChargeSucceededV1) return;
-    await this.payments.receiveCardCharge(event.eventId, event.payload);
+    await this.payments.payCard(event.payload);
   }
 }

@@ -1,16 +1,29 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CardChargeSucceededV1Payload, CheckoutAccount, CheckoutPaidV1, CheckoutPaidV1Payload, CreditVirtualAccountRequest, CreditVirtualAccountResponse, Topics } from '@payments/contracts';
+import {
+  CardChargeSucceededV1Payload,
+  CheckoutAccount,
+  CheckoutClosing,
+  CheckoutDecidedV1,
+  CheckoutDecidedV1Payload,
+  CheckoutOutcome,
+  CheckoutPaymentResult,
+  CreditVirtualAccountRequest,
+  CreditVirtualAccountResult,
+  PartnerEvents,
+  Topics,
+} from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
-import { Outbox, ProcessedEvents } from '@payments/platform-outbox';
-import { ulid } from 'ulid';
+import { Outbox } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
+import { PartnerEventsOutbox } from '../events/partner-events';
+import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { MoneyCommands } from '../ledger/money-commands';
+import { RefundsRepository } from '../refunds/refunds.repository';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { WalletsRepository } from '../wallets/wallets.repository';
-
-const cardChargesConsumer = 'outlet-service.card-charges';
+import { CheckoutOutcomesRepository } from './checkout-outcomes.repository';
 
 interface CheckoutAccountRow {
   account_number: string;
@@ -18,12 +31,14 @@ interface CheckoutAccountRow {
   checkout_reference: string;
   amount: string;
   expires_at: Date;
-  paid_at: Date | null;
 }
 
 /**
- * Money for checkouts paid by bank transfer, QR wallet or card. It lands in the business's
- * settlement wallet, once per checkout, and the gateway is told so it can end the checkout.
+ * Money for checkouts paid by bank transfer, QR wallet or card, and the one place that decides
+ * how a checkout ends. The first payment booked, or the first closing (expiry, a declined card),
+ * wins in the ledger's own transaction; the gateway only mirrors the outcome. After that a
+ * transfer or QR payment is refused, and money a card captured anyway waits in the suspense
+ * wallet with a refund record.
  */
 @Injectable()
 export class CheckoutPayments {
@@ -33,11 +48,11 @@ export class CheckoutPayments {
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,
     private readonly commands: MoneyCommands,
+    private readonly outcomes: CheckoutOutcomesRepository,
+    private readonly refunds: RefundsRepository,
     private readonly outbox: Outbox,
-    private readonly processed: ProcessedEvents,
+    private readonly events: PartnerEventsOutbox,
   ) {}
-
-  private readonly logger = new Logger(CheckoutPayments.name);
 
   /** The checkout's dynamic account; asking again returns the same one. */
   async assignAccount(businessId: string, checkoutReference: string, amount: string, expiresAt: string): Promise<CheckoutAccount> {
@@ -62,84 +77,106 @@ export class CheckoutPayments {
     });
   }
 
-  /** Money arrived on an account number that is not a wallet: maybe a checkout's. Null when it is not. */
-  async receiveTransfer(accountNumber: string, request: CreditVirtualAccountRequest): Promise<CreditVirtualAccountResponse | null> {
-    const sessionId = request.sessionId ?? ulid();
-    return this.dataSource.transaction(async (em) => {
-      const [account] = (await em.query(
-        `SELECT a.* FROM outlets.checkout_accounts a JOIN outlets.tenants t USING (business_id)
-         WHERE a.account_number = $1 AND t.mode = 'test' FOR UPDATE OF a`,
-        [accountNumber],
-      )) as CheckoutAccountRow[];
-      if (!account) return null;
-      // The sandbox bank refuses what the account cannot take, so nothing lands half-matched.
-      if (account.paid_at) throw apiError('INVALID_TRANSFER', `Account ${accountNumber} has already been paid`);
-      if (account.expires_at <= new Date()) throw apiError('INVALID_TRANSFER', `Account ${accountNumber} has expired`);
+  /**
+   * Money arrived on an account number that is not a wallet: maybe a checkout's (null when not).
+   * The rail's session id makes a repeated notification answer as the first one did. The sandbox
+   * bank refuses what the checkout cannot take, so nothing lands half-matched.
+   */
+  async receiveTransfer(em: EntityManager, accountNumber: string, sessionId: string, request: CreditVirtualAccountRequest): Promise<CreditVirtualAccountResult | null> {
+    const [account] = (await em.query(
+      `SELECT a.* FROM outlets.checkout_accounts a JOIN outlets.tenants t USING (business_id)
+       WHERE a.account_number = $1 AND t.mode = 'test' FOR UPDATE OF a`,
+      [accountNumber],
+    )) as CheckoutAccountRow[];
+    if (!account) return null;
+    const key = { namespace: 'session', reference: sessionId } as const;
+    return this.commands.once(em, account.business_id, key, 'checkout_transfer', { accountNumber, amount: request.amount }, async () => {
       if (request.amount !== account.amount) throw apiError('INVALID_TRANSFER', `Account ${accountNumber} accepts exactly ${account.amount} kobo`);
-      const entryId = await this.credit(em, account.business_id, account.checkout_reference, account.amount);
-      // Paid another way (QR wallet) already: the bank refuses this transfer rather than take the money twice.
-      if (!entryId) throw apiError('INVALID_TRANSFER', `The checkout behind account ${accountNumber} has already been paid`);
-      await em.query(`UPDATE outlets.checkout_accounts SET paid_at = now() WHERE account_number = $1`, [accountNumber]);
-      await this.outbox.enqueue<CheckoutPaidV1Payload>(em, {
-        topic: Topics.checkoutPayments,
-        type: CheckoutPaidV1,
-        key: account.business_id,
+      if (account.expires_at <= new Date()) throw apiError('INVALID_TRANSFER', `Account ${accountNumber} has expired`);
+      const { outcome, decided } = await this.outcomes.decide(em, {
         businessId: account.business_id,
-        payload: { businessId: account.business_id, checkoutReference: account.checkout_reference, method: 'pay-with-transfer', amount: account.amount, sessionId },
+        checkoutReference: account.checkout_reference,
+        status: 'SUCCESS',
+        method: 'pay-with-transfer',
+        paymentId: sessionId,
+        comment: 'Paid by bank transfer',
       });
-      return { sessionId, transactionReference: entryId, accountNumber, amount: account.amount, transactionStatus: 'SUCCESS' };
+      if (!decided) {
+        const why = outcome.status === 'SUCCESS' ? 'has already been paid' : 'has ended';
+        throw apiError('INVALID_TRANSFER', `The checkout behind account ${accountNumber} ${why}`);
+      }
+      const entryId = await this.book(em, outcome, account.amount);
+      await em.query(`UPDATE outlets.checkout_accounts SET paid_at = now() WHERE account_number = $1`, [accountNumber]);
+      return { sessionId, transactionReference: entryId, accountNumber, amount: account.amount, transactionStatus: 'SUCCESS', checkoutOutcome: outcome };
     });
   }
 
   /**
-   * A card charge succeeded in card-processor: book it and tell the gateway, once per event.
-   * A checkout already paid another way books nothing: that is a double payment for people
-   * to refund, so it is logged.
+   * A card charge succeeded: the money was captured, so it is booked whatever happened to the
+   * checkout meanwhile: to the settlement wallet when it pays the checkout, else to the suspense
+   * wallet for a refund. Once per charge, however often the gateway or the event asks.
    */
-  async receiveCardCharge(eventId: string, charge: CardChargeSucceededV1Payload): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      if (!(await this.processed.firstDelivery(em, cardChargesConsumer, eventId))) return;
+  async payCard(charge: Pick<CardChargeSucceededV1Payload, 'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'>): Promise<CheckoutPaymentResult> {
+    return this.dataSource.transaction(async (em) => {
       await this.tenants.require(em, charge.businessId);
-      const entryId = await this.credit(em, charge.businessId, charge.checkoutReference, charge.amount);
-      if (!entryId) {
-        this.logger.warn({ checkoutReference: charge.checkoutReference, chargeId: charge.chargeId }, 'card charge on a checkout already paid: refund it');
-        return;
-      }
-      await this.outbox.enqueue<CheckoutPaidV1Payload>(em, {
-        topic: Topics.checkoutPayments,
-        type: CheckoutPaidV1,
-        key: charge.businessId,
-        businessId: charge.businessId,
-        payload: {
+      const key = { namespace: 'card-charge', reference: charge.chargeId } as const;
+      const request = { checkoutReference: charge.checkoutReference, amount: charge.amount };
+      return this.commands.once(em, charge.businessId, key, 'card_charge', request, async () => {
+        const { outcome, decided } = await this.outcomes.decide(em, {
           businessId: charge.businessId,
           checkoutReference: charge.checkoutReference,
+          status: 'SUCCESS',
           method: 'card',
-          amount: charge.amount,
-          sessionId: charge.chargeId,
+          paymentId: charge.chargeId,
           maskedCard: charge.maskedPan,
-        },
+          comment: 'Paid by card',
+        });
+        if (decided) await this.book(em, outcome, charge.amount);
+        else await this.holdForRefund(em, charge, outcome);
+        return { outcome, accepted: decided };
       });
     });
   }
 
-  /** A QR wallet payment: the gateway ends the checkout once this returns. */
-  async settle(businessId: string, checkoutReference: string, amount: string): Promise<{ journalEntryId: string }> {
+  /** The sandbox wallet app paid the QR code: booked and decided together, or refused. */
+  async payQr(businessId: string, checkoutReference: string, amount: string, paymentId: string): Promise<CheckoutPaymentResult> {
     return this.dataSource.transaction(async (em) => {
       await this.tenants.require(em, businessId);
-      const journalEntryId = await this.credit(em, businessId, checkoutReference, amount);
-      if (!journalEntryId) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${checkoutReference} has already been paid`);
-      return { journalEntryId };
+      const key = { namespace: 'qr-payment', reference: paymentId } as const;
+      return this.commands.once(em, businessId, key, 'qr_payment', { checkoutReference, amount }, async () => {
+        const { outcome, decided } = await this.outcomes.decide(em, {
+          businessId,
+          checkoutReference,
+          status: 'SUCCESS',
+          method: 'qr-wallet',
+          paymentId,
+          comment: 'Paid by QR wallet',
+        });
+        if (!decided) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${checkoutReference} has already ${outcome.status === 'SUCCESS' ? 'been paid' : 'ended'}`);
+        await this.book(em, outcome, amount);
+        return { outcome, accepted: true };
+      });
     });
   }
 
-  /**
-   * Rail → settlement wallet, once per checkout whatever the method. Null when the checkout was
-   * paid before: a second payment must be refused by its caller, never silently absorbed.
-   */
-  private async credit(em: EntityManager, businessId: string, checkoutReference: string, amount: string): Promise<string | null> {
-    const reference = `checkout:${checkoutReference}`;
-    const claim = await this.commands.claim<{ journalEntryId: string }>(em, businessId, reference, 'checkout', { amount });
-    if (!claim.first) return null;
+  /** Ends checkouts FAILED unless a payment decided them first; answers each one's outcome. */
+  async close(closings: CheckoutClosing[]): Promise<CheckoutOutcome[]> {
+    // One order for every caller, so two closers of overlapping batches queue instead of deadlocking.
+    const ordered = [...closings].sort((a, b) => a.checkoutReference.localeCompare(b.checkoutReference));
+    return this.dataSource.transaction(async (em) => {
+      const outcomes: CheckoutOutcome[] = [];
+      for (const closing of ordered) {
+        const { outcome, decided } = await this.outcomes.decide(em, { ...closing, status: 'FAILED' });
+        if (decided) await this.announce(em, outcome);
+        outcomes.push(outcome);
+      }
+      return outcomes;
+    });
+  }
+
+  /** Rail → settlement wallet, and the outcome sent to the gateway, in the caller's transaction. */
+  private async book(em: EntityManager, outcome: CheckoutOutcome, amount: string): Promise<string> {
+    const { businessId, checkoutReference } = outcome;
     const [railId, settlementId] = [(await this.wallets.systemWallet(em, businessId, 'rail')).id, (await this.wallets.systemWallet(em, businessId, 'settlement')).id];
     const locked = await this.wallets.lock(em, businessId, [railId, settlementId]);
     const entry = await this.ledger.post(em, {
@@ -152,7 +189,56 @@ export class CheckoutPayments {
         { wallet: locked.get(settlementId)!, amount: BigInt(amount) },
       ],
     });
-    await this.commands.complete(em, businessId, reference, { journalEntryId: entry.id });
+    await this.announce(em, outcome);
     return entry.id;
+  }
+
+  /** Rail → suspense wallet, a refund record and refund.pending: captured money is never lost. */
+  private async holdForRefund(em: EntityManager, charge: Pick<CardChargeSucceededV1Payload, 'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'>, outcome: CheckoutOutcome) {
+    const { businessId, checkoutReference, chargeId } = charge;
+    const [railId, suspenseId] = [(await this.wallets.systemWallet(em, businessId, 'rail')).id, (await this.wallets.systemWallet(em, businessId, 'suspense')).id];
+    const locked = await this.wallets.lock(em, businessId, [railId, suspenseId]);
+    const reason =
+      outcome.status === 'SUCCESS'
+        ? `Checkout ${checkoutReference} was already paid${outcome.method ? ` by ${outcome.method}` : ''}`
+        : `Checkout ${checkoutReference} had already ended: ${outcome.comment}`;
+    const entry = await this.ledger.post(em, {
+      businessId,
+      kind: 'suspense',
+      reference: chargeId,
+      narration: reason,
+      postings: [
+        { wallet: locked.get(railId)!, amount: -BigInt(charge.amount) },
+        { wallet: locked.get(suspenseId)!, amount: BigInt(charge.amount) },
+      ],
+    });
+    const refund = await this.refunds.addPending(em, { businessId, transactionReference: chargeId, checkoutReference, amount: BigInt(charge.amount), reason, walletId: suspenseId });
+    await this.events.add(
+      em,
+      businessId,
+      PartnerEvents.refundPending,
+      transactionEvent({
+        sessionId: chargeId,
+        productType: 'card',
+        amount: charge.amount,
+        transactionStatus: 'PROCESSING',
+        transactionReference: refund.reference,
+        comment: reason,
+        createdAt: refund.createdAt.toISOString(),
+        transactionAccount: checkoutReference,
+        transactionType: 'DEBIT',
+        details: { checkoutReference, chargeId, maskedCard: charge.maskedPan, journalEntryId: entry.id },
+      }),
+    );
+  }
+
+  private async announce(em: EntityManager, outcome: CheckoutOutcome): Promise<void> {
+    await this.outbox.enqueue<CheckoutDecidedV1Payload>(em, {
+      topic: Topics.checkoutPayments,
+      type: CheckoutDecidedV1,
+      key: outcome.businessId,
+      businessId: outcome.businessId,
+      payload: outcome,
+    });
   }
 }

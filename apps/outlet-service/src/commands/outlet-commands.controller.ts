@@ -35,7 +35,7 @@ export class OutletCommandsController {
   private dispatch(command: OutletCommand): Promise<unknown> {
     switch (command.type) {
       case 'createOutlet':
-        return this.outlets.create(command.businessId, command.request);
+        return this.outlets.create(command.businessId, command.request, command.idempotencyKey, command.commandId);
       case 'getOutlet':
         return this.outlets.get(command.businessId, command.outletId);
       case 'getSettlementWallet':
@@ -49,11 +49,18 @@ export class OutletCommandsController {
       case 'setSweepSettings':
         return this.sweepSettings.update(command.businessId, command.request);
       case 'creditVirtualAccount':
-        return this.funding.execute(command.accountNumber, command.request);
+        return this.funding.execute(command.accountNumber, command.request, {
+          sessionId: command.sessionId,
+          idempotency: command.idempotencyKey ? { businessId: command.businessId, key: command.idempotencyKey } : undefined,
+        });
       case 'assignCheckoutAccount':
         return this.checkoutPayments.assignAccount(command.businessId, command.checkoutReference, command.amount, command.expiresAt);
       case 'settleCheckoutPayment':
-        return this.checkoutPayments.settle(command.businessId, command.checkoutReference, command.amount);
+        return command.method === 'card'
+          ? this.checkoutPayments.payCard({ ...command, chargeId: command.paymentId, maskedPan: command.maskedCard ?? '' })
+          : this.checkoutPayments.payQr(command.businessId, command.checkoutReference, command.amount, command.paymentId);
+      case 'closeCheckouts':
+        return this.checkoutPayments.close(command.checkouts);
     }
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CreditVirtualAccountRequest, CreditVirtualAccountResponse, PartnerEvents } from '@payments/contracts';
+import { CreditVirtualAccountRequest, CreditVirtualAccountResult, PartnerEvents } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { ulid } from 'ulid';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { CheckoutPayments } from '../checkouts/checkout-payments';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
@@ -11,9 +11,17 @@ import { LedgerService } from '../ledger/ledger.service';
 import { MoneyCommands } from '../ledger/money-commands';
 import { WalletsRepository } from '../wallets/wallets.repository';
 
+export interface CreditOptions {
+  /** The rail's session id; the gateway always gives one. */
+  sessionId?: string;
+  /** The caller's Idempotency-Key: a retry with the same key and body gets the first answer. */
+  idempotency?: { businessId: string; key: string };
+}
+
 /**
  * The sandbox bank rail's inbound transfer: money arrives on a virtual account number. The
- * rail's session id is the idempotency key, so a repeated notification credits once.
+ * rail's session id is the idempotency key, so a repeated notification credits once and
+ * answers as the first one did.
  */
 @Injectable()
 export class CreditVirtualAccountUseCase {
@@ -26,25 +34,27 @@ export class CreditVirtualAccountUseCase {
     private readonly checkoutPayments: CheckoutPayments,
   ) {}
 
-  async execute(accountNumber: string, request: CreditVirtualAccountRequest): Promise<CreditVirtualAccountResponse> {
-    const forCheckout = await this.checkoutPayments.receiveTransfer(accountNumber, request);
-    if (forCheckout) return forCheckout;
-    const sessionId = request.sessionId ?? ulid();
+  async execute(accountNumber: string, request: CreditVirtualAccountRequest, options: CreditOptions = {}): Promise<CreditVirtualAccountResult> {
+    const sessionId = options.sessionId ?? request.sessionId ?? ulid();
     return this.dataSource.transaction(async (em) => {
-      const account = await this.wallets.byAccountNumber(em, accountNumber);
-      // Sandbox money never lands in a live business's account.
-      if (!account || account.mode !== 'test' || account.type === 'rail') {
-        throw apiError('VIRTUAL_ACCOUNT_NOT_FOUND', `Virtual account ${accountNumber} not found`);
-      }
-      const businessId = account.businessId;
-      const reference = `session:${sessionId}`;
-      const claim = await this.commands.claim<CreditVirtualAccountResponse>(em, businessId, reference, 'funding', {
-        ...request,
-        accountNumber,
-        sessionId,
-      });
-      if (!claim.first) return claim.result;
+      const credit = () => this.credit(em, accountNumber, sessionId, request);
+      if (!options.idempotency) return credit();
+      const { businessId, key } = options.idempotency;
+      return this.commands.once(em, businessId, { namespace: 'idempotency-key', reference: key }, 'sandbox_credit', { accountNumber, ...request }, credit);
+    });
+  }
 
+  private async credit(em: EntityManager, accountNumber: string, sessionId: string, request: CreditVirtualAccountRequest): Promise<CreditVirtualAccountResult> {
+    const forCheckout = await this.checkoutPayments.receiveTransfer(em, accountNumber, sessionId, request);
+    if (forCheckout) return forCheckout;
+    const account = await this.wallets.byAccountNumber(em, accountNumber);
+    // Sandbox money never lands in a live business's account.
+    if (!account || account.mode !== 'test' || account.type === 'rail') {
+      throw apiError('VIRTUAL_ACCOUNT_NOT_FOUND', `Virtual account ${accountNumber} not found`);
+    }
+    const businessId = account.businessId;
+    const key = { namespace: 'session', reference: sessionId } as const;
+    return this.commands.once(em, businessId, key, 'funding', { ...request, accountNumber, sessionId }, async () => {
       const railId = (await this.wallets.systemWallet(em, businessId, 'rail')).id;
       const locked = await this.wallets.lock(em, businessId, [railId, account.id]);
       const [rail, wallet] = [locked.get(railId)!, locked.get(account.id)!];
@@ -58,13 +68,6 @@ export class CreditVirtualAccountUseCase {
           { wallet, amount: BigInt(request.amount) },
         ],
       });
-      const response: CreditVirtualAccountResponse = {
-        sessionId,
-        transactionReference: entry.id,
-        accountNumber,
-        amount: request.amount,
-        transactionStatus: 'SUCCESS',
-      };
       const eventData = transactionEvent({
         sessionId,
         productType: wallet.type === 'collection' ? 'collection' : 'deposit',
@@ -82,7 +85,7 @@ export class CreditVirtualAccountUseCase {
         details: { walletId: wallet.id, outletId: wallet.outletId },
       });
       await this.events.add(em, businessId, PartnerEvents.fundAccountSuccess, eventData);
-      return this.commands.complete(em, businessId, reference, response);
+      return { sessionId, transactionReference: entry.id, accountNumber, amount: request.amount, transactionStatus: 'SUCCESS' as const };
     });
   }
 }

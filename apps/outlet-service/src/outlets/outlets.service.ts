@@ -5,6 +5,7 @@ import { apiError } from '@payments/platform-envelope';
 import { ulid } from 'ulid';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { PartnerEventsOutbox } from '../events/partner-events';
+import { CommandKey, MoneyCommands } from '../ledger/money-commands';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { toWalletResponse, Wallet, WalletsRepository } from '../wallets/wallets.repository';
 
@@ -25,45 +26,55 @@ export class OutletsService {
     private readonly tenants: TenantsRepository,
     private readonly wallets: WalletsRepository,
     private readonly events: PartnerEventsOutbox,
+    private readonly commands: MoneyCommands,
   ) {}
 
-  /** The outlet, its two wallets and its outlet.created event commit together or not at all. */
-  async create(businessId: string, request: CreateOutletRequest): Promise<OutletResponse> {
+  /**
+   * The outlet, its two wallets and its outlet.created event commit together or not at all.
+   * Once per Idempotency-Key, or per gateway command when the partner sent none, so neither a
+   * retry after a 503 nor a redelivered command creates a second outlet.
+   */
+  async create(businessId: string, request: CreateOutletRequest, idempotencyKey: string | undefined, commandId: string): Promise<OutletResponse> {
+    const key: CommandKey = idempotencyKey ? { namespace: 'idempotency-key', reference: idempotencyKey } : { namespace: 'command', reference: commandId };
     return this.dataSource.transaction(async (em) => {
       await this.tenants.require(em, businessId);
-      const [row] = (await em
-        .query(
-          `INSERT INTO outlets.outlets (id, business_id, account_name, external_reference, address) VALUES ($1, $2, $3, $4, $5)
-           RETURNING *`,
-          [ulid(), businessId, request.accountName, request.externalReference ?? null, request.address ?? null],
-        )
-        .catch((error: unknown) => {
-          if (violates(error, 'outlets_business_external_reference_key')) {
-            throw apiError(
-              'EXTERNAL_REFERENCE_DUPLICATE',
-              `An outlet with externalReference ${request.externalReference} already exists; find it with GET /outlets?search=${request.externalReference}`,
-            );
-          }
-          throw error;
-        })) as OutletRow[];
-      const collection = await this.wallets.create(em, {
-        businessId,
-        outletId: row.id,
-        type: 'collection',
-        accountName: request.accountName,
-        withAccountNumber: true,
-      });
-      const deposit = await this.wallets.create(em, {
-        businessId,
-        outletId: row.id,
-        type: 'deposit',
-        accountName: request.accountName + depositSuffix,
-        withAccountNumber: true,
-      });
-      const outlet = toOutletResponse(row, [collection, deposit]);
-      await this.events.add(em, businessId, PartnerEvents.outletCreated, outlet);
-      return outlet;
+      return this.commands.once(em, businessId, key, 'create_outlet', request, () => this.insert(em, businessId, request));
     });
+  }
+
+  private async insert(em: EntityManager, businessId: string, request: CreateOutletRequest): Promise<OutletResponse> {
+    const [row] = (await em
+      .query(
+        `INSERT INTO outlets.outlets (id, business_id, account_name, external_reference, address) VALUES ($1, $2, $3, $4, $5)
+         RETURNING *`,
+        [ulid(), businessId, request.accountName, request.externalReference ?? null, request.address ?? null],
+      )
+      .catch((error: unknown) => {
+        if (violates(error, 'outlets_business_external_reference_key')) {
+          throw apiError(
+            'EXTERNAL_REFERENCE_DUPLICATE',
+            `An outlet with externalReference ${request.externalReference} already exists; find it with GET /outlets?search=${request.externalReference}`,
+          );
+        }
+        throw error;
+      })) as OutletRow[];
+    const collection = await this.wallets.create(em, {
+      businessId,
+      outletId: row.id,
+      type: 'collection',
+      accountName: request.accountName,
+      withAccountNumber: true,
+    });
+    const deposit = await this.wallets.create(em, {
+      businessId,
+      outletId: row.id,
+      type: 'deposit',
+      accountName: request.accountName + depositSuffix,
+      withAccountNumber: true,
+    });
+    const outlet = toOutletResponse(row, [collection, deposit]);
+    await this.events.add(em, businessId, PartnerEvents.outletCreated, outlet);
+    return outlet;
   }
 
   /** Unknown and other-business ids answer the same 404, so ids cannot be probed. */

@@ -52,8 +52,8 @@ export class PosCreditUseCase {
         );
         return;
       }
-      const reference = `pos:${decision.reference}`;
-      const claim = await this.commands.claim(em, decision.businessId, reference, 'pos', { amount: decision.amount, walletId: wallet.id });
+      const key = { namespace: 'pos', reference: decision.reference } as const;
+      const claim = await this.commands.claim(em, decision.businessId, key, 'pos', { amount: decision.amount, walletId: wallet.id });
       if (!claim.first) return;
       const railId = (await this.wallets.systemWallet(em, decision.businessId, 'rail')).id;
       const locked = await this.wallets.lock(em, decision.businessId, [railId, wallet.id]);
@@ -73,7 +73,7 @@ export class PosCreditUseCase {
         PartnerEvents.fundAccountSuccess,
         transactionEvent({ ...common, transactionStatus: 'SUCCESS', createdAt: entry.createdAt.toISOString() }),
       );
-      await this.commands.complete(em, decision.businessId, reference, { journalEntryId: entry.id });
+      await this.commands.complete(em, decision.businessId, key, { journalEntryId: entry.id });
     });
   }
 

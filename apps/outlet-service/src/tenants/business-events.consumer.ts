@@ -9,7 +9,7 @@ import { TenantsRepository } from './tenants.repository';
 
 const consumer = 'outlet-service.tenants';
 
-/** Gives every newly provisioned business its agent assignment, settlement wallet and rail wallet. */
+/** Gives every newly provisioned business its agent assignment and its settlement, rail and suspense wallets. */
 @Controller()
 export class BusinessEventsConsumer {
   private readonly logger = new Logger(BusinessEventsConsumer.name);
@@ -30,6 +30,7 @@ export class BusinessEventsConsumer {
       if (!(await this.tenants.insert(em, { businessId, name, mode }))) return;
       await this.wallets.create(em, { businessId, outletId: null, type: 'settlement', accountName: `${name} (settlement)`, withAccountNumber: true });
       await this.wallets.create(em, { businessId, outletId: null, type: 'rail', accountName: `${name} (bank rail)`, withAccountNumber: false });
+      await this.wallets.create(em, { businessId, outletId: null, type: 'suspense', accountName: `${name} (suspense)`, withAccountNumber: false });
       this.logger.log({ businessId }, 'tenant provisioned');
     });
   }

@@ -56,7 +56,7 @@ export class OutletServiceFixture {
   }
 
   outlet(businessId: string, request: Partial<CreateOutletRequest> = {}): Promise<OutletResponse> {
-    return this.app.get(OutletsService).create(businessId, { accountName: 'Outlet', ...request });
+    return this.app.get(OutletsService).create(businessId, { accountName: 'Outlet', ...request }, undefined, ulid());
   }
 
   async fund(accountNumber: string, amount: bigint): Promise<void> {

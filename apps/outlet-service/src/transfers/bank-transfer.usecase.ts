@@ -27,7 +27,8 @@ export class BankTransferUseCase {
     return this.dataSource.transaction(async (em) => {
       const tenant = await this.tenants.require(em, businessId);
       if (tenant.mode !== 'test') throw apiError('SANDBOX_ONLY', 'Live bank payouts are not available yet');
-      const claim = await this.commands.claim<BankTransferResponse>(em, businessId, request.reference, 'bank_transfer', request);
+      const key = { namespace: 'transfer', reference: request.reference } as const;
+      const claim = await this.commands.claim<BankTransferResponse>(em, businessId, key, 'bank_transfer', request);
       if (!claim.first) return claim.result;
 
       const source = (await this.wallets.lock(em, businessId, [request.sourceWalletId])).get(request.sourceWalletId)!;
@@ -63,7 +64,7 @@ export class BankTransferUseCase {
         narration: request.narration ?? null,
         createdAt: payout.created_at.toISOString(),
       };
-      return this.commands.complete(em, businessId, request.reference, response);
+      return this.commands.complete(em, businessId, key, response);
     });
   }
 }

@@ -28,7 +28,8 @@ export class InternalTransferUseCase {
     }
     return this.dataSource.transaction(async (em) => {
       await this.tenants.require(em, businessId);
-      const claim = await this.commands.claim<InternalTransferResponse>(em, businessId, request.reference, 'internal_transfer', request);
+      const key = { namespace: 'transfer', reference: request.reference } as const;
+      const claim = await this.commands.claim<InternalTransferResponse>(em, businessId, key, 'internal_transfer', request);
       if (!claim.first) return claim.result;
 
       const locked = await this.wallets.lock(em, businessId, [request.sourceWalletId, request.destinationWalletId]);
@@ -67,7 +68,7 @@ export class InternalTransferUseCase {
         details: { sourceWalletId: source.id, destinationWalletId: destination.id, journalEntryId: entry.id },
       });
       await this.events.add(em, businessId, PartnerEvents.internalTransferSuccessful, eventData);
-      return this.commands.complete(em, businessId, request.reference, response);
+      return this.commands.complete(em, businessId, key, response);
     });
   }
 }

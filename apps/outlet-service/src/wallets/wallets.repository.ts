@@ -4,7 +4,7 @@ import { apiError } from '@payments/platform-envelope';
 import { ulid } from 'ulid';
 import { EntityManager } from 'typeorm';
 
-export type WalletKind = 'collection' | 'deposit' | 'settlement' | 'rail';
+export type WalletKind = 'collection' | 'deposit' | 'settlement' | 'rail' | 'suspense';
 
 export interface Wallet {
   id: string;
@@ -100,8 +100,8 @@ export class WalletsRepository {
     return wallets;
   }
 
-  /** The business's settlement or rail wallet, unlocked: pass its id to lock() with the others. */
-  async systemWallet(em: EntityManager, businessId: string, type: 'settlement' | 'rail'): Promise<Wallet> {
+  /** The business's settlement, rail or suspense wallet, unlocked: pass its id to lock() with the others. */
+  async systemWallet(em: EntityManager, businessId: string, type: 'settlement' | 'rail' | 'suspense'): Promise<Wallet> {
     const [row] = (await em.query(`SELECT * FROM outlets.wallets WHERE business_id = $1 AND type = $2`, [
       businessId,
       type,

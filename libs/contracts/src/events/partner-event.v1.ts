@@ -10,6 +10,8 @@ export const PartnerEvents = {
   webhookTest: 'webhook.test',
   checkoutSuccess: 'checkout.success',
   checkoutFailed: 'checkout.failed',
+  /** Money taken for a checkout that had already ended: kept aside and being refunded. */
+  refundPending: 'refund.pending',
 } as const;
 
 export type PartnerEventName = (typeof PartnerEvents)[keyof typeof PartnerEvents];

@@ -17,7 +17,7 @@ export type CardCommand =
       sealedCard: string;
     }
   | { type: 'authorize'; businessId: string; checkoutReference: string; sealedAuthorization: string }
-  | { type: 'complete3ds'; chargeId: string; approved: boolean };
+  | { type: 'complete3ds'; chargeId: string; checkoutReference: string; approved: boolean };
 
 /** card-processor's answer: what the caller sees, plus what the gateway records on the checkout. */
 export interface CardChargeState extends CardChargeResponse {
@@ -25,6 +25,8 @@ export interface CardChargeState extends CardChargeResponse {
   checkoutReference: string;
   businessId: string;
   maskedPan: string;
+  /** Kobo, as charged. */
+  amount: string;
 }
 
 /**
