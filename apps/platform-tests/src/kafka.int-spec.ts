@@ -64,13 +64,34 @@ describe('kafkajs 2.2.4 against the local broker', () => {
     await producer.disconnect();
   });
 
-  it('keeps sealed POS data only as long as the declared retention', async () => {
-    await ensureTopics(admin, [Topics.posTransactions]);
+  it('keeps sealed card data on Kafka for hours at most, on every topic and dead-letter topic that carries it', async () => {
+    await ensureTopics(admin, allTopics);
+    const sealed = ['card.commands.v1', 'card.commands.v1.dlq', 'pos.transactions.v1', 'pos.transactions.v1.dlq'];
     const { resources } = await admin.describeConfigs({
       includeSynonyms: false,
-      resources: [{ type: ConfigResourceTypes.TOPIC, name: Topics.posTransactions.name, configNames: ['retention.ms'] }],
+      resources: sealed.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'segment.ms', 'cleanup.policy'] })),
     });
-    expect(resources[0].configEntries[0].configValue).toBe(Topics.posTransactions.config['retention.ms']);
+    const sixHours = 6 * 60 * 60 * 1000;
+    for (const resource of resources) {
+      const config = Object.fromEntries(resource.configEntries.map((entry) => [entry.configName, entry.configValue]));
+      // A segment is deleted only once it is rolled: the roll interval bounds how long data really stays.
+      expect({ topic: resource.resourceName, within: Number(config['retention.ms']) + Number(config['segment.ms']) <= sixHours + 60 * 60 * 1000 }).toEqual({
+        topic: resource.resourceName,
+        within: true,
+      });
+      expect(config['cleanup.policy']).toBe('delete');
+    }
+  });
+
+  it('applies a declared configuration to a topic created before it was declared', async () => {
+    const name = uniqueName('retention');
+    await ensureTopics(admin, [{ name, partitions: 1 }]);
+    await ensureTopics(admin, [{ name, partitions: 1, config: { 'retention.ms': '600000', 'segment.ms': '300000' } }]);
+    const { resources } = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [{ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'segment.ms'] }],
+    });
+    expect(Object.fromEntries(resources[0].configEntries.map((entry) => [entry.configName, entry.configValue]))).toEqual({ 'retention.ms': '600000', 'segment.ms': '300000' });
   });
 
   it('grows a topic that has fewer partitions than declared, and is safe to repeat', async () => {

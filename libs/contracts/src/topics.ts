@@ -6,14 +6,29 @@ export interface TopicSpec {
   readonly config?: Readonly<Record<string, string>>;
 }
 
+const minute = 60 * 1000;
+
+/**
+ * Sealed card data (PAN, CVV, PIN, PIN block, track 2) may stay on Kafka only as long as it
+ * can still be used (PCI DSS 3.3.1: no sensitive authentication data after authorisation, even
+ * encrypted). A segment is deleted only after it rolls, so the roll interval is short as well:
+ * nothing stays longer than retention plus one segment.
+ */
+function sealedCardData(retentionMs: number, segmentMs: number) {
+  return { 'retention.ms': String(retentionMs), 'segment.ms': String(segmentMs), 'cleanup.policy': 'delete' } as const;
+}
+
 export const Topics = {
   /** Partner-visible events (outlet.created, fundAccount.success, ...), keyed by business id. */
   partnerEvents: { name: 'partner.events.v1', partitions: 12 },
   /** Gateway → outlet-service requests; Nest's Kafka transport answers on `<name>.reply`. */
   outletCommands: { name: 'outlet.commands.v1', partitions: 6 },
   outletCommandReplies: { name: 'outlet.commands.v1.reply', partitions: 6 },
-  /** Gateway → card-processor requests (charges and their verification steps). */
-  cardCommands: { name: 'card.commands.v1', partitions: 6 },
+  /**
+   * Gateway → card-processor requests (charges and their verification steps), carrying sealed
+   * card data and answers. A request is useless once the gateway stopped waiting: an hour.
+   */
+  cardCommands: { name: 'card.commands.v1', partitions: 6, config: sealedCardData(60 * minute, 10 * minute) },
   cardCommandReplies: { name: 'card.commands.v1.reply', partitions: 6 },
   /** Gateway → webhook-dispatcher requests (deliveries, replays, endpoint settings). */
   webhookCommands: { name: 'webhook.commands.v1', partitions: 3 },
@@ -27,7 +42,7 @@ export const Topics = {
   posTransactions: {
     name: 'pos.transactions.v1',
     partitions: 6,
-    config: { 'retention.ms': String(6 * 60 * 60 * 1000), 'cleanup.policy': 'delete' },
+    config: sealedCardData(6 * 60 * minute, 30 * minute),
   },
   /** outlet-service → gateway: a checkout's money is in the ledger, keyed by business id. */
   checkoutPayments: { name: 'checkout.payments.v1', partitions: 3 },
@@ -40,9 +55,12 @@ export const Topics = {
 export type TopicKey = keyof typeof Topics;
 export type TopicName = (typeof Topics)[TopicKey]['name'];
 
-/** Messages that can never succeed are parked here instead of being retried forever. */
+/**
+ * Messages that can never succeed are parked here instead of being retried forever. A parked
+ * message keeps its topic's configuration, so sealed card data expires there just as soon.
+ */
 export function deadLetterTopicOf(topic: TopicSpec): TopicSpec {
-  return { name: `${topic.name}.dlq`, partitions: 1 };
+  return { name: `${topic.name}.dlq`, partitions: 1, ...(topic.config ? { config: topic.config } : {}) };
 }
 
 export const allTopics: readonly TopicSpec[] = Object.values(Topics).flatMap((topic) => [topic, deadLetterTopicOf(topic)]);
