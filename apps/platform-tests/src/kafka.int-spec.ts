@@ -1,4 +1,4 @@
-import { allTopics, Topics } from '@payments/contracts';
+import { allTopics } from '@payments/contracts';
 import { createKafkaClient, ensureTopics } from '@payments/platform-kafka';
 import { KafkaCollector, testEnvironment, uniqueName } from '@payments/testing';
 import { Admin, ConfigResourceTypes, Partitioners } from 'kafkajs';
