@@ -16,6 +16,8 @@ const dispatcherSettings = {
   WEBHOOK_POLL_INTERVAL_MS: '50',
   WEBHOOK_PER_ENDPOINT_CONCURRENCY: '16',
   WEBHOOK_CIRCUIT_THRESHOLD: '1000',
+  // The receivers listen on loopback, as a developer's would.
+  WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true',
 };
 
 /** A receiver that fails 30% of requests at random and counts the event ids it accepted. */

@@ -5,12 +5,13 @@ import { CommandReply, PartnerEvents, Topics, WebhookCommand, WebhookEndpointRes
 import { apiError, commandReply } from '@payments/platform-envelope';
 import { randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { DataSource } from 'typeorm';
 import { Env } from '../config/env';
 import { DeliveriesRepository, toResponse } from '../deliveries/deliveries.repository';
 import { DeliveryWorker } from '../deliveries/delivery-worker';
 import { Endpoint, EndpointsRepository } from '../endpoints/endpoints.repository';
-import { isPublicAddress } from '../sending/target-guard';
+import { hostOf, isAllowedAddress } from '../sending/target-guard';
 
 /** The partner API's requests, forwarded by the gateway over Kafka request/reply. */
 @Controller()
@@ -37,8 +38,12 @@ export class WebhookCommandsController {
       case 'setEndpoint': {
         const endpoint = await this.endpoint(command.businessId);
         await this.assertAllowed(command.url, endpoint.mode);
-        await this.endpoints.setUrl(command.businessId, command.url);
-        await this.deliveries.retarget(command.businessId, command.url);
+        await this.dataSource.transaction(async (em) => {
+          await this.endpoints.lockRouting(em, command.businessId);
+          await this.endpoints.setUrl(em, command.businessId, command.url);
+          await this.deliveries.retarget(em, command.businessId, command.url);
+        });
+        this.worker.nudge();
         return view(await this.endpoint(command.businessId));
       }
       case 'listDeliveries':
@@ -76,15 +81,20 @@ export class WebhookCommandsController {
     return endpoint;
   }
 
-  /** Live endpoints: https, and a host whose every address is public. The sender checks again at connect time. */
+  /**
+   * A host whose every address may be reached (public ones; private ones only for sandbox
+   * businesses where a developer allowed them), and https for live businesses. The sender
+   * checks again at connect time.
+   */
   private async assertAllowed(url: string, mode: 'test' | 'live'): Promise<void> {
-    if (mode === 'test' && this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE) return;
     const parsed = new URL(url);
     if (mode === 'live' && parsed.protocol !== 'https:') throw apiError('WEBHOOK_URL_NOT_ALLOWED', 'Live webhook URLs must use https');
-    const addresses = await lookup(parsed.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
+    const allowPrivate = mode === 'test' && this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE;
+    const host = hostOf(parsed);
+    const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true }).catch(() => []);
     if (addresses.length === 0) throw apiError('WEBHOOK_URL_NOT_ALLOWED', `${parsed.hostname} does not resolve`);
-    if (!addresses.every((entry) => isPublicAddress(entry.address))) {
-      throw apiError('WEBHOOK_URL_NOT_ALLOWED', `${parsed.hostname} resolves to a private, loopback or link-local address`);
+    if (!addresses.every((entry) => isAllowedAddress(entry.address, allowPrivate))) {
+      throw apiError('WEBHOOK_URL_NOT_ALLOWED', `${parsed.hostname} resolves to a private, loopback, link-local or metadata address`);
     }
   }
 }

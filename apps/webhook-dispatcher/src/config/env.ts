@@ -1,6 +1,6 @@
 import { PlatformEnv } from '@payments/platform-config';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, Matches, Max, Min } from 'class-validator';
+import { Equals, IsIn, IsInt, Matches, Max, Min, ValidateIf } from 'class-validator';
 
 /** webhook-dispatcher: signed webhook deliveries with retries. */
 export class Env extends PlatformEnv {
@@ -48,10 +48,16 @@ export class Env extends PlatformEnv {
   @Max(60_000)
   WEBHOOK_POLL_INTERVAL_MS: number = 500;
 
-  /** Sandbox businesses may target loopback and private addresses (a receiver on a laptop). Never live ones. */
+  /**
+   * Local development only: sandbox businesses may target loopback and private addresses (a
+   * receiver on a laptop). Never live businesses, never link-local or metadata addresses, and
+   * refused outright in production, where it would let any sandbox partner probe the network.
+   */
   @IsIn([true, false])
   @Transform(({ obj, key }) => obj[key] === true || obj[key] === 'true')
-  WEBHOOK_SANDBOX_ALLOW_PRIVATE: boolean = true;
+  @ValidateIf((env: Env) => env.NODE_ENV === 'production')
+  @Equals(false, { message: 'must be false when NODE_ENV is production' })
+  WEBHOOK_SANDBOX_ALLOW_PRIVATE: boolean = false;
 }
 
 export function retrySchedule(env: Env): number[] {

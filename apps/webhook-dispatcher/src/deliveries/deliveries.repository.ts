@@ -14,8 +14,9 @@ export interface DeliveryRow {
   event: string;
   event_data: Record<string, unknown>;
   target: Target;
-  url: string;
-  status: 'pending' | 'succeeded' | 'failed';
+  /** Null while held for an endpoint that has no URL yet. */
+  url: string | null;
+  status: 'pending' | 'held' | 'succeeded' | 'failed';
   attempts: number;
   next_attempt_at: Date;
   last_status_code: number | null;
@@ -28,7 +29,9 @@ export interface NewDelivery {
   event: string;
   eventData: Record<string, unknown>;
   target: Target;
-  url: string;
+  url: string | null;
+  /** `held` for an endpoint without a URL or disabled: sent once the business sets one. */
+  status?: 'pending' | 'held';
 }
 
 export interface ClaimLimits {
@@ -46,9 +49,9 @@ export class DeliveriesRepository {
   async add(em: EntityManager, delivery: NewDelivery): Promise<string> {
     const id = ulid();
     await em.query(
-      `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url) VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT DO NOTHING`,
-      [id, delivery.businessId, delivery.eventId, delivery.event, JSON.stringify(delivery.eventData), delivery.target, delivery.url],
+      [id, delivery.businessId, delivery.eventId, delivery.event, JSON.stringify(delivery.eventData), delivery.target, delivery.url, delivery.status ?? 'pending'],
     );
     return id;
   }
@@ -95,24 +98,39 @@ export class DeliveriesRepository {
     );
   }
 
-  /** Once the endpoint exists: its parked events become deliveries (when it has a URL) and leave the park. */
+  /** Once the endpoint exists, its parked events become deliveries (held when it has no URL) and leave the park. */
   async releaseParked(em: EntityManager, businessId: string, url: string | null): Promise<void> {
-    if (url) {
-      await em.query(
-        `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url)
-         SELECT gen_random_uuid()::text, business_id, event_id, event, event_data, 'business', $2 FROM webhooks.early_events
-         WHERE business_id = $1 ORDER BY created_at ON CONFLICT DO NOTHING`,
-        [businessId, url],
-      );
-    }
+    await em.query(
+      `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url, status)
+       SELECT gen_random_uuid()::text, business_id, event_id, event, event_data, 'business', $2, CASE WHEN $2::text IS NULL THEN 'held' ELSE 'pending' END
+       FROM webhooks.early_events WHERE business_id = $1 ORDER BY created_at ON CONFLICT DO NOTHING`,
+      [businessId, url],
+    );
     await em.query(`DELETE FROM webhooks.early_events WHERE business_id = $1`, [businessId]);
   }
 
-  /** A new endpoint URL applies to the business deliveries still pending. */
-  async retarget(businessId: string, url: string): Promise<void> {
-    await this.dataSource.query(
+  /** A new endpoint URL: pending business deliveries go there, and held ones are released to it. */
+  async retarget(em: EntityManager, businessId: string, url: string): Promise<void> {
+    await em.query(
       `UPDATE webhooks.deliveries SET url = $2, updated_at = now() WHERE business_id = $1 AND target IN ('business', 'test') AND status = 'pending'`,
       [businessId, url],
+    );
+    await em.query(
+      `UPDATE webhooks.deliveries SET status = 'pending', url = $2, next_attempt_at = now(), updated_at = now() WHERE business_id = $1 AND status = 'held'`,
+      [businessId, url],
+    );
+  }
+
+  /** Gives a claimed delivery back without an attempt, to be claimed again at once. */
+  async unclaim(em: EntityManager, deliveryId: string): Promise<void> {
+    await em.query(`UPDATE webhooks.deliveries SET lease_until = NULL, attempts = attempts - 1, updated_at = now() WHERE id = $1`, [deliveryId]);
+  }
+
+  /** Keeps a claimed delivery for later: its endpoint has no URL or is disabled. The claim was no attempt. */
+  async hold(em: EntityManager, deliveryId: string): Promise<void> {
+    await em.query(
+      `UPDATE webhooks.deliveries SET status = 'held', lease_until = NULL, attempts = attempts - 1, updated_at = now() WHERE id = $1`,
+      [deliveryId],
     );
   }
 
@@ -120,7 +138,7 @@ export class DeliveriesRepository {
     em: EntityManager,
     delivery: DeliveryRow,
     attempt: { startedAt: Date; latencyMs: number; statusCode: number | null; error: string | null; responseBody: string | null },
-    next: { status: 'pending' | 'succeeded' | 'failed'; delayMs?: number },
+    next: { status: 'pending' | 'held' | 'succeeded' | 'failed'; delayMs?: number },
   ): Promise<void> {
     await em.query(
       `INSERT INTO webhooks.attempts (delivery_id, attempt, started_at, latency_ms, status_code, error, response_body)

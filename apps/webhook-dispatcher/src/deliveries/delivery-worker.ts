@@ -96,17 +96,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       const startedAt = new Date();
       // Secrets that cannot be opened (a rotated data key) fail the attempt like any other error.
       const endpoint = await this.endpoints.find(row.business_id).catch((error: Error) => error);
+      if (row.target === 'business' && !(endpoint instanceof Error) && endpoint && (endpoint.status === 'disabled' || !endpoint.url)) {
+        await this.holdUnlessSendable(row);
+        return;
+      }
       const result = endpoint instanceof Error ? failedWithout(`cannot open the endpoint's secrets: ${endpoint.message}`) : await this.attempt(row, endpoint);
-      const decision: Decision =
-        !(endpoint instanceof Error) && endpoint?.status === 'disabled' && row.target === 'business'
-          ? { status: 'failed', disableEndpoint: false }
-          : decide(result, row.attempts, this.schedule);
+      const decision = decide(result, row.attempts, this.schedule);
       await this.dataSource.transaction(async (em) => {
-        await this.deliveries.recordAttempt(em, row, { startedAt, ...result }, decision);
-        if (decision.status === 'failed' && decision.disableEndpoint && row.target === 'business') {
-          await this.endpoints.disable(em, row.business_id, `${row.url} answered 410 Gone`);
-        }
-        await this.updateCircuit(em, row.url, decision.status === 'succeeded');
+        await this.deliveries.recordAttempt(em, row, { startedAt, ...result }, await this.next(em, row, decision));
+        await this.updateCircuit(em, row.url!, decision.status === 'succeeded');
       });
     } catch (error) {
       // The lease expires and the delivery is retried: nothing is lost.
@@ -114,9 +112,31 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
+  /**
+   * A URL that answered 410 Gone disables the business's endpoint, and the delivery is held
+   * until the business sets a new URL; unless it already did, in which case it goes there.
+   */
+  private async next(em: EntityManager, row: DeliveryRow, decision: Decision): Promise<{ status: 'pending' | 'held' | 'succeeded' | 'failed'; delayMs?: number }> {
+    if (decision.status !== 'gone') return decision;
+    if (row.target !== 'business') return { status: 'failed' };
+    await this.endpoints.lockRouting(em, row.business_id);
+    const disabled = await this.endpoints.disableIfAt(em, row.business_id, row.url!, `${row.url} answered 410 Gone`);
+    return disabled ? { status: 'held' } : { status: 'pending', delayMs: 0 };
+  }
+
+  /** Holds a claimed delivery whose endpoint has no URL or is disabled, unless a URL was set meanwhile. */
+  private async holdUnlessSendable(row: DeliveryRow): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      await this.endpoints.lockRouting(em, row.business_id);
+      const endpoint = await this.endpoints.route(em, row.business_id);
+      if (endpoint?.url && endpoint.status === 'active') await this.deliveries.unclaim(em, row.id);
+      else await this.deliveries.hold(em, row.id);
+    });
+  }
+
   private async attempt(row: DeliveryRow, endpoint: Endpoint | null): Promise<SendResult> {
     if (!endpoint) return failedWithout('the business has no webhook endpoint yet');
-    if (endpoint.status === 'disabled' && row.target === 'business') return failedWithout(`endpoint disabled: ${endpoint.disabledReason}`);
+    if (!row.url) return failedWithout('the delivery has no URL');
     const body = webhookBody(row.event, row.event_data, endpoint.apiKey);
     const headers = {
       'x-event-id': row.event_id,

@@ -9,7 +9,9 @@ import { DeliveryWorker } from './delivery-worker';
 
 /**
  * Turns each partner event into deliveries (the business's webhook URL, and a checkout's
- * callback URL) before the Kafka offset is committed. Redelivered messages add nothing.
+ * callback URL) before the Kafka offset is committed. Redelivered messages add nothing. An
+ * event is never dropped: without an endpoint record yet it is parked until onboarding
+ * arrives, and for an endpoint without a URL or disabled it is held until a URL is set.
  */
 @Controller()
 export class PartnerEventsConsumer {
@@ -24,14 +26,18 @@ export class PartnerEventsConsumer {
   async handle(@Payload() envelope: EventEnvelope<PartnerEventV1Payload>): Promise<void> {
     if (envelope?.type !== PartnerEventV1 || !envelope.businessId) return;
     const businessId = envelope.businessId;
-    const endpoint = await this.endpoints.route(businessId);
     const { event, eventData, callbackUrl } = envelope.payload;
     await this.dataSource.transaction(async (em) => {
+      await this.endpoints.lockRouting(em, businessId);
+      const endpoint = await this.endpoints.route(em, businessId);
       const common = { businessId, eventId: envelope.eventId, event, eventData };
       // Onboarding travels on another topic and may land a moment later: park the event until
       // it does, rather than blocking the partition for every other business.
       if (!endpoint) await this.deliveries.park(em, common);
-      else if (endpoint.url && endpoint.status === 'active') await this.deliveries.add(em, { ...common, target: 'business', url: endpoint.url });
+      else {
+        const sendable = endpoint.url !== null && endpoint.status === 'active';
+        await this.deliveries.add(em, { ...common, target: 'business', url: endpoint.url, status: sendable ? 'pending' : 'held' });
+      }
       if (callbackUrl) await this.deliveries.add(em, { ...common, target: 'callback', url: callbackUrl });
     });
     this.worker.nudge();

@@ -22,11 +22,11 @@ describe('retry policy', () => {
   });
 
   it('gives up after the last scheduled attempt', () => {
-    expect(decide({ statusCode: 500, retryAfterMs: null }, 4, schedule)).toEqual({ status: 'failed', disableEndpoint: false });
+    expect(decide({ statusCode: 500, retryAfterMs: null }, 4, schedule)).toEqual({ status: 'failed' });
   });
 
-  it('stops and disables the endpoint on 410 Gone', () => {
-    expect(decide({ statusCode: 410, retryAfterMs: null }, 1, schedule)).toEqual({ status: 'failed', disableEndpoint: true });
+  it('stops retrying a URL that answered 410 Gone', () => {
+    expect(decide({ statusCode: 410, retryAfterMs: null }, 1, schedule)).toEqual({ status: 'gone' });
   });
 
   it('honours Retry-After within bounds', () => {

@@ -5,7 +5,9 @@ export interface AttemptOutcome {
 
 export type Decision =
   | { status: 'succeeded' }
-  | { status: 'failed'; disableEndpoint: boolean }
+  | { status: 'failed' }
+  /** 410: the URL is gone for good; the business must set another one. */
+  | { status: 'gone' }
   | { status: 'pending'; delayMs: number };
 
 /** Retry-After is honoured, but never sooner than a second nor later than the longest scheduled wait. */
@@ -19,8 +21,8 @@ const minimumRetryAfterMs = 1000;
 export function decide(outcome: AttemptOutcome, attempt: number, schedule: number[], random: () => number = Math.random): Decision {
   const code = outcome.statusCode;
   if (code !== null && code >= 200 && code < 300) return { status: 'succeeded' };
-  if (code === 410) return { status: 'failed', disableEndpoint: true };
-  if (attempt > schedule.length) return { status: 'failed', disableEndpoint: false };
+  if (code === 410) return { status: 'gone' };
+  if (attempt > schedule.length) return { status: 'failed' };
   if (outcome.retryAfterMs !== null) {
     return { status: 'pending', delayMs: Math.min(Math.max(outcome.retryAfterMs, minimumRetryAfterMs), Math.max(...schedule)) };
   }

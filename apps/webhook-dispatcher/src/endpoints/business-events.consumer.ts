@@ -25,6 +25,7 @@ export class BusinessEventsConsumer {
     await this.dataSource.transaction(async (em) => {
       if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return;
       const { businessId, mode, webhookUrl, sealedApiKey } = event.payload;
+      await this.endpoints.lockRouting(em, businessId);
       await this.endpoints.provision(em, { businessId, mode, url: webhookUrl, sealedApiKey });
       await this.deliveries.releaseParked(em, businessId, webhookUrl);
     });

@@ -41,12 +41,18 @@ export class EndpointsRepository {
     );
   }
 
-  /** Where and whether to deliver, without opening any secret. */
-  async route(businessId: string): Promise<Pick<Endpoint, 'url' | 'status'> | null> {
-    const [row] = (await this.dataSource.query(`SELECT url, status FROM webhooks.endpoints WHERE business_id = $1`, [businessId])) as Pick<
-      Endpoint,
-      'url' | 'status'
-    >[];
+  /**
+   * Serialises, per business, everything that decides where its events go: routing an event,
+   * provisioning the endpoint (which releases parked events) and setting a URL (which releases
+   * held ones). Held until the caller's transaction ends.
+   */
+  async lockRouting(em: EntityManager, businessId: string): Promise<void> {
+    await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks.routing:' || $1, 0))`, [businessId]);
+  }
+
+  /** Where and whether to deliver, without opening any secret; call under lockRouting. */
+  async route(em: EntityManager, businessId: string): Promise<Pick<Endpoint, 'url' | 'status'> | null> {
+    const [row] = (await em.query(`SELECT url, status FROM webhooks.endpoints WHERE business_id = $1`, [businessId])) as Pick<Endpoint, 'url' | 'status'>[];
     return row ?? null;
   }
 
@@ -66,17 +72,19 @@ export class EndpointsRepository {
   }
 
   /** A new URL also re-activates an endpoint disabled by 410 Gone. */
-  async setUrl(businessId: string, url: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE webhooks.endpoints SET url = $2, status = 'active', disabled_reason = NULL, updated_at = now() WHERE business_id = $1`,
-      [businessId, url],
-    );
+  async setUrl(em: EntityManager, businessId: string, url: string): Promise<void> {
+    await em.query(`UPDATE webhooks.endpoints SET url = $2, status = 'active', disabled_reason = NULL, updated_at = now() WHERE business_id = $1`, [
+      businessId,
+      url,
+    ]);
   }
 
-  async disable(em: EntityManager, businessId: string, reason: string): Promise<void> {
-    await em.query(`UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = $2, updated_at = now() WHERE business_id = $1`, [
-      businessId,
-      reason,
-    ]);
+  /** Disables the endpoint if it still points at `url`; false when the business has moved on to another URL. */
+  async disableIfAt(em: EntityManager, businessId: string, url: string, reason: string): Promise<boolean> {
+    const [, affected] = (await em.query(
+      `UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = $3, updated_at = now() WHERE business_id = $1 AND url = $2`,
+      [businessId, url, reason],
+    )) as [unknown, number];
+    return affected === 1;
   }
 }

@@ -1,12 +1,14 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { Env } from '../config/env';
-import { assertAllowedUrl, guardedLookup } from './target-guard';
+import { assertAllowedUrl, guardedLookup, hostOf, isPublicAddress } from './target-guard';
 
 export interface SendResult {
   statusCode: number | null;
   latencyMs: number;
-  /** The first 1 KB of the answer. */
+  /** The first 1 KB of the answer; never kept from a private address. */
   responseBody: string | null;
   error: string | null;
   /** From Retry-After on 429 and 503. */
@@ -15,11 +17,16 @@ export interface SendResult {
 
 const excerptBytes = 1024;
 
-/** One HTTP POST per attempt, with a hard timeout, to public addresses only (unless sandbox allows). */
+/**
+ * One HTTP POST per attempt, with a hard timeout, to public addresses only. Where a developer
+ * allowed private addresses for sandbox businesses, those are reached too, but never link-local
+ * or metadata ones, and nothing a private address answers is kept: the delivery log must not
+ * become a way to read internal services.
+ */
 @Injectable()
 export class WebhookSender implements OnApplicationShutdown {
   private readonly publicOnly = new Agent({ connect: { lookup: guardedLookup(false), timeout: 5000 }, keepAliveTimeout: 4000 });
-  private readonly anyAddress = new Agent({ connect: { timeout: 5000 }, keepAliveTimeout: 4000 });
+  private readonly privateAllowed = new Agent({ connect: { lookup: guardedLookup(true), timeout: 5000 }, keepAliveTimeout: 4000 });
 
   constructor(private readonly env: Env) {}
 
@@ -27,17 +34,18 @@ export class WebhookSender implements OnApplicationShutdown {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      assertAllowedUrl(url, allowPrivate);
+      const target = assertAllowedUrl(url, allowPrivate);
+      const keepBody = !allowPrivate || (await isPublicHost(hostOf(target)));
       const response = await request(url, {
         method: 'POST',
         body,
         headers: { 'content-type': 'application/json', 'user-agent': 'payments-webhooks/1', ...headers },
-        dispatcher: allowPrivate ? this.anyAddress : this.publicOnly,
+        dispatcher: allowPrivate ? this.privateAllowed : this.publicOnly,
         headersTimeout: this.env.WEBHOOK_TIMEOUT_MS,
         bodyTimeout: this.env.WEBHOOK_TIMEOUT_MS,
         signal: AbortSignal.timeout(this.env.WEBHOOK_TIMEOUT_MS),
       });
-      const responseBody = await readExcerpt(response.body);
+      const responseBody = keepBody ? await readExcerpt(response.body) : await response.body.dump().then(() => null);
       return {
         statusCode: response.statusCode,
         latencyMs: elapsed(),
@@ -51,8 +59,15 @@ export class WebhookSender implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.publicOnly.close(), this.anyAddress.close()]);
+    await Promise.all([this.publicOnly.close(), this.privateAllowed.close()]);
   }
+}
+
+/** True when every address of `host` is public (an unresolvable name counts as not public). */
+async function isPublicHost(host: string): Promise<boolean> {
+  if (isIP(host)) return isPublicAddress(host);
+  const addresses = await lookup(host, { all: true }).catch(() => []);
+  return addresses.length > 0 && addresses.every((entry) => isPublicAddress(entry.address));
 }
 
 async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {

@@ -28,6 +28,8 @@ export class DispatcherFixture {
         WEBHOOK_TIMEOUT_MS: '1000',
         WEBHOOK_POLL_INTERVAL_MS: '50',
         WEBHOOK_CIRCUIT_THRESHOLD: '1000',
+        // The test receivers listen on loopback, as a developer's would.
+        WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true',
         ...overrides,
       },
     ));
@@ -43,22 +45,30 @@ export class DispatcherFixture {
   }
 
   async business(url: string | null, mode: 'test' | 'live' = 'test'): Promise<TestBusiness> {
+    const pending = this.pendingBusiness(url, mode);
+    await pending.provision();
+    return pending;
+  }
+
+  /** A business whose onboarding event has not arrived yet: provision() delivers it. */
+  pendingBusiness(url: string | null, mode: 'test' | 'live' = 'test'): TestBusiness & { provision: () => Promise<void> } {
     const businessId = ulid();
     const apiKey = `pk_${mode}_${randomBytes(12).toString('hex')}`;
-    await this.app.get(BusinessEventsConsumer).handle({
-      eventId: randomUUID(),
-      type: BusinessProvisionedV1,
-      occurredAt: new Date().toISOString(),
-      payload: {
-        businessId,
-        name: 'Receiver Ltd',
-        mode,
-        webhookUrl: url,
-        sealedApiKey: new Sealer(this.dataKey).seal(apiKey, businessId),
-        sealedPosEncryptionKey: 'unused',
-      },
-    });
-    return { businessId, apiKey };
+    const provision = () =>
+      this.app.get(BusinessEventsConsumer).handle({
+        eventId: randomUUID(),
+        type: BusinessProvisionedV1,
+        occurredAt: new Date().toISOString(),
+        payload: {
+          businessId,
+          name: 'Receiver Ltd',
+          mode,
+          webhookUrl: url,
+          sealedApiKey: new Sealer(this.dataKey).seal(apiKey, businessId),
+          sealedPosEncryptionKey: 'unused',
+        },
+      });
+    return { businessId, apiKey, provision };
   }
 
   /** One partner event as it arrives from Kafka; returns its event id. */

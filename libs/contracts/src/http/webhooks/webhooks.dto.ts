@@ -2,7 +2,8 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUrl, MaxLength, ValidateNested } from 'class-validator';
 import { PageQuery } from '../page.query';
 
-export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
+/** `held`: the endpoint has no URL or is disabled; sent once a URL is set (PUT /webhooks/endpoint). */
+export const deliveryStatuses = ['pending', 'held', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
 /** PUT /webhooks/endpoint */
@@ -67,7 +68,10 @@ export class DeliveryResponse {
   target!: 'business' | 'callback' | 'test' | 'replay';
 
   @IsString()
-  url!: string;
+  /** Null while a delivery is held for an endpoint that has no URL yet. */
+  @IsOptional()
+  @IsString()
+  url!: string | null;
 
   @IsIn(deliveryStatuses)
   status!: DeliveryStatus;
@@ -105,7 +109,7 @@ export class DeliveryAttemptResponse {
   @IsString()
   error!: string | null;
 
-  /** The first 1 KB of the receiver's answer. */
+  /** The first 1 KB of the receiver's answer; never kept from a private address. */
   @IsOptional()
   @IsString()
   responseBody!: string | null;
