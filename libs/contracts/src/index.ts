@@ -22,6 +22,8 @@ export * from './messages/outlet-commands';
 export * from './messages/pos-transactions';
 export * from './messages/webhook-commands';
 export * from './topics';
+export * from './validation/calendar-date';
+export * from './validation/json-numbers';
 export * from './validation/kobo-amount';
 export * from './validation/luhn';
 export * from './validation/max-characters';

@@ -1,9 +1,10 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EventEnvelope, PartnerEventV1Payload } from '@payments/contracts';
+import { CheckoutClosing, CheckoutOutcome, EventEnvelope, OutletCommand, PartnerEventV1Payload } from '@payments/contracts';
 import { startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { gatewayApp } from '../app';
 import { BusinessesService, PartnerCredentials } from '../businesses/businesses.service';
+import { OutletServiceClient } from '../services/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
 
 jest.setTimeout(60_000);
@@ -79,6 +80,54 @@ describe('checkout transactions', () => {
     expect(response.json().data.errors.map((error: { field: string }) => error.field)).toContain(field);
   });
 
+  describe('input no receiver or database could store faithfully', () => {
+    const keyed = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
+      app.inject({ method, url, headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret }, ...(payload ? { payload } : {}) });
+    const fields = (response: { json: () => { data: { errors?: { field: string }[] } } }) => response.json().data.errors?.map((error) => error.field);
+
+    it.each([
+      ['a NUL in accountName', { accountName: 'Acme\u0000Store' }, 'accountName'],
+      ['a NUL in a metadata value', { metadata: { note: 'a\u0000b' } }, 'metadata.note'],
+      ['a NUL in a metadata key', { metadata: { 'a\u0000': 'b' } }, 'metadata'],
+      ['a fractional number in metadata', { metadata: { rate: 1e-7 } }, 'metadata'],
+      ['a decimal deep in metadata', { metadata: { items: [{ price: 12.5 }] } }, 'metadata'],
+      ['a whole number too large to be exact in metadata', { metadata: { big: 2 ** 60 } }, 'metadata'],
+    ])('refuses %s with 422 naming the field', async (_case, change, field) => {
+      const response = await create({ ...valid, ...change });
+      expect(response.statusCode).toBe(422);
+      expect(fields(response)).toContain(field);
+    });
+
+    it('keeps whole numbers, strings and booleans in metadata exactly as sent', async () => {
+      const metadata = { count: 3, below: -2, label: '1e-7', paid: false, nested: { list: [1, 'two'] } };
+      const reference = (await create({ ...valid, metadata })).json().data.reference;
+      expect((await get(reference)).json().data.metadata).toEqual(metadata);
+    });
+
+    it('refuses a NUL in a path parameter', async () => {
+      const response = await keyed('GET', '/payin/charge/requests/CHK-%00');
+      expect(response.statusCode).toBe(422);
+      expect(fields(response)).toEqual(['reference']);
+    });
+
+    it.each([
+      ['a page past any that can be served', '/outlets?page=100000000000', 'page'],
+      ['an impossible calendar date', '/webhooks/deliveries?from=2025-02-30T00:00:00Z', 'from'],
+      ['an impossible date without a time', '/webhooks/deliveries?to=2025-02-30', 'to'],
+    ])('refuses %s with 422', async (_case, url, field) => {
+      const response = await keyed('GET', url);
+      expect(response.statusCode).toBe(422);
+      expect(fields(response)).toEqual([field]);
+    });
+
+    it('refuses an impossible birthday before it reaches the card processor', async () => {
+      const reference = (await create(valid)).json().data.reference;
+      const response = await keyed('POST', `/checkout/${reference}/card-authorization`, { birthday: '1990-02-30' });
+      expect(response.statusCode).toBe(422);
+      expect(fields(response)).toEqual(['birthday']);
+    });
+  });
+
   it('returns the first answer to a retry with the same Idempotency-Key, and refuses the key for another body', async () => {
     const key = `idem-${Date.now()}`;
     const [first, second] = await Promise.all([create(valid, { 'idempotency-key': key }), create(valid, { 'idempotency-key': key })]);
@@ -111,19 +160,54 @@ describe('checkout transactions', () => {
     expect(response.body).not.toContain('5060990000000000019');
   });
 
-  it('ends an unpaid checkout FAILED at expiry and sends checkout.failed to the callback URL too', async () => {
-    const reference = (await create({ ...valid, callBackUrl: 'https://merchant.example/callback', metadata: { orderId: 'A-1' } })).json().data.reference;
-    const dataSource = app.get(DataSource);
-    await dataSource.query(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [reference]);
-    expect((await get(reference)).json().data.transactionStatus).toBe('FAILED');
-    expect(await app.get(CheckoutsService).expireDue()).toBeGreaterThanOrEqual(1);
-    const [row] = (await dataSource.query(`SELECT payload FROM gateway.outbox WHERE payload::text LIKE $1`, [`%${reference}%`])) as {
-      payload: EventEnvelope<PartnerEventV1Payload>;
-    }[];
-    expect(row.payload.payload).toMatchObject({
-      event: 'checkout.failed',
-      callbackUrl: 'https://merchant.example/callback',
-      eventData: { transactionReference: reference, transactionStatus: 'FAILED', amount: '150000', metadata: { orderId: 'A-1' } },
+  describe('at expiry, ending as the ledger decides', () => {
+    /** outlet-service stands in as the ledger: it answers each closing with the outcome it holds. */
+    const ledgerAnswers = (decide: (closing: CheckoutClosing) => Partial<CheckoutOutcome>) =>
+      jest.spyOn(app.get(OutletServiceClient), 'send').mockImplementation(async (command: OutletCommand) => {
+        if (command.type !== 'closeCheckouts') throw new Error(`unexpected ${command.type}`);
+        return command.checkouts.map((closing) => ({ ...closing, status: 'FAILED', method: null, paymentId: null, maskedCard: null, ...decide(closing) })) as never;
+      });
+    const expire = (reference: string) =>
+      app.get(DataSource).query(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [reference]);
+    const outcomeEvents = async (reference: string) =>
+      (
+        (await app.get(DataSource).query(`SELECT payload FROM gateway.outbox WHERE payload::text LIKE $1`, [`%${reference}%`])) as {
+          payload: EventEnvelope<PartnerEventV1Payload>;
+        }[]
+      ).map((row) => row.payload.payload);
+
+    afterEach(() => jest.restoreAllMocks());
+
+    it('ends an unpaid checkout FAILED and sends checkout.failed to the callback URL too', async () => {
+      ledgerAnswers(() => ({}));
+      const reference = (await create({ ...valid, callBackUrl: 'https://merchant.example/callback', metadata: { orderId: 'A-1' } })).json().data.reference;
+      await expire(reference);
+      expect(await app.get(CheckoutsService).expireDue()).toBeGreaterThanOrEqual(1);
+      expect((await get(reference)).json().data.transactionStatus).toBe('FAILED');
+      expect(await outcomeEvents(reference)).toEqual([
+        expect.objectContaining({
+          event: 'checkout.failed',
+          callbackUrl: 'https://merchant.example/callback',
+          eventData: expect.objectContaining({ transactionReference: reference, transactionStatus: 'FAILED', amount: '150000', metadata: { orderId: 'A-1' } }),
+        }),
+      ]);
+    });
+
+    it('ends a checkout SUCCESS when the ledger booked a transfer in its final second, and never says FAILED', async () => {
+      ledgerAnswers(() => ({ status: 'SUCCESS', method: 'pay-with-transfer', paymentId: 'rail-session-9', comment: 'Paid by bank transfer' }));
+      const reference = (await create(valid)).json().data.reference;
+      await expire(reference);
+      expect((await get(reference)).json().data).toMatchObject({ transactionStatus: 'SUCCESS', usedMethod: 'pay-with-transfer' });
+      await app.get(CheckoutsService).expireDue();
+      expect((await outcomeEvents(reference)).map((event) => event.event)).toEqual(['checkout.success']);
+    });
+
+    it('reads PROCESSING while the ledger cannot be asked, rather than guessing', async () => {
+      jest.spyOn(app.get(OutletServiceClient), 'send').mockRejectedValue(new Error('no answer'));
+      const reference = (await create(valid)).json().data.reference;
+      await expire(reference);
+      expect((await get(reference)).json().data.transactionStatus).toBe('PROCESSING');
+      expect(await outcomeEvents(reference)).toEqual([]);
     });
   });
 });

@@ -15,6 +15,7 @@ export function payloadProblems(payload: Record<string, unknown>): { field: stri
   return posPayloadFields.flatMap((field) => {
     const value = payload[field];
     if (typeof value !== 'string') return [{ field, messages: [`${field} is required and must be a string`] }];
+    if (value.includes('\u0000')) return [{ field, messages: [`${field} must not contain NUL characters`] }];
     const rule = rules[field];
     return rule && !rule.valid(value) ? [{ field, messages: [rule.message] }] : [];
   });

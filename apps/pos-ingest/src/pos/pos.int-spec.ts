@@ -117,6 +117,14 @@ describe('POST /pos', () => {
     }
   });
 
+  it('refuses a NUL character in the serial number or in any payload field with 422', async () => {
+    const inSerial = await fixture.submit(`${terminal.serialNumber}\u0000`, encrypt(payload(), terminal.posKey));
+    expect([inSerial.statusCode, inSerial.json().data.errors]).toEqual([422, [{ field: 'serialNumber', messages: ['serialNumber must not contain NUL characters'] }]]);
+    const inPayload = await fixture.submit(terminal.serialNumber, encrypt({ ...payload(), cardHolderName: 'ADA\u0000OBI' }, terminal.posKey));
+    expect(inPayload.statusCode).toBe(422);
+    expect(inPayload.json().data.errors.map((error: { field: string }) => error.field)).toEqual(['cardHolderName']);
+  });
+
   it('answers a malformed request as every route does: envelope, code, request id', async () => {
     const send = (body: string, contentType = 'application/json') =>
       fixture.app.inject({ method: 'POST', url: '/pos', payload: body, headers: { 'content-type': contentType, 'x-request-id': 'pos-trace-7' } });

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiEnvelope, PosSubmissionRequest, PosSubmissionResponse } from '@payments/contracts';
-import { envelopeOperation, flattenValidationErrors, ValidationFailedError } from '@payments/platform-envelope';
+import { envelopeOperation, fieldWithNul, flattenValidationErrors, ValidationFailedError } from '@payments/platform-envelope';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -52,6 +52,8 @@ export class PosRoute implements OnModuleInit {
 /** The body as a PosSubmissionRequest, or a 422 naming each bad field, as the global pipe would. */
 function validRequest(request: FastifyRequest): PosSubmissionRequest {
   const body = typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? request.body : {};
+  const withNul = fieldWithNul(body, '');
+  if (withNul !== null) throw new ValidationFailedError([{ field: withNul || 'body', messages: [`${withNul || 'body'} must not contain NUL characters`] }]);
   const submission = plainToInstance(PosSubmissionRequest, body);
   const errors = validateSync(submission, { forbidUnknownValues: true });
   if (errors.length > 0) throw new ValidationFailedError(flattenValidationErrors(errors));

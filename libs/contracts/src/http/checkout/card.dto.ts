@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsCalendarDate } from '../../validation/calendar-date';
 import { IsCardNumber } from '../../validation/luhn';
 
 export const nextActions = ['none', 'pin', 'otp', 'avs', '3ds', 'birthday', 'phone'] as const;
@@ -61,7 +62,7 @@ export class CardAuthorizationRequest {
 
   /** YYYY-MM-DD */
   @IsOptional()
-  @Matches(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message: 'birthday must be YYYY-MM-DD' })
+  @IsCalendarDate({ message: 'birthday must be a real date, YYYY-MM-DD' })
   birthday?: string;
 
   @IsOptional()

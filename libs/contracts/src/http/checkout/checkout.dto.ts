@@ -1,4 +1,5 @@
 import { ArrayNotEmpty, ArrayUnique, IsArray, IsEmail, IsIn, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, Matches, MaxLength, registerDecorator } from 'class-validator';
+import { HasOnlyWholeNumbers } from '../../validation/json-numbers';
 import { IsKoboAmount } from '../../validation/kobo-amount';
 import { MaxCharacters } from '../../validation/max-characters';
 
@@ -51,9 +52,11 @@ export class CreateCheckoutRequest {
   @MaxLength(2000)
   returnUrl?: string;
 
+  /** Strings, booleans, null, arrays, objects and whole numbers; other numbers go as strings. */
   @IsOptional()
   @IsObject()
   @IsSmallJson(MAX_METADATA_BYTES)
+  @HasOnlyWholeNumbers()
   metadata?: Record<string, unknown>;
 }
 

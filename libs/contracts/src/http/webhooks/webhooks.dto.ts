@@ -42,14 +42,14 @@ export class ListDeliveriesQuery extends PageQuery {
   @MaxLength(100)
   event?: string;
 
-  /** Created at or after (ISO 8601). */
+  /** Created at or after (ISO 8601, a date that exists). */
   @IsOptional()
-  @IsISO8601()
+  @IsISO8601({ strict: true, strictSeparator: true }, { message: 'from must be an ISO 8601 date or time that exists' })
   from?: string;
 
-  /** Created before (ISO 8601). */
+  /** Created before (ISO 8601, a date that exists). */
   @IsOptional()
-  @IsISO8601()
+  @IsISO8601({ strict: true, strictSeparator: true }, { message: 'to must be an ISO 8601 date or time that exists' })
   to?: string;
 }
 
