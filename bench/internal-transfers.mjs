@@ -1,27 +1,95 @@
-// Internal transfers through the gateway: throughput and latency at a fixed concurrency.
+// Internal transfers through the gateway, side by side with pgbench's TPC-B-like workload on
+// the same PostgreSQL, in one run: what a money command costs next to a plain bank transaction.
 //
-//   npm run bench [-- --transfers 3000 --concurrency 16 --outlets 20]
+//   npm run bench [-- --seconds 20 --rounds 3 --connections 16 --outlets 20 --warm-up 10]
 //
-// Starts its own Kafka (if needed), a fresh `payments_bench` database, outlet-service and the
-// gateway on ports 14003 and 14000, funds the collection wallets of a few outlets through the
-// sandbox rail, then sends transfers between random wallet pairs and prints a table.
+// Starts Kafka (if needed), a fresh `payments_bench` database, outlet-service and the gateway
+// in production mode, funds the wallets of a few outlets through the sandbox rail, and
+// initialises a pgbench database (scale 10). Then rounds alternate: transfers between random
+// wallets from `connections` clients for `seconds`, and pgbench (16 clients, same duration).
+// Tables: each side's median round, the ratio, and the CPU every process spent per operation.
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { log, waitUntilReady } from '../tools/lib.mjs';
-import { createPartner, finish, percentile, prepare, startApp } from './support.mjs';
+import { CpuMeter, createPartner, finish, median, perOperation, prepare, printCpuTable, printTable, startApp } from './support.mjs';
 
 const { values } = parseArgs({
   options: {
-    transfers: { type: 'string', default: '3000' },
-    concurrency: { type: 'string', default: '16' },
+    seconds: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
     outlets: { type: 'string', default: '20' },
+    'warm-up': { type: 'string', default: '10' },
   },
 });
-const [total, concurrency, outletCount] = [Number(values.transfers), Number(values.concurrency), Number(values.outlets)];
+const [seconds, rounds, connections, outletCount] = [Number(values.seconds), Number(values.rounds), Number(values.connections), Number(values.outlets)];
 
-const { env, startedKafka } = await prepare('payments_bench');
-const children = [startApp('outlet-service', 14003, env), startApp('checkout-gateway', 14000, env)];
+const { env, startedKafka, pg } = await prepare('payments_bench');
+const apps = { 'outlet-service': startApp('outlet-service', 14003, env), 'checkout-gateway': startApp('checkout-gateway', 14000, env) };
 const gateway = 'http://127.0.0.1:14000';
+const pgbenchDatabase = 'payments_bench_pgbench';
+
+/** Runs pgbench against its own database; `done` resolves with its output. */
+function pgbench(args) {
+  const child = spawn('pgbench', ['-h', '127.0.0.1', '-U', 'postgres', ...args, pgbenchDatabase], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const done = new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`pgbench exited with ${code}: ${output}`))));
+  });
+  return { child, done };
+}
+
+/** One round of transfers: rate, latency, and CPU per transfer of every process. */
+async function transferRound(wallets, headers, duration) {
+  const meter = new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, () => child.pid])));
+  const before = meter.snapshot();
+  const result = await autocannon({
+    url: `${gateway}/transfer/internal`,
+    connections,
+    duration,
+    method: 'POST',
+    headers,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const from = wallets[Math.floor(Math.random() * wallets.length)];
+          let to = from;
+          while (to === from) to = wallets[Math.floor(Math.random() * wallets.length)];
+          return { ...request, body: JSON.stringify({ reference: randomUUID(), amount: '100', sourceWalletId: from, destinationWalletId: to }) };
+        },
+      },
+    ],
+  });
+  const done = result.requests.total;
+  return { perSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, cpu: perOperation(meter.used(before, meter.snapshot()), done) };
+}
+
+/** One round of pgbench's TPC-B-like script: transactions a second and CPU per transaction. */
+async function pgbenchRound(duration) {
+  const run = pgbench(['-c', '16', '-j', '2', '-T', String(duration)]);
+  const meter = new CpuMeter({ pgbench: () => run.child.pid });
+  const before = meter.snapshot();
+  // pgbench's own CPU is read while it runs: once it exits, /proc forgets it.
+  let last = meter.snapshot();
+  const sampler = setInterval(() => (last = meter.snapshot()), 200);
+  const output = await run.done;
+  clearInterval(sampler);
+  const after = { ...meter.snapshot(), named: last.named };
+  const transactions = Number(/number of transactions actually processed: (\d+)/.exec(output)?.[1]);
+  // pgbench is this round's load generator; this process only waits for it.
+  const { pgbench: generator, ...used } = meter.used(before, after);
+  used['load generator'] = generator;
+  return {
+    tps: Number(/tps = ([\d.]+)/.exec(output)?.[1]),
+    latencyMs: Number(/latency average = ([\d.]+)/.exec(output)?.[1]),
+    cpu: perOperation(used, transactions),
+  };
+}
 
 try {
   await Promise.all([waitUntilReady('http://127.0.0.1:14003/health/ready', 90_000), waitUntilReady(`${gateway}/health/ready`, 90_000)]);
@@ -41,44 +109,52 @@ try {
   for (let i = 0; i < outletCount; i += 1) {
     const outlet = (await call('POST', '/outlets', { accountName: `Bench ${i}` })).body.data;
     for (const wallet of [outlet.collectionWallet, outlet.depositWallet]) {
-      await call('POST', `/sandbox/virtual-accounts/${wallet.accountNumber}/credit`, { amount: '100000000000' });
+      await call('POST', `/sandbox/virtual-accounts/${wallet.accountNumber}/credit`, { amount: '100000000000', sessionId: randomUUID() });
     }
     wallets.push(outlet.collectionWallet.walletId, outlet.depositWallet.walletId);
   }
 
-  log(`${total} transfers at concurrency ${concurrency}`);
-  const latencies = [];
-  const failures = new Map();
-  let next = 0;
-  const began = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        next += 1;
-        const from = wallets[Math.floor(Math.random() * wallets.length)];
-        let to = from;
-        while (to === from) to = wallets[Math.floor(Math.random() * wallets.length)];
-        const sentAt = performance.now();
-        const response = await call('POST', '/transfer/internal', { reference: randomUUID(), amount: '100', sourceWalletId: from, destinationWalletId: to });
-        latencies.push(performance.now() - sentAt);
-        if (response.status !== 200) failures.set(response.body.data?.code, (failures.get(response.body.data?.code) ?? 0) + 1);
-      }
-    }),
+  log('initialising pgbench (scale 10)');
+  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${pgbenchDatabase} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${pgbenchDatabase}`);
+  await admin.end();
+  await pgbench(['-i', '-s', '10', '-q']).done;
+
+  log(`warming up for ${values['warm-up']} s`);
+  await transferRound(wallets, headers, Number(values['warm-up']));
+  const transfers = [];
+  const banks = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    log(`round ${round}/${rounds}: transfers, ${connections} clients, ${seconds} s`);
+    transfers.push(await transferRound(wallets, headers, seconds));
+    log(`round ${round}/${rounds}: pgbench TPC-B-like, 16 clients, ${seconds} s`);
+    banks.push(await pgbenchRound(seconds));
+  }
+
+  const transferRate = median(transfers.map((round) => round.perSecond));
+  const tps = median(banks.map((round) => round.tps));
+  console.log(`\n${rounds} rounds of ${seconds} s each, alternating; the median round of each.`);
+  printTable(
+    ['operation', 'per second', 'p50 ms', 'p99 ms', 'non-2xx', 'per second by round'],
+    [
+      [
+        `POST /transfer/internal, ${connections} clients`,
+        transferRate.toFixed(0),
+        String(median(transfers.map((round) => round.p50))),
+        String(median(transfers.map((round) => round.p99))),
+        String(transfers.reduce((sum, round) => sum + round.non2xx, 0)),
+        transfers.map((round) => round.perSecond.toFixed(0)).join(', '),
+      ],
+      ['pgbench TPC-B-like, 16 clients', tps.toFixed(0), median(banks.map((round) => round.latencyMs)).toFixed(1), '', '', banks.map((round) => round.tps.toFixed(0)).join(', ')],
+    ],
   );
-  const seconds = (performance.now() - began) / 1000;
-  latencies.sort((a, b) => a - b);
-  const rows = [
-    ['transfers', String(total)],
-    ['concurrency', String(concurrency)],
-    ['wallets', String(wallets.length)],
-    ['failed', [...failures].map(([code, count]) => `${count} ${code}`).join(', ') || '0'],
-    ['transfers/s', (total / seconds).toFixed(0)],
-    ['p50 ms', percentile(latencies, 50).toFixed(1)],
-    ['p99 ms', percentile(latencies, 99).toFixed(1)],
-    ['max ms', latencies.at(-1).toFixed(1)],
-  ];
-  console.log('\n| metric | value |\n|---|---|');
-  for (const [metric, value] of rows) console.log(`| ${metric} | ${value} |`);
+  console.log(`\ntransfers / pgbench TPS: ${((transferRate / tps) * 100).toFixed(1)}% (target: 30%)`);
+  printCpuTable([
+    { name: 'internal transfer', cpu: transfers.map((round) => round.cpu) },
+    { name: 'pgbench transaction', cpu: banks.map((round) => round.cpu) },
+  ]);
 } finally {
-  await finish(children, startedKafka);
+  await finish(Object.values(apps), startedKafka);
 }

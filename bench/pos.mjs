@@ -12,10 +12,9 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { log, root, waitUntilReady } from '../tools/lib.mjs';
-import { cpuSnapshot, cpuUsedBetween, finish, prepare, startApp } from './support.mjs';
+import { CpuMeter, finish, median, perOperation, prepare, printCpuTable, startApp } from './support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +38,8 @@ const children = [posIngest, bareRoute];
 /** Runs autocannon against a target, each request taking the target's next body. */
 function run(target, bodies, seconds = duration) {
   return new Promise((resolve, reject) => {
-    const before = cpuSnapshot(target.process.pid);
+    const meter = new CpuMeter({ server: () => target.process.pid });
+    const before = meter.snapshot();
     autocannon(
       {
         url: target.url,
@@ -51,16 +51,11 @@ function run(target, bodies, seconds = duration) {
       },
       (error, result) => {
         if (error) return reject(error);
-        // CPU each part spent per request in this round, in microseconds.
-        const used = cpuUsedBetween(before, cpuSnapshot(target.process.pid));
-        const cpu = Object.fromEntries(Object.entries(used).map(([part, seconds]) => [part, (seconds * 1e6) / result.requests.total]));
-        resolve({ ...result, cpu });
+        resolve({ ...result, cpu: perOperation(meter.used(before, meter.snapshot()), result.requests.total) });
       },
     );
   });
 }
-
-const median = (numbers) => numbers.slice().sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 
 try {
   await Promise.all([waitUntilReady('http://127.0.0.1:14202/health/ready', 90_000)]);
@@ -121,13 +116,7 @@ try {
 
   // Everything shares this machine's cores, so the CPU a request costs all of them together
   // bounds the rate: with every core busy, cores × 1 s / (µs per request).
-  console.log(`\nCPU per request in µs (median round), and the rate it allows with all ${availableParallelism()} cores busy.\n`);
-  console.log('| target | server | PostgreSQL | Kafka broker | load generator | total | ceiling requests/s |\n|---|---|---|---|---|---|---|');
-  for (const { name, results } of targets) {
-    const parts = ['server', 'postgres', 'broker', 'loadGenerator'].map((part) => median(results.map((result) => result.cpu[part])));
-    const total = parts.reduce((sum, value) => sum + value, 0);
-    console.log(`| ${name} | ${parts.map((value) => value.toFixed(0)).join(' | ')} | ${total.toFixed(0)} | ${((availableParallelism() * 1e6) / total).toFixed(0)} |`);
-  }
+  printCpuTable(targets.map(({ name, results }) => ({ name, cpu: results.map((result) => result.cpu) })));
   const repeated = targets[1].sent - bodies.length;
   if (repeated > 0) console.log(`${repeated} pos-ingest requests repeated an earlier transaction: raise the body count for this machine.`);
 } finally {

@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { ensureBuild, ensureDependencies, ensureKafka, root, stopKafka } from '../tools/lib.mjs';
 
 /** Prepares the machine and an empty database; returns the environment for the apps. */
@@ -82,26 +83,69 @@ function readProcFile(pid, name) {
 }
 
 /**
- * CPU seconds used so far by the server under test, PostgreSQL (every backend), the Kafka
- * broker and this process (the load generator), so a round can be charged per request.
+ * Charges every process on the machine that works for an operation: the named apps, every
+ * PostgreSQL backend, the Kafka broker and the load generator (this process, plus any helper
+ * process named as one, such as pgbench). Take a snapshot before and after a round; `used`
+ * gives each part's CPU seconds in between, a process started meanwhile counted whole.
  */
-export function cpuSnapshot(serverPid) {
-  const own = process.cpuUsage();
-  const snapshot = { server: processCpuSeconds(serverPid), postgres: new Map(), broker: new Map(), loadGenerator: (own.user + own.system) / 1e6 };
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    if (readProcFile(pid, 'comm').trim() === 'postgres') snapshot.postgres.set(pid, processCpuSeconds(pid));
-    else if (readProcFile(pid, 'cmdline').includes('kafka.Kafka')) snapshot.broker.set(pid, processCpuSeconds(pid));
+export class CpuMeter {
+  /** @param {Record<string, () => number | undefined>} processes name → pid (looked up at each snapshot) */
+  constructor(processes) {
+    this.processes = processes;
   }
-  return snapshot;
+
+  snapshot() {
+    const own = process.cpuUsage();
+    const named = Object.fromEntries(Object.entries(this.processes).map(([name, pid]) => [name, pid() ? processCpuSeconds(pid()) : 0]));
+    const postgres = new Map();
+    const broker = new Map();
+    for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+      if (readProcFile(pid, 'comm').trim() === 'postgres') postgres.set(pid, processCpuSeconds(pid));
+      else if (readProcFile(pid, 'cmdline').includes('kafka.Kafka')) broker.set(pid, processCpuSeconds(pid));
+    }
+    return { named, postgres, broker, loadGenerator: (own.user + own.system) / 1e6 };
+  }
+
+  used(before, after) {
+    const since = (processes, earlier) => [...processes].reduce((sum, [pid, seconds]) => sum + seconds - (earlier.get(pid) ?? 0), 0);
+    const named = Object.fromEntries(Object.keys(after.named).map((name) => [name, after.named[name] - (before.named[name] ?? 0)]));
+    return { ...named, PostgreSQL: since(after.postgres, before.postgres), 'Kafka broker': since(after.broker, before.broker), 'load generator': after.loadGenerator - before.loadGenerator };
+  }
 }
 
-/** CPU seconds each part used between two snapshots; a process started meanwhile counts whole. */
-export function cpuUsedBetween(before, after) {
-  const since = (processes, earlier) => [...processes].reduce((sum, [pid, seconds]) => sum + seconds - (earlier.get(pid) ?? 0), 0);
-  return {
-    server: after.server - before.server,
-    postgres: since(after.postgres, before.postgres),
-    broker: since(after.broker, before.broker),
-    loadGenerator: after.loadGenerator - before.loadGenerator,
-  };
+export const median = (numbers) => numbers.slice().sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
+
+/** CPU per operation in µs for each part, from seconds used and operations done. */
+export function perOperation(used, operations) {
+  return Object.fromEntries(Object.entries(used).map(([part, seconds]) => [part, (seconds * 1e6) / operations]));
+}
+
+/**
+ * Prints the CPU table: one row per measured thing, the µs each part spent per operation (the
+ * median over rounds), their total, and the rate the machine's cores would allow if busy.
+ * @param {{ name: string, cpu: Record<string, number>[] }[]} rows cpu: one perOperation() per round
+ */
+export function printCpuTable(rows) {
+  const parts = [...new Set(rows.flatMap((row) => row.cpu.flatMap((round) => Object.keys(round))))];
+  const cores = availableParallelism();
+  console.log(`\nCPU per operation in µs (median of the rounds), and the rate it allows with all ${cores} cores busy.\n`);
+  console.log(`| operation | ${parts.join(' | ')} | total | ceiling/s |\n|---|${parts.map(() => '---|').join('')}---|---|`);
+  for (const { name, cpu } of rows) {
+    const cells = parts.map((part) => median(cpu.map((round) => round[part] ?? 0)));
+    const total = cells.reduce((sum, value) => sum + value, 0);
+    console.log(`| ${name} | ${cells.map((value) => value.toFixed(0)).join(' | ')} | ${total.toFixed(0)} | ${((cores * 1e6) / total).toFixed(0)} |`);
+  }
+}
+
+/** Prints a markdown table from a header row and rows of cells. */
+export function printTable(header, rows) {
+  console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---|').join('')}`);
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+}
+
+/** The pids of processes whose command line contains `needle` (helpers the bench spawned). */
+export function pidsMatching(needle) {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => readProcFile(pid, 'cmdline').includes(needle));
 }

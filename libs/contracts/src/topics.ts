@@ -21,18 +21,20 @@ function sealedCardData(retentionMs: number, segmentMs: number) {
 export const Topics = {
   /** Partner-visible events (outlet.created, fundAccount.success, ...), keyed by business id. */
   partnerEvents: { name: 'partner.events.v1', partitions: 12 },
-  /** Gateway → outlet-service requests; Nest's Kafka transport answers on `<name>.reply`. */
+  /** Gateway → outlet-service requests; each names the replies partition its answer goes to. */
   outletCommands: { name: 'outlet.commands.v1', partitions: 6 },
-  outletCommandReplies: { name: 'outlet.commands.v1.reply', partitions: 6 },
   /**
    * Gateway → card-processor requests (charges and their verification steps), carrying sealed
    * card data and answers. A request is useless once the gateway stopped waiting: an hour.
    */
   cardCommands: { name: 'card.commands.v1', partitions: 6, config: sealedCardData(60 * minute, 10 * minute) },
-  cardCommandReplies: { name: 'card.commands.v1.reply', partitions: 6 },
   /** Gateway → webhook-dispatcher requests (deliveries, replays, endpoint settings). */
   webhookCommands: { name: 'webhook.commands.v1', partitions: 3 },
-  webhookCommandReplies: { name: 'webhook.commands.v1.reply', partitions: 3 },
+  /**
+   * Answers to every request above. A requesting instance reads one partition of its own
+   * choosing, named in each request; a reply is kept only as long as anyone could wait for it.
+   */
+  commandReplies: { name: 'command.replies.v1', partitions: 12, config: { 'retention.ms': String(60 * minute), 'segment.ms': String(10 * minute), 'cleanup.policy': 'delete' } },
   /** Internal business lifecycle events (partner provisioned, keys rotated), keyed by business id. */
   businessEvents: { name: 'business.events.v1', partitions: 3 },
   /**

@@ -1,7 +1,7 @@
 import { Controller, Logger } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import { CardCommand, CommandReply, Topics } from '@payments/contracts';
 import { commandReply } from '@payments/platform-envelope';
+import { CommandHandler } from '@payments/platform-kafka';
 import { CardCharges } from './card-charges';
 
 /** The gateway's card requests over Kafka request/reply; domain errors travel back as data. */
@@ -11,8 +11,8 @@ export class CardCommandsController {
 
   constructor(private readonly charges: CardCharges) {}
 
-  @MessagePattern(Topics.cardCommands.name)
-  handle(@Payload() command: CardCommand): Promise<CommandReply> {
+  @CommandHandler(Topics.cardCommands)
+  handle(command: CardCommand): Promise<CommandReply> {
     return commandReply(this.logger, command?.type, () => this.dispatch(command));
   }
 

@@ -1,5 +1,4 @@
 import { Controller, Inject } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   EventEnvelope,
@@ -10,7 +9,7 @@ import {
   Topics,
 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
-import { PoisonMessageError } from '@payments/platform-kafka';
+import { EventHandler, PoisonMessageError } from '@payments/platform-kafka';
 import { Outbox } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
 import { CardForAuthorisation, SandboxIssuer } from '../issuer/sandbox-issuer';
@@ -31,8 +30,8 @@ export class PosTransactionsConsumer {
     private readonly outbox: Outbox,
   ) {}
 
-  @EventPattern(Topics.posTransactions.name)
-  async handle(@Payload() event: EventEnvelope<PosTransactionAcceptedV1Payload>): Promise<void> {
+  @EventHandler(Topics.posTransactions, 'bulk')
+  async handle(event: EventEnvelope<PosTransactionAcceptedV1Payload>): Promise<void> {
     if (event?.type !== PosTransactionAcceptedV1) return;
     const transaction = event.payload;
     const card = this.openCard(transaction);

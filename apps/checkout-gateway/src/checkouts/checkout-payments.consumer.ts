@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
 import { CheckoutDecidedV1, CheckoutDecidedV1Payload, CheckoutPaidV1, CheckoutPaidV1Payload, EventEnvelope, Topics } from '@payments/contracts';
+import { EventHandler } from '@payments/platform-kafka';
 import { CheckoutsService } from './checkouts.service';
 
 /**
@@ -11,8 +11,8 @@ import { CheckoutsService } from './checkouts.service';
 export class CheckoutPaymentsConsumer {
   constructor(private readonly checkouts: CheckoutsService) {}
 
-  @EventPattern(Topics.checkoutPayments.name)
-  async handle(@Payload() event: EventEnvelope<CheckoutDecidedV1Payload | CheckoutPaidV1Payload>): Promise<void> {
+  @EventHandler(Topics.checkoutPayments)
+  async handle(event: EventEnvelope<CheckoutDecidedV1Payload | CheckoutPaidV1Payload>): Promise<void> {
     if (event?.type === CheckoutDecidedV1) await this.checkouts.applyOutcome(event.payload as CheckoutDecidedV1Payload);
     if (event?.type === CheckoutPaidV1) {
       // Written by outlet-service before outcomes were decided there; read during an upgrade.

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
 import { CardChargeSucceededV1, CardChargeSucceededV1Payload, EventEnvelope, Topics } from '@payments/contracts';
+import { EventHandler } from '@payments/platform-kafka';
 import { CheckoutPayments } from './checkout-payments';
 
 /**
@@ -12,8 +12,8 @@ import { CheckoutPayments } from './checkout-payments';
 export class CardChargesConsumer {
   constructor(private readonly payments: CheckoutPayments) {}
 
-  @EventPattern(Topics.cardCharges.name)
-  async handle(@Payload() event: EventEnvelope<CardChargeSucceededV1Payload>): Promise<void> {
+  @EventHandler(Topics.cardCharges)
+  async handle(event: EventEnvelope<CardChargeSucceededV1Payload>): Promise<void> {
     if (event?.type !== CardChargeSucceededV1) return;
     await this.payments.payCard(event.payload);
   }

@@ -1,7 +1,7 @@
 import { Controller, Logger } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandReply, OutletCommand, Topics } from '@payments/contracts';
 import { commandReply } from '@payments/platform-envelope';
+import { CommandHandler } from '@payments/platform-kafka';
 import { CheckoutPayments } from '../checkouts/checkout-payments';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { OutletsService } from '../outlets/outlets.service';
@@ -27,8 +27,8 @@ export class OutletCommandsController {
     private readonly checkoutPayments: CheckoutPayments,
   ) {}
 
-  @MessagePattern(Topics.outletCommands.name)
-  handle(@Payload() command: OutletCommand): Promise<CommandReply> {
+  @CommandHandler(Topics.outletCommands)
+  handle(command: OutletCommand): Promise<CommandReply> {
     return commandReply(this.logger, command?.type, () => this.dispatch(command));
   }
 

@@ -1,8 +1,8 @@
 import { Controller, Logger } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Topics } from '@payments/contracts';
 import { ProcessedEvents } from '@payments/platform-outbox';
+import { EventHandler } from '@payments/platform-kafka';
 import { DataSource } from 'typeorm';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { TenantsRepository } from './tenants.repository';
@@ -21,8 +21,8 @@ export class BusinessEventsConsumer {
     private readonly wallets: WalletsRepository,
   ) {}
 
-  @EventPattern(Topics.businessEvents.name)
-  async handle(@Payload() event: EventEnvelope<BusinessProvisionedV1Payload>): Promise<void> {
+  @EventHandler(Topics.businessEvents)
+  async handle(event: EventEnvelope<BusinessProvisionedV1Payload>): Promise<void> {
     if (event?.type !== BusinessProvisionedV1) return;
     await this.dataSource.transaction(async (em) => {
       if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return;

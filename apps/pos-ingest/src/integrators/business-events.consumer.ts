@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Topics } from '@payments/contracts';
+import { EventHandler } from '@payments/platform-kafka';
 import { DataSource } from 'typeorm';
 
 /** Keeps each business's POS key (still sealed) so its terminals can be served. */
@@ -9,8 +9,8 @@ import { DataSource } from 'typeorm';
 export class BusinessEventsConsumer {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  @EventPattern(Topics.businessEvents.name)
-  async handle(@Payload() event: EventEnvelope<BusinessProvisionedV1Payload>): Promise<void> {
+  @EventHandler(Topics.businessEvents)
+  async handle(event: EventEnvelope<BusinessProvisionedV1Payload>): Promise<void> {
     if (event?.type !== BusinessProvisionedV1) return;
     const { businessId, mode, sealedPosEncryptionKey } = event.payload;
     // Idempotent by the primary key: a redelivered event changes nothing.

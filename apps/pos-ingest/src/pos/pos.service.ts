@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   EventEnvelope,
@@ -11,8 +11,8 @@ import {
 } from '@payments/contracts';
 import { decryptPosPayload, Sealer } from '@payments/platform-crypto';
 import { apiError, DomainError, ValidationFailedError } from '@payments/platform-envelope';
-import { BatchingPublisher, KAFKA_CLIENT } from '@payments/platform-kafka';
-import { Kafka, Message, Partitioners, Producer } from 'kafkajs';
+import { KafkaProducer } from '@payments/platform-kafka';
+import { Message } from 'kafkajs';
 import { createHmac, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Env } from '../config/env';
@@ -24,28 +24,24 @@ export const CARD_SEALER = Symbol('CARD_SEALER');
 
 /**
  * Accepts a terminal's submission: decrypt, validate, deduplicate, publish, answer. The answer
- * comes only after Kafka acknowledged the message (acks=all, idempotent producer). Submissions
+ * comes only after Kafka acknowledged the message (acks=all). Submissions
  * arriving together are deduplicated and published as one group (SubmissionBatcher); when the
  * broker fails, nothing is processed and a retry is the same transaction.
  */
 @Injectable()
-export class PosService implements OnApplicationShutdown {
-  private producer?: Promise<Producer>;
-  private readonly publisher: BatchingPublisher;
+export class PosService {
   private readonly submissions: SubmissionBatcher;
   private inFlight = 0;
   private readonly dedupeKeyHmac: Buffer;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(KAFKA_CLIENT) private readonly kafka: Kafka,
+    private readonly producer: KafkaProducer,
     @Inject(CARD_SEALER) private readonly cardSealer: Sealer,
     private readonly terminals: Terminals,
     private readonly env: Env,
   ) {
     this.dedupeKeyHmac = Buffer.from(env.CARD_DATA_KEY, 'base64');
-    // A failed send may leave an idempotent producer's sequence state stale: start afresh.
-    this.publisher = new BatchingPublisher(() => this.connectedProducer(), Topics.posTransactions.name, () => (this.producer = undefined));
     this.submissions = new SubmissionBatcher(dataSource, (messages) => this.publishAcknowledged(messages));
   }
 
@@ -117,26 +113,10 @@ export class PosService implements OnApplicationShutdown {
       timer = setTimeout(() => reject(new Error('broker did not acknowledge in time')), this.env.POS_PUBLISH_TIMEOUT_MS);
     });
     try {
-      await Promise.race([Promise.all(messages.map((message) => this.publisher.publish(message))), timeout]);
+      await Promise.race([Promise.all(messages.map((message) => this.producer.send(Topics.posTransactions.name, message))), timeout]);
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  private connectedProducer(): Promise<Producer> {
-    this.producer ??= (async () => {
-      const producer = this.kafka.producer({ idempotent: true, createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: 2 } });
-      await producer.connect();
-      return producer;
-    })().catch((error: unknown) => {
-      this.producer = undefined;
-      throw error;
-    });
-    return this.producer;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await (await this.producer?.catch(() => undefined))?.disconnect();
   }
 }
 

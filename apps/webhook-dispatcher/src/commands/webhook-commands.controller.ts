@@ -1,8 +1,8 @@
 import { Controller, Logger } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CommandReply, PartnerEvents, Topics, WebhookCommand, WebhookEndpointResponse } from '@payments/contracts';
 import { apiError, commandReply } from '@payments/platform-envelope';
+import { CommandHandler } from '@payments/platform-kafka';
 import { randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -26,8 +26,8 @@ export class WebhookCommandsController {
     private readonly env: Env,
   ) {}
 
-  @MessagePattern(Topics.webhookCommands.name)
-  handle(@Payload() command: WebhookCommand): Promise<CommandReply> {
+  @CommandHandler(Topics.webhookCommands)
+  handle(command: WebhookCommand): Promise<CommandReply> {
     return commandReply(this.logger, command?.type, () => this.dispatch(command));
   }
 

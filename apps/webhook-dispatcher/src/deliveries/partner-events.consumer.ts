@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EventEnvelope, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
+import { EventHandler } from '@payments/platform-kafka';
 import { DataSource } from 'typeorm';
 import { EndpointsRepository } from '../endpoints/endpoints.repository';
 import { DeliveriesRepository } from './deliveries.repository';
@@ -22,8 +22,8 @@ export class PartnerEventsConsumer {
     private readonly worker: DeliveryWorker,
   ) {}
 
-  @EventPattern(Topics.partnerEvents.name)
-  async handle(@Payload() envelope: EventEnvelope<PartnerEventV1Payload>): Promise<void> {
+  @EventHandler(Topics.partnerEvents, 'bulk')
+  async handle(envelope: EventEnvelope<PartnerEventV1Payload>): Promise<void> {
     if (envelope?.type !== PartnerEventV1 || !envelope.businessId) return;
     const businessId = envelope.businessId;
     const { event, eventData, callbackUrl } = envelope.payload;

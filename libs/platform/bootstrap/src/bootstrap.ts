@@ -1,9 +1,8 @@
-import { DynamicModule, INestMicroservice, Logger as NestLogger } from '@nestjs/common';
+import { DynamicModule, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { MicroserviceOptions, Transport } from '@nestjs/microservices';
-import { InvalidEnvironmentError, kafkaBrokerList, loadEnv, PlatformEnv } from '@payments/platform-config';
-import { Consumer, Kafka, Partitioners } from 'kafkajs';
+import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
+import { KafkaConsumers } from '@payments/platform-kafka';
 import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
 import { Metrics } from '@payments/platform-metrics';
 import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
@@ -17,7 +16,7 @@ export interface AppSpec<E extends PlatformEnv> {
   /** The app's root module, built from its validated environment. */
   module: (env: E) => DynamicModule;
   docs?: ApiDocsOptions;
-  /** The app has @MessagePattern/@EventPattern handlers: connect a Kafka consumer for them. */
+  /** Run the app's Kafka handlers (@EventHandler, @CommandHandler); tests that call handlers directly leave it off. */
   kafkaConsumer?: boolean;
 }
 
@@ -54,43 +53,9 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
     done();
   });
   if (spec.docs) setupApiDocs(app, spec.docs);
-  const consumer = spec.kafkaConsumer ? app.connectMicroservice(kafkaConsumerOptions(env), { inheritAppConfig: true }) : undefined;
   await app.init();
-  if (consumer) {
-    await app.startAllMicroservices();
-    exitWhenConsumerDies(consumer);
-  }
+  if (spec.kafkaConsumer) await app.get(KafkaConsumers).start();
   return app;
-}
-
-/**
- * A consumer that crashed for good would leave a process that looks healthy and consumes
- * nothing: stop it instead, so the orchestrator starts a fresh one.
- */
-function exitWhenConsumerDies(microservice: INestMicroservice): void {
-  const [, consumer] = microservice.unwrap<[Kafka, Consumer]>();
-  consumer.on(consumer.events.CRASH, ({ payload }) => {
-    if (payload.restart) return;
-    new NestLogger('kafka').error({ err: payload.error }, 'Kafka consumer crashed and will not restart: stopping');
-    process.kill(process.pid, 'SIGTERM');
-  });
-}
-
-/** One consumer group per app (Nest appends `-server`); topics exist before it subscribes. */
-function kafkaConsumerOptions(env: PlatformEnv): MicroserviceOptions {
-  return {
-    transport: Transport.KAFKA,
-    options: {
-      client: { clientId: env.KAFKA_CLIENT_ID ?? env.SERVICE_NAME, brokers: kafkaBrokerList(env) },
-      // A member that died is noticed within 15 s, so its partitions move to the survivors soon;
-      // short fetch waits let a consumer that is shutting down leave within a second.
-      consumer: { groupId: env.SERVICE_NAME, allowAutoTopicCreation: false, sessionTimeout: 15_000, heartbeatInterval: 3000, maxWaitTimeInMs: 500 },
-      producer: { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner },
-      subscribe: { fromBeginning: true },
-      // kafkajs handles one partition at a time by default: one slow command would stall the rest.
-      run: { partitionsConsumedConcurrently: env.KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY },
-    },
-  };
 }
 
 /** main.ts of every app: config, migrations, HTTP, and a graceful SIGTERM. */

@@ -4,7 +4,7 @@ import { PlatformEnv } from '@payments/platform-config';
 import { AppDatabase, DatabaseModule } from '@payments/platform-database';
 import { ApiExceptionFilter, createValidationPipe, EnvelopeInterceptor } from '@payments/platform-envelope';
 import { HealthModule } from '@payments/platform-health';
-import { DeadLetterInterceptor, KafkaModule } from '@payments/platform-kafka';
+import { KafkaModule } from '@payments/platform-kafka';
 import { LoggingModule, LoggingOptions } from '@payments/platform-logging';
 import { MetricsModule } from '@payments/platform-metrics';
 import { OutboxModule } from '@payments/platform-outbox';
@@ -28,7 +28,6 @@ export class PlatformModule {
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: DeadLetterInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };

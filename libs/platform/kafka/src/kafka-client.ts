@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { Kafka, logLevel, LogEntry } from 'kafkajs';
 
+export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
+
 export interface KafkaClientOptions {
   brokers: string[];
   clientId: string;

@@ -1,49 +1,16 @@
-import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { allTopics } from '@payments/contracts';
+import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { kafkaBrokerList, PlatformEnv } from '@payments/platform-config';
-import { Admin, Kafka } from 'kafkajs';
-import { createKafkaClient } from './kafka-client';
-import { ensureTopics } from './topics';
+import { ConsumerMetrics } from './consumers/consumer-metrics';
+import { KafkaConsumers } from './consumers/kafka-consumers';
+import { KafkaAdmin } from './kafka-admin';
+import { createKafkaClient, KAFKA_CLIENT } from './kafka-client';
+import { KafkaProducer } from './producer';
 
-export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
-
-/** The app's admin connection: creates topics at start and answers readiness probes. */
-@Injectable()
-export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(KafkaAdmin.name);
-  private readonly admin: Admin;
-  private topics?: Promise<void>;
-
-  constructor(@Inject(KAFKA_CLIENT) kafka: Kafka) {
-    this.admin = kafka.admin();
-  }
-
-  async onModuleInit(): Promise<void> {
-    await this.topicsReady();
-  }
-
-  /** Resolves once every platform topic exists; anything that subscribes or sends awaits it. */
-  topicsReady(): Promise<void> {
-    this.topics ??= (async () => {
-      await this.admin.connect();
-      await ensureTopics(this.admin, allTopics);
-      this.logger.log(`topics ready: ${allTopics.map((topic) => topic.name).join(', ')}`);
-    })();
-    return this.topics;
-  }
-
-  /** Resolves when a broker answers metadata requests; used by /health/ready. */
-  async ping(): Promise<void> {
-    await this.admin.describeCluster();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.admin.disconnect();
-  }
-}
-
+/** The app's Kafka: one client, its admin connection, one batching producer, and the consumers of its handlers. */
 @Global()
 @Module({
+  imports: [DiscoveryModule],
   providers: [
     {
       provide: KAFKA_CLIENT,
@@ -52,7 +19,10 @@ export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
         createKafkaClient({ brokers: kafkaBrokerList(env), clientId: env.KAFKA_CLIENT_ID ?? env.SERVICE_NAME }),
     },
     KafkaAdmin,
+    KafkaProducer,
+    ConsumerMetrics,
+    KafkaConsumers,
   ],
-  exports: [KAFKA_CLIENT, KafkaAdmin],
+  exports: [KAFKA_CLIENT, KafkaAdmin, KafkaProducer, KafkaConsumers],
 })
 export class KafkaModule {}

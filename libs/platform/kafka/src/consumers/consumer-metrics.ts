@@ -1,0 +1,71 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { deadLetterTopicOf, TopicSpec } from '@payments/contracts';
+import { Metrics } from '@payments/platform-metrics';
+import { Counter, Gauge } from 'prom-client';
+import { KafkaAdmin } from '../kafka-admin';
+
+const refreshEveryMs = 15_000;
+
+interface Watched {
+  groupId: string;
+  topics: TopicSpec[];
+}
+
+/**
+ * Consumer health in /metrics: how far each group is behind on each topic, how many messages
+ * wait on each topic's dead-letter topic, and what happened to each message handled. Lag and
+ * DLQ depth are read from the broker every 15 s, so they stay true while a partition is stuck.
+ */
+@Injectable()
+export class ConsumerMetrics {
+  private readonly logger = new Logger(ConsumerMetrics.name);
+  private readonly lag: Gauge<'group' | 'topic'>;
+  private readonly dlqDepth: Gauge<'topic'>;
+  private readonly handled: Counter<'topic' | 'outcome'>;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    metrics: Metrics,
+    private readonly admin: KafkaAdmin,
+  ) {
+    const registers = [metrics.registry];
+    this.lag = new Gauge({ name: 'kafka_consumer_lag', help: 'Messages not yet processed by a consumer group, per topic', labelNames: ['group', 'topic'], registers });
+    this.dlqDepth = new Gauge({ name: 'kafka_dlq_depth', help: 'Messages parked on a dead-letter topic and not yet replayed', labelNames: ['topic'], registers });
+    this.handled = new Counter({ name: 'kafka_messages_handled_total', help: 'Messages handled, by outcome (applied or parked)', labelNames: ['topic', 'outcome'], registers });
+  }
+
+  applied(topic: string, outcome: 'applied' | 'parked'): void {
+    this.handled.inc({ topic, outcome });
+  }
+
+  watch(groups: Watched[]): void {
+    if (groups.length === 0) return;
+    const refresh = () =>
+      this.refresh(groups).catch((error: unknown) => this.logger.warn({ err: error }, 'could not read consumer lag'));
+    void refresh();
+    this.timer = setInterval(refresh, refreshEveryMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async refresh(groups: Watched[]): Promise<void> {
+    for (const { groupId, topics } of groups) {
+      const committed = await this.admin.committedOffsets(groupId, topics.map((topic) => topic.name));
+      for (const topic of topics) {
+        const ends = await this.admin.endOffsets(topic.name);
+        const behind = ends.reduce((sum, { partition, high, low }) => sum + Math.max(0, high - (committed.get(`${topic.name}:${partition}`) ?? low)), 0);
+        this.lag.set({ group: groupId, topic: topic.name }, behind);
+        const parked = deadLetterTopicOf(topic).name;
+        const replayed = await this.admin.committedOffsets(`dlq-replay.${topic.name}`, [parked]);
+        const depth = (await this.admin.endOffsets(parked)).reduce(
+          (sum, { partition, high, low }) => sum + Math.max(0, high - Math.max(low, replayed.get(`${parked}:${partition}`) ?? 0)),
+          0,
+        );
+        this.dlqDepth.set({ topic: parked }, depth);
+      }
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import { SetMetadata } from '@nestjs/common';
+import { TopicSpec } from '@payments/contracts';
+
+/**
+ * How a topic's traffic is consumed. Each class has its own consumer group and fetch loop, so
+ * a backlog in one never delays another: `commands` are requests someone is waiting for,
+ * `events` are money and lifecycle events, `bulk` are high-volume streams (POS transactions,
+ * their outcomes, partner events).
+ */
+export type TrafficClass = 'commands' | 'events' | 'bulk';
+
+export interface HandlerSpec {
+  topic: TopicSpec;
+  trafficClass: TrafficClass;
+  /** `command`: request/reply, the handler's result is the reply. `event`: in order per partition. */
+  kind: 'command' | 'event';
+}
+
+export const KAFKA_HANDLER = 'payments:kafka-handler';
+
+/** The method handles each event of `topic` (its parsed envelope), in order within a partition. */
+export function EventHandler(topic: TopicSpec, trafficClass: Exclude<TrafficClass, 'commands'> = 'events'): MethodDecorator {
+  return SetMetadata<string, HandlerSpec>(KAFKA_HANDLER, { topic, trafficClass, kind: 'event' });
+}
+
+/** The method answers each request of `topic`; what it returns is sent back to the requester. */
+export function CommandHandler(topic: TopicSpec): MethodDecorator {
+  return SetMetadata<string, HandlerSpec>(KAFKA_HANDLER, { topic, trafficClass: 'commands', kind: 'command' });
+}
+
+/** Where a message came from, for handlers that need more than its value. */
+export interface MessageContext {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  headers: Record<string, string>;
+}
+
+/** Headers a request carries so its reply finds the instance waiting for it. */
+export const replyHeaders = { topic: 'reply-topic', partition: 'reply-partition', correlationId: 'correlation-id' } as const;

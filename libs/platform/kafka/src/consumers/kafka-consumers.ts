@@ -1,0 +1,236 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { CommandReply, deadLetterTopicOf } from '@payments/contracts';
+import { PlatformEnv } from '@payments/platform-config';
+import { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import { KafkaAdmin } from '../kafka-admin';
+import { KAFKA_CLIENT } from '../kafka-client';
+import { KafkaProducer } from '../producer';
+import { isTransient, PoisonMessageError } from './failures';
+import { HandlerSpec, KAFKA_HANDLER, MessageContext, replyHeaders, TrafficClass } from './handlers';
+import { ConsumerMetrics } from './consumer-metrics';
+
+type Handler = HandlerSpec & { name: string; invoke: (value: unknown, context: MessageContext) => Promise<unknown> };
+
+/** Quick retries of a message that failed for a reason of its own, before it is parked. */
+const attemptsBeforeParking = 4;
+/** Requests of one batch worked on at once; replies are batched by the producer. */
+const commandConcurrency = 64;
+
+/**
+ * Runs the app's Kafka handlers (@EventHandler, @CommandHandler): one consumer group per
+ * traffic class, batches fetched with long polls and offsets committed periodically (every
+ * handler is idempotent). A failure about the infrastructure (database or broker unreachable)
+ * pauses just that partition and retries it with backoff until it succeeds; a message that can
+ * never succeed is parked on `<topic>.dlq` with the reason; anything else is retried a few
+ * times and then parked.
+ */
+@Injectable()
+export class KafkaConsumers implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(KafkaConsumers.name);
+  private readonly consumers: Consumer[] = [];
+  private readonly failures = new Map<string, number>();
+  private readonly resumeTimers = new Set<NodeJS.Timeout>();
+  private stopping = false;
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+    @Inject(KAFKA_CLIENT) private readonly kafka: Kafka,
+    private readonly admin: KafkaAdmin,
+    private readonly producer: KafkaProducer,
+    private readonly metrics: ConsumerMetrics,
+    private readonly env: PlatformEnv,
+  ) {}
+
+  /** Joins a consumer group per traffic class that has handlers; resolves once each has joined. */
+  async start(): Promise<void> {
+    await this.admin.topicsReady();
+    const handlers = this.handlers();
+    const classes = new Map<TrafficClass, Handler[]>();
+    for (const handler of handlers) classes.set(handler.trafficClass, [...(classes.get(handler.trafficClass) ?? []), handler]);
+    await Promise.all([...classes].map(([trafficClass, own]) => this.run(trafficClass, own)));
+    this.metrics.watch(this.consumers.length > 0 ? [...classes].map(([trafficClass, own]) => ({ groupId: this.groupId(trafficClass), topics: own.map((handler) => handler.topic) })) : []);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    for (const timer of this.resumeTimers) clearTimeout(timer);
+    await Promise.all(this.consumers.map((consumer) => consumer.disconnect()));
+    this.metrics.stop();
+  }
+
+  private groupId(trafficClass: TrafficClass): string {
+    return `${this.env.SERVICE_NAME}.${trafficClass}`;
+  }
+
+  private async run(trafficClass: TrafficClass, handlers: Handler[]): Promise<void> {
+    const byTopic = new Map(handlers.map((handler) => [handler.topic.name, handler]));
+    const consumer = this.kafka.consumer({
+      groupId: this.groupId(trafficClass),
+      allowAutoTopicCreation: false,
+      sessionTimeout: 15_000,
+      heartbeatInterval: 3000,
+      // Long polls: a fetch returns as soon as data arrives, so an idle consumer asks about once a second.
+      maxWaitTimeInMs: 1000,
+    });
+    this.consumers.push(consumer);
+    this.stopWhenCrashed(consumer);
+    await consumer.connect();
+    await consumer.subscribe({ topics: [...byTopic.keys()], fromBeginning: true });
+    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    await consumer.run({
+      eachBatchAutoResolve: false,
+      autoCommitInterval: 1000,
+      autoCommitThreshold: 500,
+      // Bulk streams get fewer partitions at once, leaving the process to latency-sensitive work.
+      partitionsConsumedConcurrently: trafficClass === 'bulk' ? 2 : this.env.KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY,
+      eachBatch: async (payload) => {
+        const handler = byTopic.get(payload.batch.topic);
+        if (!handler) return;
+        if (handler.kind === 'command') await this.answerBatch(handler, payload);
+        else await this.applyBatch(handler, payload);
+        await payload.commitOffsetsIfNecessary();
+      },
+    });
+    await joined;
+  }
+
+  /** Events in order: each is applied, parked, or (on an infrastructure failure) its partition paused for a retry. */
+  private async applyBatch(handler: Handler, { batch, resolveOffset, heartbeat, pause, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    for (const message of batch.messages) {
+      if (!isRunning() || isStale() || this.stopping) return;
+      const context = contextOf(batch.topic, batch.partition, message);
+      const key = `${batch.topic}:${batch.partition}:${message.offset}`;
+      const outcome = await this.apply(handler, message, context);
+      if (outcome === 'retry') {
+        const attempts = (this.failures.get(key) ?? 0) + 1;
+        this.failures.set(key, attempts);
+        this.resumeLater(pause(), backoffMs(attempts));
+        return;
+      }
+      this.failures.delete(key);
+      resolveOffset(message.offset);
+      this.metrics.applied(handler.topic.name, outcome);
+      await heartbeat();
+    }
+  }
+
+  /** One event: 'applied', 'parked', or 'retry' (the message stays, to be fetched again). */
+  private async apply(handler: Handler, message: KafkaMessage, context: MessageContext): Promise<'applied' | 'parked' | 'retry'> {
+    const key = `${context.topic}:${context.partition}:${context.offset}`;
+    try {
+      await handler.invoke(decode(message), context);
+      return 'applied';
+    } catch (error) {
+      if (error instanceof PoisonMessageError) return this.park(context, message, error);
+      if (isTransient(error)) {
+        this.logger.warn({ err: error, topic: context.topic, partition: context.partition, offset: context.offset }, 'infrastructure unavailable: partition paused, will retry');
+        return 'retry';
+      }
+      if ((this.failures.get(key) ?? 0) + 1 >= attemptsBeforeParking) return this.park(context, message, error);
+      this.logger.warn({ err: error, topic: context.topic, offset: context.offset }, 'handler failed: retrying');
+      return 'retry';
+    }
+  }
+
+  /** Requests are independent: a batch is answered concurrently, each reply going to the instance that asked. */
+  private async answerBatch(handler: Handler, { batch, resolveOffset }: EachBatchPayload): Promise<void> {
+    let next = 0;
+    const work = async () => {
+      while (next < batch.messages.length && !this.stopping) {
+        const message = batch.messages[next++];
+        await this.answer(handler, message, contextOf(batch.topic, batch.partition, message));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(commandConcurrency, batch.messages.length) }, work));
+    if (!this.stopping) resolveOffset(batch.lastOffset());
+  }
+
+  private async answer(handler: Handler, message: KafkaMessage, context: MessageContext): Promise<void> {
+    const topic = context.headers[replyHeaders.topic];
+    const partition = Number(context.headers[replyHeaders.partition]);
+    const correlationId = context.headers[replyHeaders.correlationId];
+    let reply: unknown;
+    try {
+      reply = await handler.invoke(decode(message), context);
+    } catch (error) {
+      this.logger.error({ err: error, topic: context.topic, offset: context.offset }, 'command failed');
+      reply = { ok: false, error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 } } satisfies CommandReply;
+    }
+    this.metrics.applied(handler.topic.name, 'applied');
+    if (!topic || !Number.isInteger(partition) || !correlationId) return;
+    // The requester waits a few seconds at most: a reply that cannot be sent now is not worth keeping.
+    await this.producer
+      .send(topic, { partition, value: JSON.stringify(reply), headers: { [replyHeaders.correlationId]: correlationId } })
+      .catch((error: unknown) => this.logger.warn({ err: error, topic: context.topic }, 'reply could not be sent'));
+  }
+
+  private async park(context: MessageContext, message: KafkaMessage, error: unknown): Promise<'parked' | 'retry'> {
+    const reason = error instanceof Error ? error.message : String(error);
+    try {
+      await this.producer.send(deadLetterTopicOf({ name: context.topic, partitions: 1 }).name, {
+        key: message.key,
+        value: message.value,
+        headers: { ...context.headers, 'dlq-reason': reason.slice(0, 500), 'dlq-source-partition': String(context.partition), 'dlq-source-offset': context.offset },
+      });
+    } catch (sendError) {
+      // Not parked, so not skipped: the message is tried again once the broker answers.
+      this.logger.warn({ err: sendError, topic: context.topic }, 'could not park a message; retrying it');
+      return 'retry';
+    }
+    this.logger.error({ err: error, topic: context.topic, partition: context.partition, offset: context.offset }, `message parked on ${context.topic}.dlq`);
+    return 'parked';
+  }
+
+  private resumeLater(resume: () => void, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.resumeTimers.delete(timer);
+      if (!this.stopping) resume();
+    }, delayMs);
+    this.resumeTimers.add(timer);
+  }
+
+  /** A consumer that crashed for good would leave a process that looks healthy and consumes nothing. */
+  private stopWhenCrashed(consumer: Consumer): void {
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (payload.restart || this.stopping) return;
+      this.logger.error({ err: payload.error }, 'Kafka consumer crashed and will not restart: stopping');
+      process.kill(process.pid, 'SIGTERM');
+    });
+  }
+
+  private handlers(): Handler[] {
+    const wrappers = [...this.discovery.getControllers(), ...this.discovery.getProviders()];
+    return wrappers.flatMap((wrapper) => {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      if (!instance || typeof instance !== 'object') return [];
+      const prototype = Object.getPrototypeOf(instance) as object;
+      return this.scanner.getAllMethodNames(prototype).flatMap((method) => {
+        const spec = this.reflector.get<HandlerSpec | undefined>(KAFKA_HANDLER, instance[method] as () => unknown);
+        if (!spec) return [];
+        const invoke = (value: unknown, context: MessageContext) => (instance[method] as (value: unknown, context: MessageContext) => Promise<unknown>).call(instance, value, context);
+        return [{ ...spec, name: `${wrapper.name}.${method}`, invoke }];
+      });
+    });
+  }
+}
+
+function decode(message: KafkaMessage): unknown {
+  try {
+    return JSON.parse(message.value?.toString('utf8') ?? 'null');
+  } catch (error) {
+    throw new PoisonMessageError('the message is not JSON', { cause: error });
+  }
+}
+
+function contextOf(topic: string, partition: number, message: KafkaMessage): MessageContext {
+  const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, Array.isArray(value) ? String(value[0]) : String(value)]));
+  return { topic, partition, offset: message.offset, key: message.key?.toString('utf8') ?? null, headers };
+}
+
+/** 0.2 s, doubling, at most 30 s, with jitter so that recovering infrastructure is not hit in step. */
+function backoffMs(attempts: number): number {
+  return Math.round(Math.min(30_000, 200 * 2 ** Math.min(attempts - 1, 8)) * (0.8 + 0.4 * Math.random()));
+}
