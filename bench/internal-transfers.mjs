@@ -1,13 +1,14 @@
 // Internal transfers through the gateway, side by side with pgbench's TPC-B-like workload on
 // the same PostgreSQL, in one run: what a money command costs next to a plain bank transaction.
 //
-//   npm run bench [-- --seconds 20 --rounds 3 --connections 16 --outlets 20 --warm-up 10]
+//   npm run bench [-- --seconds 20 --rounds 3 --connections 16 --outlets 20 --warm-up 10 --profile <dir>]
 //
 // Starts Kafka (if needed), a fresh `payments_bench` database, outlet-service and the gateway
 // in production mode, funds the wallets of a few outlets through the sandbox rail, and
 // initialises a pgbench database (scale 10). Then rounds alternate: transfers between random
 // wallets from `connections` clients for `seconds`, and pgbench (16 clients, same duration).
 // Tables: each side's median round, the ratio, and the CPU every process spent per operation.
+// --profile writes V8 CPU profiles of both apps into <dir> (open them in Chrome's DevTools).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -22,12 +23,14 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     outlets: { type: 'string', default: '20' },
     'warm-up': { type: 'string', default: '10' },
+    profile: { type: 'string' },
   },
 });
 const [seconds, rounds, connections, outletCount] = [Number(values.seconds), Number(values.rounds), Number(values.connections), Number(values.outlets)];
 
 const { env, startedKafka, pg } = await prepare('payments_bench');
-const apps = { 'outlet-service': startApp('outlet-service', 14003, env), 'checkout-gateway': startApp('checkout-gateway', 14000, env) };
+const profiling = { cpuProfileDir: values.profile };
+const apps = { 'outlet-service': startApp('outlet-service', 14003, env, profiling), 'checkout-gateway': startApp('checkout-gateway', 14000, env, profiling) };
 const gateway = 'http://127.0.0.1:14000';
 const pgbenchDatabase = 'payments_bench_pgbench';
 

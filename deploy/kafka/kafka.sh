@@ -56,6 +56,9 @@ offsets.topic.num.partitions=1
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 group.initial.rebalance.delay.ms=0
+# A single node on a small machine: a few threads do the work with less switching between them.
+num.network.threads=2
+num.io.threads=2
 EOF
 }
 

@@ -10,6 +10,7 @@ import { PartnerEventsOutbox } from './events/partner-events';
 import { CreditVirtualAccountUseCase } from './funding/credit-virtual-account.usecase';
 import { LedgerService } from './ledger/ledger.service';
 import { MoneyCommands } from './ledger/money-commands';
+import { MoneyMovesRepository } from './ledger/money-moves.repository';
 import { OutletsService } from './outlets/outlets.service';
 import { PosCreditUseCase } from './pos/pos-credit.usecase';
 import { PosOutcomesConsumer } from './pos/pos-outcomes.consumer';
@@ -36,6 +37,7 @@ export class AppModule {
         WalletsRepository,
         LedgerService,
         MoneyCommands,
+        MoneyMovesRepository,
         PartnerEventsOutbox,
         OutletsService,
         InternalTransferUseCase,

@@ -13,7 +13,7 @@ export class AppModule {
   static forRoot(env: Env): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(env, database, { requestLogging: 'request-line-only' })],
+      imports: [PlatformModule.forRoot(env, database)],
       controllers: [BusinessEventsConsumer],
       providers: [
         { provide: Sealer, useValue: new Sealer(env.DATA_ENCRYPTION_KEY) },

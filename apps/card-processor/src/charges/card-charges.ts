@@ -9,11 +9,10 @@ import {
   NextAction,
   Topics,
 } from '@payments/contracts';
-import { Sealer } from '@payments/platform-crypto';
+import { newUlid, Sealer } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { Outbox } from '@payments/platform-outbox';
 import { createHmac } from 'node:crypto';
-import { ulid } from 'ulid';
 import { DataSource, EntityManager } from 'typeorm';
 import { Env } from '../config/env';
 import { SANDBOX_OTP, SANDBOX_PIN, SandboxIssuer, sandboxScenarios, Step } from '../issuer/sandbox-issuer';
@@ -84,7 +83,7 @@ export class CardCharges {
         `INSERT INTO card_processor.card_charges (id, checkout_reference, business_id, amount, masked_pan, card_fingerprint, steps, attempts_left, issuer_decline, expires_at, status)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING') ON CONFLICT DO NOTHING RETURNING *`,
         [
-          ulid(),
+          newUlid(),
           command.checkoutReference,
           command.businessId,
           command.amount,

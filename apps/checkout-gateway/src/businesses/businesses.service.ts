@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload, Topics } from '@payments/contracts';
-import { constantTimeEquals, hashSecret, randomAlphanumeric, randomToken, Sealer } from '@payments/platform-crypto';
+import { constantTimeEquals, hashSecret, newUlid, randomAlphanumeric, randomToken, Sealer } from '@payments/platform-crypto';
 import { Outbox } from '@payments/platform-outbox';
-import { ulid } from 'ulid';
+import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 import { Business, BusinessMode } from './business.entity';
 
@@ -24,10 +24,19 @@ export interface PartnerCredentials {
 
 const posKeyLength = 16;
 
+/**
+ * A key pair that authenticated is trusted for this long without asking the database again.
+ * Short, so a rotated or revoked key stops working within seconds; bounded, so a flood of
+ * distinct valid keys cannot grow memory.
+ */
+const credentialsCacheMs = 30_000;
+
 @Injectable()
 export class BusinessesService {
   // An unknown key is compared against this, so a miss costs as much as a hit.
   private readonly decoyHash = hashSecret(randomToken());
+  /** By a hash of the whole key pair: only pairs that matched are kept, never a secret in clear. */
+  private readonly authenticated = new LRUCache<string, Business>({ max: 10_000, ttl: credentialsCacheMs });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -39,7 +48,7 @@ export class BusinessesService {
   async provision(partner: NewPartner): Promise<PartnerCredentials> {
     const prefix = partner.mode === 'live' ? 'live' : 'test';
     const credentials: PartnerCredentials = {
-      businessId: ulid(),
+      businessId: newUlid(),
       apiKey: `pk_${prefix}_${randomToken(24)}`,
       apiSecret: `sk_${prefix}_${randomToken(32)}`,
       posEncryptionKey: randomAlphanumeric(posKeyLength),
@@ -87,8 +96,13 @@ export class BusinessesService {
 
   /** The business owning this key pair, or null. Both halves are compared in constant time. */
   async authenticate(apiKey: string, apiSecret: string): Promise<Business | null> {
+    const pair = hashSecret(`${apiKey}\n${apiSecret}`);
+    const known = this.authenticated.get(pair);
+    if (known) return known;
     const business = await this.dataSource.getRepository(Business).findOneBy({ apiKeyHash: hashSecret(apiKey) });
     const secretMatches = constantTimeEquals(hashSecret(apiSecret), business?.apiSecretHash ?? this.decoyHash);
-    return business && secretMatches ? business : null;
+    if (!business || !secretMatches) return null;
+    this.authenticated.set(pair, business);
+    return business;
   }
 }

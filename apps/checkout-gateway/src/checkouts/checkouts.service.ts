@@ -15,8 +15,8 @@ import {
 } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { Outbox } from '@payments/platform-outbox';
+import { newUlid } from '@payments/platform-crypto';
 import { createHash } from 'node:crypto';
-import { ulid } from 'ulid';
 import { DataSource, EntityManager } from 'typeorm';
 import { Env } from '../config/env';
 import { OutletServiceClient } from '../services/outlet-service.client';
@@ -66,7 +66,7 @@ export class CheckoutsService {
         const earlier = await this.claimKey(em, businessId, idempotencyKey, request);
         if (earlier) return earlier;
       }
-      const reference = `CHK-${ulid()}`;
+      const reference = `CHK-${newUlid()}`;
       await em.query(
         `INSERT INTO gateway.checkouts (reference, business_id, amount, account_name, payment_methods, email, callback_url, return_url, metadata, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(mins => $10))`,

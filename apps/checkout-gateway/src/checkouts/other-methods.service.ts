@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CheckoutAccount, CheckoutPaymentResult, CheckoutQrResponse } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
+import { newUlid } from '@payments/platform-crypto';
 import { toDataURL, toString } from 'qrcode';
-import { ulid } from 'ulid';
 import { Business } from '../businesses/business.entity';
 import { OutletServiceClient } from '../services/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
@@ -48,7 +48,7 @@ export class OtherMethodsService {
       checkoutReference: reference,
       amount: checkout.amount,
       method: 'qr-wallet',
-      paymentId: ulid(),
+      paymentId: newUlid(),
     });
     await this.checkouts.applyOutcome(result.outcome);
     return { reference, transactionStatus: 'SUCCESS' };

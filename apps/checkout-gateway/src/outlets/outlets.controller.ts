@@ -9,11 +9,11 @@ import {
   SweepSettingsResponse,
 } from '@payments/contracts';
 import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import { newUlid } from '@payments/platform-crypto';
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
 import { OutletServiceClient } from '../services/outlet-service.client';
-import { ulid } from 'ulid';
 
 @ApiTags('outlets')
 @Controller('outlets')
@@ -31,7 +31,7 @@ export class OutletsController {
   @SuccessMessage('Outlet created successfully')
   @AcceptsIdempotencyKey()
   create(@CurrentBusiness() business: Business, @Body() request: CreateOutletRequest, @IdempotencyKey() idempotencyKey?: string): Promise<OutletResponse> {
-    return this.outletService.send({ type: 'createOutlet', businessId: business.id, request, idempotencyKey, commandId: ulid() });
+    return this.outletService.send({ type: 'createOutlet', businessId: business.id, request, idempotencyKey, commandId: newUlid() });
   }
 
   @Get()

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreditVirtualAccountRequest, CreditVirtualAccountResponse, CreditVirtualAccountResult } from '@payments/contracts';
+import { newUlid } from '@payments/platform-crypto';
 import {
   ApiEnvelopeErrors,
   ApiEnvelopeOk,
@@ -15,7 +16,6 @@ import { Business } from '../businesses/business.entity';
 import { CheckoutsService } from '../checkouts/checkouts.service';
 import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
 import { OutletServiceClient } from '../services/outlet-service.client';
-import { ulid } from 'ulid';
 
 /** Simulators of the outside world, for test keys only. */
 @ApiTags('sandbox')
@@ -52,7 +52,7 @@ export class SandboxController {
       type: 'creditVirtualAccount',
       businessId: business.id,
       accountNumber,
-      sessionId: request.sessionId ?? ulid(),
+      sessionId: request.sessionId ?? newUlid(),
       request,
       idempotencyKey,
     });

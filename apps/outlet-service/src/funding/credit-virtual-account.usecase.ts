@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CreditVirtualAccountRequest, CreditVirtualAccountResult, PartnerEvents } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
-import { ulid } from 'ulid';
+import { newUlid } from '@payments/platform-crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { CheckoutPayments } from '../checkouts/checkout-payments';
 import { PartnerEventsOutbox } from '../events/partner-events';
@@ -35,7 +35,7 @@ export class CreditVirtualAccountUseCase {
   ) {}
 
   async execute(accountNumber: string, request: CreditVirtualAccountRequest, options: CreditOptions = {}): Promise<CreditVirtualAccountResult> {
-    const sessionId = options.sessionId ?? request.sessionId ?? ulid();
+    const sessionId = options.sessionId ?? request.sessionId ?? newUlid();
     return this.dataSource.transaction(async (em) => {
       const credit = () => this.credit(em, accountNumber, sessionId, request);
       if (!options.idempotency) return credit();

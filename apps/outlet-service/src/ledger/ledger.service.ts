@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { apiError } from '@payments/platform-envelope';
-import { ulid } from 'ulid';
+import { newUlid } from '@payments/platform-crypto';
 import { EntityManager } from 'typeorm';
 import { availableBalance, Wallet } from '../wallets/wallets.repository';
 
@@ -35,7 +35,7 @@ export class LedgerService {
         throw apiError('INSUFFICIENT_FUNDS', `Wallet ${wallet.id} has insufficient available balance`);
       }
     }
-    const id = ulid();
+    const id = newUlid();
     const [row] = (await em.query(
       `INSERT INTO outlets.journal_entries (id, business_id, kind, reference, narration) VALUES ($1, $2, $3, $4, $5) RETURNING created_at`,
       [id, entry.businessId, entry.kind, entry.reference, entry.narration ?? null],

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CreateOutletRequest, OutletPageResponse, OutletResponse, PartnerEvents, WalletResponse } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
-import { ulid } from 'ulid';
+import { newUlid } from '@payments/platform-crypto';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { CommandKey, MoneyCommands } from '../ledger/money-commands';
@@ -47,7 +47,7 @@ export class OutletsService {
       .query(
         `INSERT INTO outlets.outlets (id, business_id, account_name, external_reference, address) VALUES ($1, $2, $3, $4, $5)
          RETURNING *`,
-        [ulid(), businessId, request.accountName, request.externalReference ?? null, request.address ?? null],
+        [newUlid(), businessId, request.accountName, request.externalReference ?? null, request.address ?? null],
       )
       .catch((error: unknown) => {
         if (violates(error, 'outlets_business_external_reference_key')) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ulid } from 'ulid';
+import { newUlid } from '@payments/platform-crypto';
 import { EntityManager } from 'typeorm';
 
 export interface NewRefund {
@@ -16,11 +16,11 @@ export interface NewRefund {
 @Injectable()
 export class RefundsRepository {
   async addPending(em: EntityManager, refund: NewRefund): Promise<{ reference: string; createdAt: Date }> {
-    const reference = `RFD-${ulid()}`;
+    const reference = `RFD-${newUlid()}`;
     const [row] = (await em.query(
       `INSERT INTO outlets.refunds (id, business_id, reference, transaction_reference, checkout_reference, amount, reason, wallet_id, status)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'PENDING') RETURNING created_at`,
-      [ulid(), refund.businessId, reference, refund.transactionReference, refund.checkoutReference, refund.amount.toString(), refund.reason, refund.walletId],
+      [newUlid(), refund.businessId, reference, refund.transactionReference, refund.checkoutReference, refund.amount.toString(), refund.reason, refund.walletId],
     )) as { created_at: Date }[];
     return { reference, createdAt: row.created_at };
   }

@@ -1,7 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PartnerEvents } from '@payments/contracts';
-import { ulid } from 'ulid';
 import { DataSource } from 'typeorm';
 import { Env } from '../config/env';
 import { PartnerEventsOutbox } from '../events/partner-events';
@@ -9,6 +8,7 @@ import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
 import { WorkerLoop } from '@payments/platform-bootstrap';
+import { newUlid } from '@payments/platform-crypto';
 
 /**
  * Moves each collection wallet's available balance to the business's settlement wallet once
@@ -65,7 +65,7 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
       const [collection, settlement] = [locked.get(walletId)!, locked.get(settlementId)!];
       const amount = availableBalance(collection);
       if (amount <= 0n || amount < threshold) return false;
-      const sweepReference = ulid();
+      const sweepReference = newUlid();
       const entry = await this.ledger.post(em, {
         businessId,
         kind: 'sweep',

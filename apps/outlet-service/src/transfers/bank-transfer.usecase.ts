@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BankTransferRequest, BankTransferResponse } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
-import { ulid } from 'ulid';
+import { newUlid } from '@payments/platform-crypto';
 import { DataSource } from 'typeorm';
 import { MoneyCommands } from '../ledger/money-commands';
 import { TenantsRepository } from '../tenants/tenants.repository';
@@ -40,7 +40,7 @@ export class BankTransferUseCase {
         `INSERT INTO outlets.payouts (id, business_id, reference, wallet_id, amount, bank_code, account_number, account_name, narration, status, settle_after)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PROCESSING', now() + make_interval(secs => $10)) RETURNING created_at`,
         [
-          ulid(),
+          newUlid(),
           businessId,
           request.reference,
           source.id,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { WalletResponse } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
-import { ulid } from 'ulid';
+import { newUlid } from '@payments/platform-crypto';
+import { LRUCache } from 'lru-cache';
 import { EntityManager } from 'typeorm';
 
 export type WalletKind = 'collection' | 'deposit' | 'settlement' | 'rail' | 'suspense';
@@ -55,6 +56,23 @@ export function toWalletResponse(wallet: Wallet): WalletResponse {
 /** Every query names the business: a wallet of another business is simply not found. */
 @Injectable()
 export class WalletsRepository {
+  /** A wallet's account number never changes once it exists: kept for the events that name it. */
+  private readonly accountNumbers = new LRUCache<string, string>({ max: 100_000 });
+
+  /** The wallet's account number (its id for wallets without one), or null when the business has no such wallet. */
+  async accountNumberOf(em: EntityManager, businessId: string, walletId: string): Promise<string | null> {
+    const key = `${businessId}:${walletId}`;
+    const cached = this.accountNumbers.get(key);
+    if (cached) return cached;
+    const [row] = (await em.query(`SELECT account_number FROM outlets.wallets WHERE business_id = $1 AND id = $2`, [businessId, walletId])) as {
+      account_number: string | null;
+    }[];
+    if (!row) return null;
+    const accountNumber = row.account_number?.trim() ?? walletId;
+    this.accountNumbers.set(key, accountNumber);
+    return accountNumber;
+  }
+
   async create(
     em: EntityManager,
     wallet: { businessId: string; outletId: string | null; type: WalletKind; accountName: string; withAccountNumber: boolean },
@@ -63,7 +81,7 @@ export class WalletsRepository {
       `INSERT INTO outlets.wallets (id, business_id, outlet_id, type, account_number, account_name, allow_negative)
        VALUES ($1, $2, $3, $4, CASE WHEN $5 THEN nextval('outlets.account_number_seq')::text END, $6, $4 = 'rail')
        RETURNING *`,
-      [ulid(), wallet.businessId, wallet.outletId, wallet.type, wallet.withAccountNumber, wallet.accountName],
+      [newUlid(), wallet.businessId, wallet.outletId, wallet.type, wallet.withAccountNumber, wallet.accountName],
     )) as WalletRow[];
     return toWallet(row);
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DeliveryAttemptResponse, DeliveryDetailResponse, DeliveryPageResponse, DeliveryResponse, ListDeliveriesQuery } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
-import { ulid } from 'ulid';
+import { newUlid } from '@payments/platform-crypto';
 import { DataSource, EntityManager } from 'typeorm';
 
 export type Target = 'business' | 'callback' | 'test' | 'replay';
@@ -47,7 +47,7 @@ export class DeliveriesRepository {
 
   /** Idempotent per event and destination: a redelivered Kafka message adds nothing. */
   async add(em: EntityManager, delivery: NewDelivery): Promise<string> {
-    const id = ulid();
+    const id = newUlid();
     await em.query(
       `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT DO NOTHING`,

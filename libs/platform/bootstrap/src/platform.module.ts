@@ -5,7 +5,7 @@ import { AppDatabase, DatabaseModule } from '@payments/platform-database';
 import { ApiExceptionFilter, createValidationPipe, EnvelopeInterceptor } from '@payments/platform-envelope';
 import { HealthModule } from '@payments/platform-health';
 import { KafkaModule } from '@payments/platform-kafka';
-import { LoggingModule, LoggingOptions } from '@payments/platform-logging';
+import { LoggingModule } from '@payments/platform-logging';
 import { MetricsModule } from '@payments/platform-metrics';
 import { OutboxModule } from '@payments/platform-outbox';
 import { EnvModule } from './env.module';
@@ -13,12 +13,12 @@ import { EnvModule } from './env.module';
 /** Everything an app needs from the platform: config, logs, database, Kafka, outbox, health, metrics, envelope. */
 @Module({})
 export class PlatformModule {
-  static forRoot(env: PlatformEnv, database: AppDatabase, logging: LoggingOptions = {}): DynamicModule {
+  static forRoot(env: PlatformEnv, database: AppDatabase): DynamicModule {
     return {
       module: PlatformModule,
       imports: [
         EnvModule.register(env),
-        LoggingModule.forRoot(logging),
+        LoggingModule.forRoot(),
         DatabaseModule.forApp(database),
         KafkaModule,
         OutboxModule,

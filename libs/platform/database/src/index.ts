@@ -2,3 +2,4 @@ export * from './database.module';
 export * from './ensure-database';
 export * from './migrate';
 export * from './postgres-options';
+export * from './prepared-query';

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { redactPaths } from './redaction';
-import { quietRoutes, RequestLineHook } from './request-line';
+import { requestIdMixin } from './request-context';
+import { RequestLineHook } from './request-line';
 
 export const requestIdHeader = 'x-request-id';
 
@@ -14,38 +15,28 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
 }
 
-export interface LoggingOptions {
-  /**
-   * 'per-request-logger' (the default): pino-http gives each request a child logger, so every
-   * line written while serving it carries the request id. 'request-line-only': one line per
-   * request from a Fastify hook and nothing else per request, for an app whose requests log
-   * nothing of their own (pos-ingest), where the child logger cost more than the work.
-   */
-  requestLogging?: 'per-request-logger' | 'request-line-only';
-}
-
-/** JSON logs through pino, one line per request, carrying a request id the caller can quote. */
+/**
+ * JSON logs through pino, one line per request. Every line written while serving a request
+ * carries its request id (from the request context, not a child logger built per request,
+ * which cost more than most requests' own work); the request line comes from a Fastify hook.
+ */
 @Module({})
 export class LoggingModule {
-  static forRoot(options: LoggingOptions = {}): DynamicModule {
-    const lineOnly = options.requestLogging === 'request-line-only';
+  static forRoot(): DynamicModule {
     return {
       module: LoggingModule,
-      providers: lineOnly ? [RequestLineHook] : [],
+      providers: [RequestLineHook],
       imports: [
         LoggerModule.forRootAsync({
           inject: [PlatformEnv],
           useFactory: (env: PlatformEnv) => ({
-            // No routes: the middleware stays out of every request (RequestLineHook logs them).
-            forRoutes: lineOnly ? [] : undefined,
+            // No routes: pino-http stays out of every request (RequestLineHook logs them).
+            forRoutes: [],
             pinoHttp: {
               level: env.LOG_LEVEL,
               base: { service: env.SERVICE_NAME },
               redact: { paths: redactPaths, censor: '[redacted]' },
-              // Fastify assigned it already (see requestIdOf); logs and the response agree on it.
-              genReqId: (req: IncomingMessage) => req.id ?? requestIdOf(req),
-              customProps: (req: IncomingMessage) => ({ requestId: req.id }),
-              autoLogging: { ignore: (req: IncomingMessage) => quietRoutes.includes(req.url?.split('?')[0] ?? '') },
+              mixin: requestIdMixin,
               serializers: {
                 req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
               },

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
+import { requestContext, requestIdMixin } from './request-context';
 import { logRequestLine } from './request-line';
 
 function linesOf(level: string, write: (logger: pino.Logger) => void): Record<string, unknown>[] {
@@ -40,5 +41,23 @@ describe('logRequestLine', () => {
       logRequestLine(logger, req, answered(503), 1);
     });
     expect(lines.map((line) => [line.level, line.msg, (line.res as { statusCode: number }).statusCode])).toEqual([[50, 'request errored', 503]]);
+  });
+});
+
+describe('request context', () => {
+  it('puts the request id on every line written while serving the request, and on no other', () => {
+    let output = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        output += chunk.toString();
+        done();
+      },
+    });
+    const logger = pino({ mixin: requestIdMixin }, sink);
+    requestContext.run({ requestId: 'trace-9' }, () => logger.info('inside'));
+    logger.info('outside');
+    const [inside, outside] = output.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(inside).toMatchObject({ msg: 'inside', requestId: 'trace-9' });
+    expect(outside).not.toHaveProperty('requestId');
   });
 });

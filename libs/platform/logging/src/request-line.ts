@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
+import { requestContext } from './request-context';
 
 /** Probes and scrapes: too frequent to be worth a line each. */
 export const quietRoutes = ['/health/live', '/health/ready', '/metrics'];
@@ -18,13 +19,15 @@ export function logRequestLine(logger: Logger, req: IncomingMessage & { id: stri
   else logger.info(fields, 'request completed');
 }
 
-/** Writes each request's line from Fastify's onResponse hook ('request-line-only' logging). */
+/** Serves each request inside its request context, and writes its line from Fastify's onResponse hook. */
 @Injectable()
 export class RequestLineHook implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   onModuleInit(): void {
-    this.adapterHost.httpAdapter.getInstance<FastifyInstance>().addHook('onResponse', (request, reply, done) => {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('onRequest', (request, _reply, done) => requestContext.run({ requestId: request.id }, done));
+    fastify.addHook('onResponse', (request, reply, done) => {
       if (!quietRoutes.includes(request.routeOptions.url ?? '')) {
         logRequestLine(PinoLogger.root, request.raw as IncomingMessage & { id: string }, reply.raw, reply.elapsedTime);
       }

@@ -1,28 +1,42 @@
 import { Logger } from '@nestjs/common';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { outboxChannel } from './outbox';
 import { OutboxMessage, ProcessedEvent } from './outbox-message.entity';
+import { onOutboxCommit } from './outbox-wakeups';
 
 export interface OutboxRelayOptions {
   batchSize: number;
   /** Fallback wake-up; commits wake the relay at once through LISTEN/NOTIFY. */
   pollIntervalMs: number;
+  /** After a wake-up, how long to let more commits gather into the same batch. */
+  lingerMs?: number;
+}
+
+interface PendingRow {
+  id: string;
+  topic: string;
+  message_key: string | null;
+  /** As text: published byte for byte, never parsed here. */
+  payload: string;
+  headers: Record<string, string>;
 }
 
 /**
  * Publishes committed outbox rows to Kafka, oldest first, and marks them sent.
  *
- * Rows are claimed with FOR UPDATE SKIP LOCKED inside a transaction that lasts until Kafka
- * has acknowledged them, so replicas never publish the same row concurrently, and a relay
- * that dies mid-batch leaves its rows unmarked for the next one. Delivery is therefore at
- * least once: consumers deduplicate on the event id.
+ * A commit in this process that wrote outbox rows wakes the relay at once (onOutboxCommit):
+ * no polling of the table and no NOTIFY round trip on the hot path. A slow poll
+ * (`pollIntervalMs`) remains for rows whose own process died before publishing them.
+ *
+ * One statement claims and marks a batch (FOR UPDATE SKIP LOCKED) inside a transaction that
+ * commits only once Kafka has acknowledged it, so replicas never publish the same row at once,
+ * and a relay that dies mid-batch leaves its rows unmarked for the next one. Delivery is
+ * therefore at least once: consumers deduplicate on the event id.
  */
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
   private producer?: Producer;
-  private listener?: Client;
+  private stopListening?: () => void;
   private running = false;
   private signalled = false;
   private wake?: () => void;
@@ -37,35 +51,34 @@ export class OutboxRelay {
   start(): void {
     if (this.running) return;
     this.running = true;
-    void this.listen();
+    this.stopListening = onOutboxCommit(this.dataSource, () => this.notified());
     this.loop = this.run();
   }
 
   /** Finishes the batch in flight, then stops. */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopListening?.();
     this.wake?.();
     await this.loop;
-    await this.listener?.end().catch(() => undefined);
     await this.producer?.disconnect().catch(() => undefined);
   }
 
   /** Publishes up to one batch; returns how many rows it published. */
   async publishBatch(): Promise<number> {
     const producer = await this.connectedProducer();
+    const table = this.dataSource.getMetadata(OutboxMessage).tablePath;
     return this.dataSource.transaction(async (em) => {
-      const rows = await em
-        .getRepository(OutboxMessage)
-        .createQueryBuilder('message')
-        .where('message.publishedAt IS NULL')
-        .orderBy('message.sequence')
-        .limit(this.options.batchSize)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
+      // Marked in the same statement; the mark commits only after Kafka acknowledged the batch.
+      const [rows] = (await em.query(
+        `UPDATE ${table} SET published_at = now() WHERE id IN (
+           SELECT id FROM ${table} WHERE published_at IS NULL ORDER BY sequence LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING sequence, id, topic, message_key, payload::text AS payload, headers`,
+        [this.options.batchSize],
+      )) as [(PendingRow & { sequence: string })[], number];
       if (rows.length === 0) return 0;
+      rows.sort((a, b) => (BigInt(a.sequence) < BigInt(b.sequence) ? -1 : 1));
       await producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(rows) });
-      await em.update(OutboxMessage, rows.map((row) => row.id), { publishedAt: () => 'now()' });
       return rows.length;
     });
   }
@@ -106,6 +119,8 @@ export class OutboxRelay {
         failures = 0;
         if (published === this.options.batchSize) continue;
         await this.idle(this.options.pollIntervalMs);
+        // Commits come in bursts under load: a moment's wait turns them into one batch.
+        if (this.options.lingerMs) await new Promise((resolve) => setTimeout(resolve, this.options.lingerMs));
       } catch (error) {
         failures += 1;
         await this.resetProducer();
@@ -157,40 +172,13 @@ export class OutboxRelay {
     this.signalled = true;
     this.wake?.();
   }
-
-  /** LISTEN on a dedicated connection, reconnecting while the relay runs. */
-  private async listen(): Promise<void> {
-    const options = this.dataSource.options as { url?: string; schema?: string };
-    while (this.running) {
-      const client = new Client({ connectionString: options.url, connectionTimeoutMillis: 5000 });
-      try {
-        const closed = new Promise<void>((resolve) => {
-          client.once('end', () => resolve());
-          client.once('error', () => resolve());
-        });
-        client.on('notification', () => this.notified());
-        await client.connect();
-        this.listener = client;
-        await client.query(`LISTEN "${outboxChannel(options.schema ?? 'public')}"`);
-        // Rows committed while we were not listening are picked up by this wake-up.
-        this.notified();
-        await closed;
-      } catch (error) {
-        this.logger.warn({ err: error }, 'outbox listener connection failed');
-      } finally {
-        this.listener = undefined;
-        await client.end().catch(() => undefined);
-      }
-      if (this.running) await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
 }
 
-function toTopicMessages(rows: OutboxMessage[]) {
+function toTopicMessages(rows: PendingRow[]) {
   const byTopic = new Map<string, { key: string | null; value: string; headers: Record<string, string> }[]>();
   for (const row of rows) {
     const messages = byTopic.get(row.topic) ?? [];
-    messages.push({ key: row.messageKey, value: JSON.stringify(row.payload), headers: row.headers });
+    messages.push({ key: row.message_key, value: row.payload, headers: row.headers });
     byTopic.set(row.topic, messages);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));

@@ -3,6 +3,7 @@ import { EventEnvelope, TopicSpec } from '@payments/contracts';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { OutboxMessage, ProcessedEvent } from './outbox-message.entity';
+import { markOutboxWritten } from './outbox-wakeups';
 
 export interface NewEvent<T> {
   topic: TopicSpec;
@@ -14,9 +15,13 @@ export interface NewEvent<T> {
   correlationId?: string;
 }
 
-/** The channel the relay listens on; NOTIFY is delivered only when the transaction commits. */
-export function outboxChannel(schema: string): string {
-  return `outbox_${schema}`;
+/** An outbox row ready to insert, for a write that inserts it itself (a database function); call outboxCommitted after. */
+export interface OutboxRow<T = unknown> {
+  id: string;
+  topic: string;
+  key: string;
+  payload: EventEnvelope<T>;
+  headers: Record<string, string>;
 }
 
 @Injectable()
@@ -24,6 +29,15 @@ export class Outbox {
   /** Adds an event to the transaction `em` belongs to; it is published only if that commits. */
   async enqueue<T>(em: EntityManager, event: NewEvent<T>): Promise<EventEnvelope<T>> {
     if (!em.queryRunner?.isTransactionActive) throw new Error('Outbox.enqueue must run inside a transaction');
+    const row = this.row(event);
+    await em.insert(OutboxMessage, { id: row.id, topic: row.topic, messageKey: row.key, payload: row.payload, headers: row.headers });
+    // The commit wakes this process's relay; see onOutboxCommit.
+    markOutboxWritten(em.queryRunner);
+    return row.payload;
+  }
+
+  /** The row `enqueue` would insert. */
+  row<T>(event: NewEvent<T>): OutboxRow<T> {
     const envelope: EventEnvelope<T> = {
       eventId: randomUUID(),
       type: event.type,
@@ -34,16 +48,7 @@ export class Outbox {
     };
     const headers: Record<string, string> = { 'event-id': envelope.eventId, 'event-type': event.type };
     if (event.correlationId) headers['correlation-id'] = event.correlationId;
-    await em.insert(OutboxMessage, {
-      id: envelope.eventId,
-      topic: event.topic.name,
-      messageKey: event.key,
-      payload: envelope,
-      headers,
-    });
-    const schema = (em.connection.options as { schema?: string }).schema ?? 'public';
-    await em.query('SELECT pg_notify($1, $2)', [outboxChannel(schema), '']);
-    return envelope;
+    return { id: envelope.eventId, topic: event.topic.name, key: event.key, payload: envelope, headers };
   }
 }
 

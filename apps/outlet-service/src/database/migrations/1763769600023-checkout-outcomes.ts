@@ -1,5 +1,5 @@
-import { ulid } from 'ulid';
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { newUlid } from '@payments/platform-crypto';
 
 /**
  * One authority for how a checkout ends: the first payment booked or the first closing wins,
@@ -59,7 +59,7 @@ export class CheckoutOutcomes1763769600023 implements MigrationInterface {
     const tenants = (await runner.query(`SELECT "business_id", "name" FROM "outlets"."tenants"`)) as { business_id: string; name: string }[];
     for (const tenant of tenants) {
       await runner.query(`INSERT INTO "outlets"."wallets" ("id", "business_id", "type", "account_name") VALUES ($1, $2, 'suspense', $3)`, [
-        ulid(),
+        newUlid(),
         tenant.business_id,
         `${tenant.name} (suspense)`,
       ]);

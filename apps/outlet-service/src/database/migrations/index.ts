@@ -2,6 +2,7 @@ import { InitialSchema1763769600002 } from './1763769600002-initial-schema';
 import { Ledger1763769600006 } from './1763769600006-ledger';
 import { CheckoutAccounts1763769600012 } from './1763769600012-checkout-accounts';
 import { CheckoutOutcomes1763769600023 } from './1763769600023-checkout-outcomes';
+import { MoveMoney1763769600025 } from './1763769600025-move-money';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600002, Ledger1763769600006, CheckoutAccounts1763769600012, CheckoutOutcomes1763769600023];
+export const migrations = [InitialSchema1763769600002, Ledger1763769600006, CheckoutAccounts1763769600012, CheckoutOutcomes1763769600023, MoveMoney1763769600025];

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from 
 import { CommandReply, Topics, TopicSpec } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
 import { AssignerProtocol, Consumer, Kafka, PartitionAssigner } from 'kafkajs';
+import { requestContext, requestIdHeader } from '@payments/platform-logging';
 import { randomBytes, randomInt } from 'node:crypto';
 import { replyHeaders } from '../consumers/handlers';
 import { KafkaAdmin } from '../kafka-admin';
@@ -108,9 +109,16 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
   async request<T>(topic: TopicSpec, command: unknown, timeoutMs: number): Promise<CommandReply<T>> {
     const correlationId = `${this.instance}.${(this.sequence += 1)}`;
     const reply = this.expect(correlationId, timeoutMs);
+    const requestId = requestContext.getStore()?.requestId;
     await this.producer.send(topic.name, {
       value: JSON.stringify(command),
-      headers: { [replyHeaders.topic]: this.replies.name, [replyHeaders.partition]: String(this.partition), [replyHeaders.correlationId]: correlationId },
+      headers: {
+        [replyHeaders.topic]: this.replies.name,
+        [replyHeaders.partition]: String(this.partition),
+        [replyHeaders.correlationId]: correlationId,
+        // The caller's request id, so the serving app's log lines carry it too.
+        ...(requestId ? { [requestIdHeader]: requestId } : {}),
+      },
     }).catch((error: unknown) => {
       this.forget(correlationId);
       throw error;

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/c
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { CommandReply, deadLetterTopicOf } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
+import { requestContext, requestIdHeader } from '@payments/platform-logging';
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import { KafkaAdmin } from '../kafka-admin';
 import { KAFKA_CLIENT } from '../kafka-client';
@@ -121,7 +122,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
   private async apply(handler: Handler, message: KafkaMessage, context: MessageContext): Promise<'applied' | 'parked' | 'retry'> {
     const key = `${context.topic}:${context.partition}:${context.offset}`;
     try {
-      await handler.invoke(decode(message), context);
+      await inContext(context, () => handler.invoke(decode(message), context));
       return 'applied';
     } catch (error) {
       if (error instanceof PoisonMessageError) return this.park(context, message, error);
@@ -154,7 +155,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     const correlationId = context.headers[replyHeaders.correlationId];
     let reply: unknown;
     try {
-      reply = await handler.invoke(decode(message), context);
+      reply = await inContext(context, () => handler.invoke(decode(message), context));
     } catch (error) {
       this.logger.error({ err: error, topic: context.topic, offset: context.offset }, 'command failed');
       reply = { ok: false, error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 } } satisfies CommandReply;
@@ -215,6 +216,12 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       });
     });
   }
+}
+
+/** Log lines written while handling a message carry the request id it came with, or its event id. */
+function inContext<T>(context: MessageContext, work: () => Promise<T>): Promise<T> {
+  const requestId = context.headers[requestIdHeader] ?? context.headers['correlation-id'] ?? context.headers['event-id'];
+  return requestId ? requestContext.run({ requestId }, work) : work();
 }
 
 function decode(message: KafkaMessage): unknown {

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ErrorCode, ErrorCodes } from '@payments/contracts';
+import { apiError } from '@payments/platform-envelope';
+import { outboxCommitted, OutboxRow } from '@payments/platform-outbox';
+import { preparedQuery } from '@payments/platform-database';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { WalletKind } from '../wallets/wallets.repository';
+import { CommandKey, requestHash } from './money-commands';
+
+export interface MoneyMove<T> {
+  businessId: string;
+  /** The command's idempotency key and kind; a repeat answers `result` as stored the first time. */
+  key: CommandKey;
+  kind: string;
+  request: object;
+  source: string;
+  destination: string;
+  amount: bigint;
+  /** Wallet types either side may be; any other wallet is not found. */
+  walletTypes: WalletKind[];
+  entryId: string;
+  entryReference: string;
+  narration: string | null;
+  at: Date;
+  result: T;
+  event: OutboxRow | null;
+}
+
+/**
+ * Moves money between two wallets with outlets.move_money: claim, locks, balance check,
+ * balanced entry, outbox event and stored answer in one database round trip. A refusal
+ * (unknown wallet, insufficient funds, a reused reference) comes back as its error code.
+ */
+@Injectable()
+export class MoneyMovesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async move<T>(move: MoneyMove<T>): Promise<T> {
+    try {
+      const [{ result }] = await preparedQuery<{ result: T }>(
+        this.dataSource,
+        'outlets.move_money',
+        `SELECT outlets.move_money($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) AS result`,
+        [
+          move.businessId,
+          move.key.namespace,
+          move.key.reference,
+          move.kind,
+          requestHash(move.kind, move.request),
+          move.source,
+          move.destination,
+          move.amount.toString(),
+          move.walletTypes,
+          move.entryId,
+          move.entryReference,
+          move.narration,
+          move.at,
+          JSON.stringify(move.result),
+          move.event && JSON.stringify(move.event),
+        ],
+      );
+      if (move.event) outboxCommitted(this.dataSource);
+      return result;
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal) throw apiError(refusal.code, refusal.message);
+      throw error;
+    }
+  }
+}
+
+function refusalOf(error: unknown): { code: ErrorCode; message: string } | null {
+  const driverError = error instanceof QueryFailedError ? error.driverError : error;
+  const { code, message, detail } = (driverError ?? {}) as { code?: string; message?: string; detail?: string };
+  if (code !== 'P0001' || !ErrorCodes.includes(message as ErrorCode)) return null;
+  return { code: message as ErrorCode, message: detail ?? message! };
+}

@@ -1,0 +1,19 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** What every log line written while serving one request or message carries. */
+export interface RequestContext {
+  requestId: string;
+}
+
+/**
+ * The request (or Kafka message) being served, for log lines written anywhere below it. Entered
+ * once per request by a Fastify hook: cheaper than a child logger per request, and it reaches
+ * code that has no logger of its own to pass along.
+ */
+export const requestContext = new AsyncLocalStorage<RequestContext>();
+
+/** pino's mixin: the current request id, on every line written while serving it. */
+export function requestIdMixin(): Partial<RequestContext> {
+  const context = requestContext.getStore();
+  return context ? { requestId: context.requestId } : {};
+}
