@@ -26,6 +26,8 @@ describe('card payments with step-up verification', () => {
     apps.push(spawnApp('checkout-gateway'), spawnApp('card-processor'), spawnApp('outlet-service'));
     await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Card Partner');
+    // Onboarding reaches outlet-service over Kafka; a card payment is booked there.
+    await eventually(async () => ((await call('GET', '/wallets/settlement')).status === 200 ? true : undefined), 30_000);
   });
 
   afterAll(async () => {

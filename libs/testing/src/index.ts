@@ -3,3 +3,4 @@ export * from './kafka-collector';
 export * from './private-broker';
 export * from './test-app';
 export * from './test-env';
+export * from './private-postgres';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CardAuthorizationRequest, CardChargeResponse, CardChargeState, CardPaymentRequest, CheckoutPaymentResult } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
-import { ValidationFailedError } from '@payments/platform-envelope';
+import { DomainError, ValidationFailedError } from '@payments/platform-envelope';
 import { Business } from '../businesses/business.entity';
 import { Env } from '../config/env';
 import { CardServiceClient } from '../services/card-service.client';
@@ -74,15 +74,13 @@ export class CardPaymentsService {
       await this.checkouts.close([{ businessId, checkoutReference, comment: state.message, method: 'card', maskedCard: maskedPan }]);
     }
     if (state.transactionStatus === 'SUCCESS') {
-      const result = await this.outlets.send<CheckoutPaymentResult>({
-        type: 'settleCheckoutPayment',
-        businessId,
-        checkoutReference,
-        amount: state.amount,
-        method: 'card',
-        paymentId: chargeId,
-        maskedCard: maskedPan,
-      });
+      const result = await this.outlets
+        .send<CheckoutPaymentResult>({ type: 'settleCheckoutPayment', businessId, checkoutReference, amount: state.amount, method: 'card', paymentId: chargeId, maskedCard: maskedPan })
+        .catch((error: unknown) => {
+          // The card is captured and its event will book it: until the ledger answers, the outcome is not known.
+          if (error instanceof DomainError && (error.code === 'INVALID_TENANT' || error.status === 503)) throw recording();
+          throw error;
+        });
       await this.checkouts.applyOutcome(result.outcome);
       if (!result.accepted) {
         return { ...response, transactionStatus: 'FAILED', message: 'The checkout had already ended, so this card payment did not pay it; the amount will be refunded to the card' };
@@ -95,4 +93,8 @@ export class CardPaymentsService {
     }
     return response;
   }
+}
+
+function recording(): DomainError {
+  return new DomainError('PROCESSOR_UNAVAILABLE', 'The payment is being recorded; retrying the same request is safe and answers how it ended', 503);
 }

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { CardChargeSucceededV1, CardChargeSucceededV1Payload, EventEnvelope, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
+import { untilOnboarded } from '../tenants/until-onboarded';
 import { CheckoutPayments } from './checkout-payments';
 
 /**
@@ -15,6 +16,6 @@ export class CardChargesConsumer {
   @EventHandler(Topics.cardCharges)
   async handle(event: EventEnvelope<CardChargeSucceededV1Payload>): Promise<void> {
     if (event?.type !== CardChargeSucceededV1) return;
-    await this.payments.payCard(event.payload);
+    await untilOnboarded(event.payload.businessId, () => this.payments.payCard(event.payload));
   }
 }

@@ -1,4 +1,5 @@
 import { CardChargeSucceededV1, CommandReply, OutletCommand } from '@payments/contracts';
+import { isTransient, RetryLaterError } from '@payments/platform-kafka';
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { OutletCommandsController } from '../commands/outlet-commands.controller';
@@ -121,6 +122,19 @@ describe('checkout outcomes in the ledger', () => {
     expect(refundEvents).toEqual([
       expect.objectContaining({ eventData: expect.objectContaining({ amount: '5000', transactionStatus: 'PROCESSING', details: expect.objectContaining({ checkoutReference: reference, chargeId }) }) }),
     ]);
+  });
+
+  it('waits for a business still being onboarded instead of parking its card payment', async () => {
+    const stranger = ulid();
+    const event = {
+      eventId: randomUUID(),
+      type: CardChargeSucceededV1,
+      occurredAt: new Date().toISOString(),
+      payload: { chargeId: ulid(), businessId: stranger, checkoutReference: newCheckout(), amount: '700', maskedPan: '506099*********0019', succeededAt: new Date().toISOString() },
+    };
+    const failure = await fixture.get(CardChargesConsumer).handle(event).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RetryLaterError);
+    expect(isTransient(failure)).toBe(true);
   });
 
   it('answers a repeated bank notification for a checkout transfer with its first answer', async () => {

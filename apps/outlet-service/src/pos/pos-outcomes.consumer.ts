@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { EventEnvelope, PosTransactionDecidedV1, PosTransactionDecidedV1Payload, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
+import { untilOnboarded } from '../tenants/until-onboarded';
 import { PosCreditUseCase } from './pos-credit.usecase';
 
 @Controller()
@@ -10,6 +11,6 @@ export class PosOutcomesConsumer {
   @EventHandler(Topics.posOutcomes, 'bulk')
   async handle(event: EventEnvelope<PosTransactionDecidedV1Payload>): Promise<void> {
     if (event?.type !== PosTransactionDecidedV1) return;
-    await this.credits.apply(event.eventId, event.payload);
+    await untilOnboarded(event.payload.businessId, () => this.credits.apply(event.eventId, event.payload));
   }
 }

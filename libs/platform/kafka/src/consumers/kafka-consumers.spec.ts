@@ -1,0 +1,169 @@
+import { Controller } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { Topics } from '@payments/contracts';
+import { PlatformEnv } from '@payments/platform-config';
+import { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import { KafkaAdmin } from '../kafka-admin';
+import { KafkaProducer } from '../producer';
+import { ConsumerMetrics } from './consumer-metrics';
+import { PoisonMessageError, RetryLaterError } from './failures';
+import { CommandHandler, EventHandler } from './handlers';
+import { KafkaConsumers } from './kafka-consumers';
+
+/** What a handler does with each message it is given, in order. */
+let script: ((value: unknown) => Promise<unknown>)[] = [];
+
+@Controller()
+class Handlers {
+  readonly seen: unknown[] = [];
+
+  @EventHandler(Topics.cardCharges)
+  async onCharge(value: unknown): Promise<void> {
+    this.seen.push(value);
+    await (script.shift() ?? (async () => undefined))(value);
+  }
+
+  @CommandHandler(Topics.outletCommands)
+  async onCommand(value: { n: number }): Promise<unknown> {
+    return { ok: true, data: value.n * 2 };
+  }
+}
+
+/** A kafkajs stand-in: the test calls eachBatch itself and sees what was resolved, paused and sent. */
+function harness() {
+  const handlers = new Handlers();
+  /** Each consumer's eachBatch, by the topics it subscribed to. */
+  const runs = new Map<string, (payload: EachBatchPayload) => Promise<void>>();
+  const newConsumer = () => {
+    const listeners = new Map<string, () => void>();
+    let topics: string[] = [];
+    return {
+      events: { GROUP_JOIN: 'join', CRASH: 'crash' },
+      on: (event: string, listener: () => void) => listeners.set(event, listener),
+      connect: async () => undefined,
+      disconnect: async () => undefined,
+      subscribe: async (subscription: { topics: string[] }) => void (topics = subscription.topics),
+      run: async (config: { eachBatch: (payload: EachBatchPayload) => Promise<void> }) => {
+        for (const topic of topics) runs.set(topic, config.eachBatch);
+        listeners.get('join')?.();
+      },
+    };
+  };
+  const sent: { topic: string; message: { key?: unknown; value: unknown; partition?: number; headers?: Record<string, string> } }[] = [];
+  const producer = { send: async (topic: string, message: (typeof sent)[number]['message']) => void sent.push({ topic, message }) } as unknown as KafkaProducer;
+  const discovery = { getControllers: () => [{ name: 'Handlers', instance: handlers }], getProviders: () => [] } as unknown as DiscoveryService;
+  const metrics = { applied: () => undefined, watch: () => undefined, stop: () => undefined } as unknown as ConsumerMetrics;
+  const admin = { topicsReady: async () => undefined } as unknown as KafkaAdmin;
+  const env = Object.assign(new PlatformEnv(), { SERVICE_NAME: 'test-app' });
+  const consumers = new KafkaConsumers(discovery, new MetadataScanner(), new Reflector(), { consumer: newConsumer } as unknown as Kafka, admin, producer, metrics, env);
+  return { consumers, handlers, runs, sent };
+}
+
+function message(offset: number, value: unknown, headers: Record<string, string> = {}): KafkaMessage {
+  return { offset: String(offset), key: Buffer.from('biz-1'), value: Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)), headers, timestamp: '0', attributes: 0, size: undefined } as KafkaMessage;
+}
+
+function batch(topic: string, messages: KafkaMessage[]) {
+  const resolved: string[] = [];
+  const paused: number[] = [];
+  const payload = {
+    batch: { topic, partition: 2, messages, lastOffset: () => messages.at(-1)!.offset },
+    resolveOffset: (offset: string) => void resolved.push(offset),
+    heartbeat: async () => undefined,
+    pause: () => {
+      paused.push(1);
+      return () => undefined;
+    },
+    isRunning: () => true,
+    isStale: () => false,
+    commitOffsetsIfNecessary: async () => undefined,
+  } as unknown as EachBatchPayload;
+  return { payload, resolved, paused };
+}
+
+describe('KafkaConsumers', () => {
+  beforeEach(() => {
+    script = [];
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate'] });
+  });
+
+  afterEach(() => jest.useRealTimers());
+
+  it('runs one consumer group per traffic class that has handlers', async () => {
+    const { consumers, runs } = harness();
+    await consumers.start();
+    expect([...runs.keys()].sort()).toEqual(['card.charges.v1', 'outlet.commands.v1']);
+    expect(new Set(runs.values()).size).toBe(2);
+  });
+
+  it('applies events in order and resolves each offset', async () => {
+    const { consumers, handlers, runs } = harness();
+    await consumers.start();
+    const { payload, resolved } = batch(Topics.cardCharges.name, [message(7, { n: 1 }), message(8, { n: 2 })]);
+    await runs.get(Topics.cardCharges.name)!(payload);
+    expect(handlers.seen).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(resolved).toEqual(['7', '8']);
+  });
+
+  it('pauses the partition on an infrastructure failure, leaves the message for the retry, and parks nothing', async () => {
+    const { consumers, runs, sent } = harness();
+    await consumers.start();
+    const connectionLost = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    script = Array.from({ length: 10 }, () => async () => Promise.reject(connectionLost));
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const { payload, resolved, paused } = batch(Topics.cardCharges.name, [message(7, { n: 1 }), message(8, { n: 2 })]);
+      await runs.get(Topics.cardCharges.name)!(payload);
+      expect([resolved, paused.length]).toEqual([[], 1]);
+    }
+    const { payload, resolved } = batch(Topics.cardCharges.name, [message(7, { n: 1 }), message(8, { n: 2 })]);
+    await runs.get(Topics.cardCharges.name)!(payload);
+    expect(resolved).toEqual(['7', '8']);
+    expect(sent).toEqual([]);
+  });
+
+  it('waits for what will come (RetryLaterError) however long it takes', async () => {
+    const { consumers, runs, sent } = harness();
+    await consumers.start();
+    script = Array.from({ length: 6 }, () => async () => Promise.reject(new RetryLaterError('business not onboarded yet')));
+    for (let attempt = 0; attempt < 6; attempt += 1) await runs.get(Topics.cardCharges.name)!(batch(Topics.cardCharges.name, [message(3, { n: 1 })]).payload);
+    expect(sent).toEqual([]);
+  });
+
+  it('parks poison at once on <topic>.dlq with the reason, and moves on', async () => {
+    const { consumers, runs, sent } = harness();
+    await consumers.start();
+    script = [async () => Promise.reject(new PoisonMessageError('sealed under another key'))];
+    const { payload, resolved } = batch(Topics.cardCharges.name, [message(7, { n: 1 }, { 'event-id': 'e-7' }), message(8, 'not json')]);
+    await runs.get(Topics.cardCharges.name)!(payload);
+    expect(resolved).toEqual(['7', '8']);
+    expect(sent.map(({ topic, message: parked }) => [topic, parked.headers?.['dlq-reason'], parked.headers?.['event-id']])).toEqual([
+      ['card.charges.v1.dlq', 'sealed under another key', 'e-7'],
+      ['card.charges.v1.dlq', 'the message is not JSON', undefined],
+    ]);
+  });
+
+  it('retries a message that fails for its own reasons a few times, then parks it', async () => {
+    const { consumers, runs, sent } = harness();
+    await consumers.start();
+    script = Array.from({ length: 4 }, (_, i) => async () => Promise.reject(new Error(`bug ${i + 1}`)));
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      const { payload, resolved } = batch(Topics.cardCharges.name, [message(5, { n: 1 })]);
+      await runs.get(Topics.cardCharges.name)!(payload);
+      expect(resolved).toEqual(attempt < 4 ? [] : ['5']);
+    }
+    expect(sent.map(({ message: parked }) => parked.headers?.['dlq-reason'])).toEqual(['bug 4']);
+  });
+
+  it('answers each request to the partition and correlation id it names', async () => {
+    const { consumers, runs, sent } = harness();
+    await consumers.start();
+    const headers = (id: string) => ({ 'reply-topic': 'command.replies.v1', 'reply-partition': '4', 'correlation-id': id });
+    const { payload, resolved } = batch(Topics.outletCommands.name, [message(1, { n: 2 }, headers('a.1')), message(2, { n: 5 }, headers('a.2'))]);
+    await runs.get(Topics.outletCommands.name)!(payload);
+    expect(resolved).toEqual(['2']);
+    expect(sent.map(({ topic, message: reply }) => [topic, reply.partition, reply.headers?.['correlation-id'], JSON.parse(String(reply.value))])).toEqual([
+      ['command.replies.v1', 4, 'a.1', { ok: true, data: 4 }],
+      ['command.replies.v1', 4, 'a.2', { ok: true, data: 10 }],
+    ]);
+  });
+});
