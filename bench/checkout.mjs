@@ -1,69 +1,191 @@
-// Checkout creates per second through the gateway, and the card-payment round trip through
-// Kafka to card-processor and back, at fixed concurrencies.
+// Checkout creates and card payments through the gateway, with the CPU every process spends on
+// each, and card payments while card-processor works through a POS backlog.
 //
-//   npm run bench:checkout [-- --creates 2000 --payments 500 --concurrency 16]
+//   npm run bench:checkout [-- --seconds 10 --rounds 3 --connections 16 --backlog 200000 --warm-up 10 --profile <dir>]
+//
+// Starts Kafka (if needed), a fresh `payments_bench_checkout` database, the gateway,
+// card-processor and outlet-service in production mode, and a partner. Each round, in turn:
+// checkout creates paced at 200/s; card payments (the no-verification test card) from
+// `connections` clients; card payments paced at 100/s. Then `backlog` POS transactions are
+// queued for card-processor and paced card payments are measured again while it works through
+// them. Tables: each measurement's median round and the CPU per operation of every process.
+import autocannon from 'autocannon';
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { log, waitUntilReady } from '../tools/lib.mjs';
-import { createPartner, finish, percentile, prepare, startApp } from './support.mjs';
+import { CpuMeter, createPartner, finish, median, perOperation, prepare, printCpuTable, printTable, startApp } from './support.mjs';
 
 const { values } = parseArgs({
-  options: { creates: { type: 'string', default: '2000' }, payments: { type: 'string', default: '500' }, concurrency: { type: 'string', default: '16' } },
+  options: {
+    seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
+    backlog: { type: 'string', default: '200000' },
+    'warm-up': { type: 'string', default: '10' },
+    profile: { type: 'string' },
+  },
 });
-const [creates, payments, concurrency] = [Number(values.creates), Number(values.payments), Number(values.concurrency)];
+const [seconds, rounds, connections, backlog] = [Number(values.seconds), Number(values.rounds), Number(values.connections), Number(values.backlog)];
 
 const { env, startedKafka } = await prepare('payments_bench_checkout');
-const children = [startApp('checkout-gateway', 14300, env), startApp('card-processor', 14301, env)];
+const require = createRequire(import.meta.url);
+require('../tools/runtime/register-paths.cjs');
+// --profile writes V8 CPU profiles of the three apps into <dir> (open them in Chrome's DevTools).
+const profiling = { cpuProfileDir: values.profile };
+const apps = {
+  'checkout-gateway': startApp('checkout-gateway', 14300, env, profiling),
+  'card-processor': startApp('card-processor', 14301, env, profiling),
+  'outlet-service': startApp('outlet-service', 14303, env, profiling),
+};
 const gateway = 'http://127.0.0.1:14300';
+const meter = new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, () => child.pid])));
 
-/** Runs `total` calls of `task` from `concurrency` workers; returns throughput and sorted latencies. */
-async function measure(total, task) {
-  const latencies = [];
-  let next = 0;
-  let failures = 0;
-  const began = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const index = next++;
-        const sentAt = performance.now();
-        if (!(await task(index))) failures += 1;
-        latencies.push(performance.now() - sentAt);
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  return { perSecond: total / ((performance.now() - began) / 1000), latencies, failures };
+/** One autocannon run; `body`/`path` give each request its own. Rate and latency, and CPU per request. */
+async function measure({ path, method = 'POST', headers, body, rate, duration = seconds }) {
+  const before = meter.snapshot();
+  const result = await autocannon({
+    url: `${gateway}${path()}`,
+    connections: rate ? Math.max(connections, 32) : connections,
+    duration,
+    ...(rate ? { overallRate: rate } : {}),
+    headers,
+    requests: [{ setupRequest: (request) => ({ ...request, method, path: path(), body: body?.() }) }],
+  });
+  return {
+    perSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+    cpu: perOperation(meter.used(before, meter.snapshot()), Math.max(1, result.requests.total)),
+  };
 }
 
 try {
-  await Promise.all([waitUntilReady(`${gateway}/health/ready`, 90_000), waitUntilReady('http://127.0.0.1:14301/health/ready', 90_000)]);
+  await Promise.all(Object.keys(apps).map((name, index) => waitUntilReady(`http://127.0.0.1:${[14300, 14301, 14303][index]}/health/ready`, 90_000)));
   const partner = createPartner(env, 'Bench');
   const headers = { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, 'content-type': 'application/json' };
-  const post = async (path, body) => {
-    const response = await fetch(`${gateway}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    return { status: response.status, body: await response.json() };
-  };
-  const newCheckout = () => post('/payin/charge/requests', { amount: '150000', accountName: 'Bench Store', paymentMethod: ['card'] });
-
-  log(`${creates} checkout creates at concurrency ${concurrency}`);
-  const createRun = await measure(creates, async () => (await newCheckout()).status === 200);
-  log(`preparing ${payments} checkouts for card payments`);
-  const references = [];
-  for (let i = 0; i < payments; i += 1) references.push((await newCheckout()).body.data.reference);
-  log(`${payments} card payments at concurrency ${concurrency}`);
-  const payRun = await measure(payments, async (index) => {
-    const answer = await post(`/checkout/${references[index]}/card-payment`, { cardNumber: '5060990000000000019', expiryDate: '12/30', cvv: '123' });
-    return answer.status === 200 && answer.body.data.transactionStatus === 'SUCCESS';
-  });
-  console.log('\n| operation | count | concurrency | per second | p50 ms | p99 ms | failed |\n|---|---|---|---|---|---|---|');
-  for (const [name, count, run] of [
-    ['POST /payin/charge/requests', creates, createRun],
-    ['POST /checkout/{reference}/card-payment', payments, payRun],
-  ]) {
-    console.log(
-      `| ${name} | ${count} | ${concurrency} | ${run.perSecond.toFixed(0)} | ${percentile(run.latencies, 50).toFixed(1)} | ${percentile(run.latencies, 99).toFixed(1)} | ${run.failures} |`,
-    );
+  for (let ready = false; !ready; ) {
+    ready = (await fetch(`${gateway}/wallets/settlement`, { headers })).status === 200;
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  const checkoutBody = () => JSON.stringify({ amount: '150000', accountName: 'Bench Store', paymentMethod: ['card'] });
+  const cardBody = () => JSON.stringify({ cardNumber: '5060990000000000019', expiryDate: '12/30', cvv: '123' });
+
+  /** Checkouts to pay: created ahead, so a payment round measures payments only. */
+  async function checkouts(count) {
+    const references = [];
+    let started = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (started < count) {
+          started += 1;
+          const response = await fetch(`${gateway}/payin/charge/requests`, { method: 'POST', headers, body: checkoutBody() });
+          references.push((await response.json()).data.reference);
+        }
+      }),
+    );
+    return references;
+  }
+  const payments = async (options) => {
+    const references = await checkouts(options.rate ? options.rate * seconds * 1.2 : 1200 * seconds);
+    let next = 0;
+    return measure({ ...options, path: () => `/checkout/${references[next++ % references.length]}/card-payment`, body: cardBody });
+  };
+
+  log(`warming up for ${values['warm-up']} s`);
+  await measure({ path: () => '/payin/charge/requests', headers, body: checkoutBody, duration: Number(values['warm-up']) });
+  await payments({ headers, duration: Number(values['warm-up']) });
+
+  const results = { creates: [], payments: [], paced: [], backlog: [] };
+  for (let round = 1; round <= rounds; round += 1) {
+    log(`round ${round}/${rounds}: checkout creates at 200/s`);
+    results.creates.push(await measure({ path: () => '/payin/charge/requests', headers, body: checkoutBody, rate: 200 }));
+    log(`round ${round}/${rounds}: card payments, ${connections} clients`);
+    results.payments.push(await payments({ headers }));
+    log(`round ${round}/${rounds}: card payments at 100/s`);
+    results.paced.push(await payments({ headers, rate: 100 }));
+  }
+
+  if (backlog > 0) {
+    log(`queueing ${backlog} POS transactions for card-processor`);
+    await queuePosBacklog(backlog, partner.businessId);
+    for (let round = 1; round <= rounds; round += 1) {
+      log(`round ${round}/${rounds}: card payments at 100/s, with the POS backlog being worked through`);
+      results.backlog.push(await payments({ headers, rate: 100 }));
+    }
+  }
+
+  const row = (name, runs) => [
+    name,
+    median(runs.map((run) => run.perSecond)).toFixed(0),
+    String(median(runs.map((run) => run.p50))),
+    String(median(runs.map((run) => run.p99))),
+    String(runs.reduce((sum, run) => sum + run.non2xx, 0)),
+    runs.map((run) => run.perSecond.toFixed(0)).join(', '),
+  ];
+  console.log(`\n${rounds} rounds of ${seconds} s each; the median round of each.`);
+  printTable(
+    ['operation', 'per second', 'p50 ms', 'p99 ms', 'failed', 'per second by round'],
+    [
+      row('POST /payin/charge/requests at 200/s', results.creates),
+      row(`card payment, ${connections} clients`, results.payments),
+      row('card payment at 100/s', results.paced),
+      ...(backlog > 0 ? [row(`card payment at 100/s, ${backlog} POS transactions queued`, results.backlog)] : []),
+    ],
+  );
+  if (backlog > 0) {
+    const ratio = median(results.backlog.map((run) => run.p99)) / median(results.paced.map((run) => run.p99));
+    console.log(`\ncard payment p99 with the POS backlog / without: ${ratio.toFixed(2)}× (target: at most 2×)`);
+  }
+  printCpuTable([
+    { name: 'checkout create', cpu: results.creates.map((run) => run.cpu) },
+    { name: 'card payment', cpu: results.payments.map((run) => run.cpu) },
+  ]);
 } finally {
-  await finish(children, startedKafka);
+  await finish(Object.values(apps), startedKafka);
+}
+
+/** Publishes accepted POS transactions as pos-ingest would, sealed with the shared card key. */
+async function queuePosBacklog(count, businessId) {
+  const { Sealer } = require('@payments/platform-crypto');
+  const { Kafka, Partitioners, logLevel } = await import('kafkajs');
+  const { randomUUID } = await import('node:crypto');
+  const sealer = new Sealer(env.CARD_DATA_KEY);
+  const producer = new Kafka({ clientId: 'bench-pos-backlog', brokers: env.KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR }).producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  await producer.connect();
+  const card = JSON.stringify({ pan: '5061460410120223210', pinBlock: 'null', track2Data: '5061460410120223210D2812', iccData: '9F2608C0FFEE', cardExpiryDate: '2812' });
+  for (let sent = 0; sent < count; sent += 1000) {
+    const messages = Array.from({ length: Math.min(1000, count - sent) }, (_, i) => {
+      const reference = `POS-BENCH-${sent + i}`;
+      const eventId = randomUUID();
+      return {
+        key: `SN-BENCH-${(sent + i) % 64}`,
+        value: JSON.stringify({
+          eventId,
+          type: 'pos.transaction.accepted.v1',
+          occurredAt: new Date().toISOString(),
+          businessId,
+          payload: {
+            reference,
+            businessId,
+            mode: 'test',
+            serialNumber: `SN-BENCH-${(sent + i) % 64}`,
+            outletId: null,
+            amount: '1000',
+            sequenceNumber: String(sent + i),
+            accountType: 'savings',
+            cardHolderName: 'BENCH',
+            aid: 'A0000003710001',
+            institutionCode: '627629',
+            maskedPan: '506146*********3210',
+            sealedCard: sealer.seal(card, reference),
+          },
+        }),
+      };
+    });
+    await producer.send({ topic: 'pos.transactions.v1', acks: -1, messages });
+  }
+  await producer.disconnect();
 }

@@ -11,7 +11,8 @@ import {
 } from '@payments/contracts';
 import { newUlid, Sealer } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
-import { Outbox } from '@payments/platform-outbox';
+import { preparedQuery } from '@payments/platform-database';
+import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { createHmac } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Env } from '../config/env';
@@ -65,40 +66,79 @@ export class CardCharges {
     const card = JSON.parse(this.sealer.open(command.sealedCard, command.checkoutReference)) as CardPaymentRequest;
     const fingerprint = createHmac('sha256', this.fingerprintKey).update(card.cardNumber).digest('hex');
     if (command.expiresAt && Date.parse(command.expiresAt) <= Date.now()) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${command.checkoutReference} has expired`);
+    const decision = this.issuer.authorise({ pan: card.cardNumber, cardExpiryDate: card.expiryDate }, command.mode);
+    let steps = [...(sandboxScenarios[card.cardNumber] ?? [])];
+    let attemptsLeft = maxAttempts;
+    if (steps[0] === 'pin' && card.pin !== undefined) {
+      if (card.pin === SANDBOX_PIN) steps = steps.slice(1);
+      else attemptsLeft -= 1;
+    }
+    const started = await this.insertNew({
+      id: newUlid(),
+      checkout_reference: command.checkoutReference,
+      business_id: command.businessId,
+      amount: command.amount,
+      masked_pan: mask(card.cardNumber),
+      card_fingerprint: fingerprint,
+      steps,
+      attempts_left: attemptsLeft,
+      issuer_decline: decision.approved ? null : decision.reason,
+      expires_at: command.expiresAt ? new Date(command.expiresAt) : null,
+      status: 'PROCESSING',
+      decline_reason: null,
+    });
+    if (started) return toState(started);
     return this.dataSource.transaction(async (em) => {
       const existing = await this.lock(em, command.checkoutReference);
-      if (existing) {
-        // The same card again is a retry: answer where the charge stands. Another card waits its turn.
-        if (existing.status !== 'PROCESSING' || existing.card_fingerprint === fingerprint) return toState(existing);
-        throw apiError('CHARGE_IN_PROGRESS', 'A card charge for this checkout is already in progress');
-      }
-      const decision = this.issuer.authorise({ pan: card.cardNumber, cardExpiryDate: card.expiryDate }, command.mode);
-      let steps = [...(sandboxScenarios[card.cardNumber] ?? [])];
-      let attemptsLeft = maxAttempts;
-      if (steps[0] === 'pin' && card.pin !== undefined) {
-        if (card.pin === SANDBOX_PIN) steps = steps.slice(1);
-        else attemptsLeft -= 1;
-      }
-      const inserted = (await em.query(
-        `INSERT INTO card_processor.card_charges (id, checkout_reference, business_id, amount, masked_pan, card_fingerprint, steps, attempts_left, issuer_decline, expires_at, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING') ON CONFLICT DO NOTHING RETURNING *`,
-        [
-          newUlid(),
-          command.checkoutReference,
-          command.businessId,
-          command.amount,
-          mask(card.cardNumber),
-          fingerprint,
-          steps,
-          attemptsLeft,
-          decision.approved ? null : decision.reason,
-          command.expiresAt ?? null,
-        ],
-      )) as ChargeRow[];
-      // A concurrent call inserted first: that charge is the one.
-      if (inserted.length === 0) throw apiError('CHARGE_IN_PROGRESS', 'A card charge for this checkout is already in progress');
-      return toState(await this.advance(em, inserted[0]));
+      if (!existing) throw apiError('CHARGE_IN_PROGRESS', 'A card charge for this checkout is already in progress');
+      // The same card again is a retry: answer where the charge stands. Another card waits its turn.
+      if (existing.status !== 'PROCESSING' || existing.card_fingerprint === fingerprint) return toState(existing);
+      throw apiError('CHARGE_IN_PROGRESS', 'A card charge for this checkout is already in progress');
     });
+  }
+
+  /**
+   * The checkout's first charge, in one statement: a card that asks for nothing is decided at
+   * once, and its success event is queued with it. Null when the checkout has a charge already.
+   */
+  private async insertNew(charge: ChargeRow): Promise<ChargeRow | null> {
+    const decided = charge.steps.length === 0;
+    const ended: ChargeRow = decided
+      ? { ...charge, status: charge.issuer_decline ? 'FAILED' : 'SUCCESS', decline_reason: charge.issuer_decline }
+      : charge;
+    const event = ended.status === 'SUCCESS' ? this.outbox.row(succeeded(ended)) : null;
+    const [row] = await preparedQuery<ChargeRow>(
+      this.dataSource,
+      'card_processor.start_charge',
+      `WITH charge AS (
+         INSERT INTO card_processor.card_charges (id, checkout_reference, business_id, amount, masked_pan, card_fingerprint, steps, attempts_left, issuer_decline, expires_at, status, decline_reason)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING *
+       ), event AS (
+         INSERT INTO card_processor.outbox (id, topic, message_key, payload, headers) SELECT $13, $14, $15, $16, $17 FROM charge WHERE $13::uuid IS NOT NULL
+       )
+       SELECT * FROM charge`,
+      [
+        ended.id,
+        ended.checkout_reference,
+        ended.business_id,
+        ended.amount,
+        ended.masked_pan,
+        ended.card_fingerprint,
+        ended.steps,
+        ended.attempts_left,
+        ended.issuer_decline,
+        ended.expires_at,
+        ended.status,
+        ended.decline_reason,
+        event?.id ?? null,
+        event?.topic ?? null,
+        event?.key ?? null,
+        event?.payload ?? null,
+        event?.headers ?? null,
+      ],
+    );
+    if (row && event) outboxCommitted(this.dataSource);
+    return row ?? null;
   }
 
   async authorize(command: { businessId: string; checkoutReference: string; sealedAuthorization: string }): Promise<CardChargeState> {
@@ -159,22 +199,7 @@ export class CardCharges {
   /** Ends the charge; a success also tells outlet-service, in the same transaction, to book the money. */
   private async finish(em: EntityManager, charge: ChargeRow, status: 'SUCCESS' | 'FAILED', reason: string | null): Promise<ChargeRow> {
     const ended = await this.save(em, { ...charge, steps: [], status, decline_reason: reason });
-    if (status === 'SUCCESS') {
-      await this.outbox.enqueue<CardChargeSucceededV1Payload>(em, {
-        topic: Topics.cardCharges,
-        type: CardChargeSucceededV1,
-        key: ended.business_id,
-        businessId: ended.business_id,
-        payload: {
-          chargeId: ended.id,
-          businessId: ended.business_id,
-          checkoutReference: ended.checkout_reference,
-          amount: ended.amount,
-          maskedPan: ended.masked_pan,
-          succeededAt: new Date().toISOString(),
-        },
-      });
-    }
+    if (status === 'SUCCESS') await this.outbox.enqueue(em, succeeded(ended));
     return ended;
   }
 
@@ -186,6 +211,24 @@ export class CardCharges {
     )) as [ChargeRow[], number];
     return row;
   }
+}
+
+/** card.charge.succeeded: outlet-service books the money from it if the gateway could not. */
+function succeeded(charge: ChargeRow): NewEvent<CardChargeSucceededV1Payload> {
+  return {
+    topic: Topics.cardCharges,
+    type: CardChargeSucceededV1,
+    key: charge.business_id,
+    businessId: charge.business_id,
+    payload: {
+      chargeId: charge.id,
+      businessId: charge.business_id,
+      checkoutReference: charge.checkout_reference,
+      amount: charge.amount,
+      maskedPan: charge.masked_pan,
+      succeededAt: new Date().toISOString(),
+    },
+  };
 }
 
 const checkoutExpired = 'The checkout expired before the card was verified';

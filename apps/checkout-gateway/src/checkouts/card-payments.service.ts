@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CardAuthorizationRequest, CardChargeResponse, CardChargeState, CardPaymentRequest, CheckoutPaymentResult } from '@payments/contracts';
+import { CardAuthorizationRequest, CardChargeResponse, CardChargeState, CardPaymentRequest, CheckoutPaymentResult, CheckoutResponse } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { DomainError, ValidationFailedError } from '@payments/platform-envelope';
 import { Business } from '../businesses/business.entity';
@@ -39,7 +39,7 @@ export class CardPaymentsService {
       expiresAt: checkout.expiresAt,
       sealedCard: this.sealer.seal(JSON.stringify(card), reference),
     });
-    return this.record(state);
+    return this.record(state, checkout);
   }
 
   async authorize(business: Business, reference: string, answer: CardAuthorizationRequest): Promise<CardChargeResponse> {
@@ -47,14 +47,14 @@ export class CardPaymentsService {
     if (given.length !== 1) {
       throw new ValidationFailedError([{ field: 'body', messages: ['send exactly one of pin, otp, birthday, phone, address'] }]);
     }
-    await this.checkouts.payable(business.id, reference, 'card');
+    const checkout = await this.checkouts.payable(business.id, reference, 'card');
     const state = await this.cards.send<CardChargeState>({
       type: 'authorize',
       businessId: business.id,
       checkoutReference: reference,
       sealedAuthorization: this.sealer.seal(JSON.stringify(answer), reference),
     });
-    return this.record(state);
+    return this.record(state, checkout);
   }
 
   /**
@@ -68,7 +68,7 @@ export class CardPaymentsService {
     return this.record(await this.cards.send<CardChargeState>({ type: 'complete3ds', chargeId, checkoutReference, approved }));
   }
 
-  private async record(state: CardChargeState): Promise<CardChargeResponse> {
+  private async record(state: CardChargeState, checkout?: CheckoutResponse): Promise<CardChargeResponse> {
     const { chargeId, checkoutReference, businessId, maskedPan, amount: _amount, ...response } = state;
     if (state.transactionStatus === 'FAILED') {
       await this.checkouts.close([{ businessId, checkoutReference, comment: state.message, method: 'card', maskedCard: maskedPan }]);
@@ -81,7 +81,7 @@ export class CardPaymentsService {
           if (error instanceof DomainError && (error.code === 'INVALID_TENANT' || error.status === 503)) throw recording();
           throw error;
         });
-      await this.checkouts.applyOutcome(result.outcome);
+      await this.checkouts.applyOutcome(result.outcome, checkout);
       if (!result.accepted) {
         return { ...response, transactionStatus: 'FAILED', message: 'The checkout had already ended, so this card payment did not pay it; the amount will be refunded to the card' };
       }

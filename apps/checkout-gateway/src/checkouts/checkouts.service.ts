@@ -14,7 +14,8 @@ import {
   Topics,
 } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
-import { Outbox } from '@payments/platform-outbox';
+import { preparedQuery } from '@payments/platform-database';
+import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { newUlid } from '@payments/platform-crypto';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -149,24 +150,37 @@ export class CheckoutsService {
 
   /**
    * Mirrors the ledger's decision on the record and sends its event, once: a second call, from
-   * a command's answer and from the outcome event alike, changes nothing.
+   * a command's answer and from the outcome event alike, changes nothing. One statement ends
+   * the checkout and queues its event; `known` saves reading the record when the caller has it.
    */
-  async applyOutcome(outcome: CheckoutOutcome): Promise<void> {
-    const applied = await this.dataSource.transaction(async (em) => {
-      const [rows] = (await em.query(
-        `UPDATE gateway.checkouts SET status = $3, used_method = $4, masked_card = $5, updated_at = now()
-         WHERE business_id = $1 AND reference = $2 AND status = 'PROCESSING' RETURNING *`,
-        [outcome.businessId, outcome.checkoutReference, outcome.status, outcome.method, outcome.maskedCard],
-      )) as [CheckoutRow[], number];
-      if (rows[0]) await this.emitOutcome(em, rows[0], outcome.comment);
-      return rows.length === 1;
-    });
-    if (!applied) {
-      const [row] = (await this.dataSource.query(`SELECT status FROM gateway.checkouts WHERE reference = $1`, [outcome.checkoutReference])) as { status: string }[];
-      if (row && row.status !== outcome.status) {
-        this.logger.error({ checkoutReference: outcome.checkoutReference, recorded: row.status, decided: outcome.status }, 'checkout record disagrees with the ledger');
+  async applyOutcome(outcome: CheckoutOutcome, known?: CheckoutResponse): Promise<void> {
+    const checkout = known ?? (await this.current(outcome.businessId, outcome.checkoutReference));
+    if (!checkout) return;
+    if (checkout.transactionStatus !== 'PROCESSING') {
+      if (checkout.transactionStatus !== outcome.status) {
+        this.logger.error({ checkoutReference: outcome.checkoutReference, recorded: checkout.transactionStatus, decided: outcome.status }, 'checkout record disagrees with the ledger');
       }
+      return;
     }
+    const at = new Date();
+    const event = this.outbox.row<PartnerEventV1Payload>(outcomeEvent(outcome, checkout, at));
+    await preparedQuery(
+      this.dataSource,
+      'gateway.end_checkout',
+      `WITH ended AS (
+         UPDATE gateway.checkouts SET status = $3, used_method = $4, masked_card = $5, updated_at = $6
+         WHERE business_id = $1 AND reference = $2 AND status = 'PROCESSING' RETURNING reference
+       )
+       INSERT INTO gateway.outbox (id, topic, message_key, payload, headers) SELECT $7, $8, $9, $10, $11 FROM ended`,
+      [outcome.businessId, outcome.checkoutReference, outcome.status, outcome.method, outcome.maskedCard, at, event.id, event.topic, event.key, event.payload, event.headers],
+    );
+    outboxCommitted(this.dataSource);
+  }
+
+  /** The record as stored, without closing an expired one. */
+  private async current(businessId: string, reference: string): Promise<CheckoutResponse | null> {
+    const [row] = (await this.dataSource.query(`SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`, [businessId, reference])) as CheckoutRow[];
+    return row ? toResponse(row) : null;
   }
 
   /** Asks the ledger to end checkouts FAILED; each ends as it decides (SUCCESS if money won the race). */
@@ -200,35 +214,6 @@ export class CheckoutsService {
     return read();
   }
 
-  private async emitOutcome(em: EntityManager, row: CheckoutRow, comment: string): Promise<void> {
-    await this.outbox.enqueue<PartnerEventV1Payload>(em, {
-      topic: Topics.partnerEvents,
-      type: PartnerEventV1,
-      key: row.business_id,
-      businessId: row.business_id,
-      payload: {
-        event: row.status === 'SUCCESS' ? PartnerEvents.checkoutSuccess : PartnerEvents.checkoutFailed,
-        eventData: {
-          sessionId: null,
-          productType: 'checkout',
-          amount: row.amount,
-          netAmount: row.amount,
-          fee: '0',
-          commission: '0',
-          transactionStatus: row.status,
-          transactionReference: row.reference,
-          customerReference: row.email,
-          comment,
-          createdAt: row.updated_at.toISOString(),
-          transactionAccount: row.reference,
-          transactionType: 'CREDIT',
-          metadata: row.metadata ?? {},
-        },
-        ...(row.callback_url ? { callbackUrl: row.callback_url } : {}),
-      },
-    });
-  }
-
   private async claimKey(em: EntityManager, businessId: string, key: string, request: CreateCheckoutRequest): Promise<CreateCheckoutResponse | null> {
     const hash = createHash('sha256').update(JSON.stringify(canonical(request))).digest('hex');
     const claimed: unknown[] = await em.query(
@@ -245,6 +230,36 @@ export class CheckoutsService {
     }
     return earlier.response;
   }
+}
+
+/** checkout.success or checkout.failed, with the common eventData fields; also to the callback URL. */
+function outcomeEvent(outcome: CheckoutOutcome, checkout: CheckoutResponse, at: Date): NewEvent<PartnerEventV1Payload> {
+  return {
+    topic: Topics.partnerEvents,
+    type: PartnerEventV1,
+    key: outcome.businessId,
+    businessId: outcome.businessId,
+    payload: {
+      event: outcome.status === 'SUCCESS' ? PartnerEvents.checkoutSuccess : PartnerEvents.checkoutFailed,
+      eventData: {
+        sessionId: null,
+        productType: 'checkout',
+        amount: checkout.amount,
+        netAmount: checkout.amount,
+        fee: '0',
+        commission: '0',
+        transactionStatus: outcome.status,
+        transactionReference: checkout.reference,
+        customerReference: checkout.email,
+        comment: outcome.comment,
+        createdAt: at.toISOString(),
+        transactionAccount: checkout.reference,
+        transactionType: 'CREDIT',
+        metadata: checkout.metadata ?? {},
+      },
+      ...(checkout.callBackUrl ? { callbackUrl: checkout.callBackUrl } : {}),
+    },
+  };
 }
 
 function canonical(value: unknown): unknown {

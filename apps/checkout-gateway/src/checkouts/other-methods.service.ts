@@ -50,7 +50,7 @@ export class OtherMethodsService {
       method: 'qr-wallet',
       paymentId: newUlid(),
     });
-    await this.checkouts.applyOutcome(result.outcome);
+    await this.checkouts.applyOutcome(result.outcome, checkout);
     return { reference, transactionStatus: 'SUCCESS' };
   }
 

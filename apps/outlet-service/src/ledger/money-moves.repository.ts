@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ErrorCode, ErrorCodes } from '@payments/contracts';
+import { CheckoutOutcome, ErrorCode, ErrorCodes } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { outboxCommitted, OutboxRow } from '@payments/platform-outbox';
 import { preparedQuery } from '@payments/platform-database';
@@ -20,11 +20,23 @@ export interface MoneyMove<T> {
   /** Wallet types either side may be; any other wallet is not found. */
   walletTypes: WalletKind[];
   entryId: string;
+  /** The journal entry's kind, when it differs from the command's. */
+  entryKind?: string;
   entryReference: string;
   narration: string | null;
   at: Date;
   result: T;
   event: OutboxRow | null;
+  /** A checkout this payment decides; when something decided it first, CheckoutAlreadyDecided and nothing moves. */
+  outcome?: CheckoutOutcome;
+}
+
+/** move_money found the checkout already ended: the payment must be booked another way. */
+export class CheckoutAlreadyDecided extends Error {
+  constructor(checkoutReference: string) {
+    super(`Checkout ${checkoutReference} has already ended`);
+    this.name = 'CheckoutAlreadyDecided';
+  }
 }
 
 /**
@@ -41,7 +53,7 @@ export class MoneyMovesRepository {
       const [{ result }] = await preparedQuery<{ result: T }>(
         this.dataSource,
         'outlets.move_money',
-        `SELECT outlets.move_money($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) AS result`,
+        `SELECT outlets.move_money($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) AS result`,
         [
           move.businessId,
           move.key.namespace,
@@ -53,16 +65,19 @@ export class MoneyMovesRepository {
           move.amount.toString(),
           move.walletTypes,
           move.entryId,
+          move.entryKind ?? move.kind,
           move.entryReference,
           move.narration,
           move.at,
           JSON.stringify(move.result),
           move.event && JSON.stringify(move.event),
+          move.outcome ? JSON.stringify(move.outcome) : null,
         ],
       );
       if (move.event) outboxCommitted(this.dataSource);
       return result;
     } catch (error) {
+      if (move.outcome && refusalOf(error, 'CHECKOUT_DECIDED')) throw new CheckoutAlreadyDecided(move.outcome.checkoutReference);
       const refusal = refusalOf(error);
       if (refusal) throw apiError(refusal.code, refusal.message);
       throw error;
@@ -70,9 +85,10 @@ export class MoneyMovesRepository {
   }
 }
 
-function refusalOf(error: unknown): { code: ErrorCode; message: string } | null {
+/** A refusal raised by move_money (P0001, the code as its message), if `error` is one. */
+function refusalOf(error: unknown, expected?: string): { code: ErrorCode; message: string } | null {
   const driverError = error instanceof QueryFailedError ? error.driverError : error;
   const { code, message, detail } = (driverError ?? {}) as { code?: string; message?: string; detail?: string };
-  if (code !== 'P0001' || !ErrorCodes.includes(message as ErrorCode)) return null;
+  if (code !== 'P0001' || (expected ? message !== expected : !ErrorCodes.includes(message as ErrorCode))) return null;
   return { code: message as ErrorCode, message: detail ?? message! };
 }

@@ -58,6 +58,22 @@ export function toWalletResponse(wallet: Wallet): WalletResponse {
 export class WalletsRepository {
   /** A wallet's account number never changes once it exists: kept for the events that name it. */
   private readonly accountNumbers = new LRUCache<string, string>({ max: 100_000 });
+  /** A business's system wallets exist from its onboarding on, and never change. */
+  private readonly systemWallets = new LRUCache<string, Record<'settlement' | 'rail' | 'suspense', string>>({ max: 100_000 });
+
+  /** The ids of the business's settlement, rail and suspense wallets; INVALID_TENANT before its onboarding. */
+  async systemWalletIds(em: EntityManager, businessId: string): Promise<Record<'settlement' | 'rail' | 'suspense', string>> {
+    const cached = this.systemWallets.get(businessId);
+    if (cached) return cached;
+    const rows = (await em.query(`SELECT id, type FROM outlets.wallets WHERE business_id = $1 AND type IN ('settlement', 'rail', 'suspense')`, [businessId])) as {
+      id: string;
+      type: 'settlement' | 'rail' | 'suspense';
+    }[];
+    const ids = Object.fromEntries(rows.map((row) => [row.type, row.id])) as Record<'settlement' | 'rail' | 'suspense', string>;
+    if (!ids.settlement || !ids.rail || !ids.suspense) throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
+    this.systemWallets.set(businessId, ids);
+    return ids;
+  }
 
   /** The wallet's account number (its id for wallets without one), or null when the business has no such wallet. */
   async accountNumberOf(em: EntityManager, businessId: string, walletId: string): Promise<string | null> {

@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { OutboxMessage, ProcessedEvent } from './outbox-message.entity';
 import { onOutboxCommit } from './outbox-wakeups';
 
@@ -68,19 +70,32 @@ export class OutboxRelay {
   async publishBatch(): Promise<number> {
     const producer = await this.connectedProducer();
     const table = this.dataSource.getMetadata(OutboxMessage).tablePath;
-    return this.dataSource.transaction(async (em) => {
+    const client = await ((this.dataSource.driver as PostgresDriver).master as Pool).connect();
+    let broken = false;
+    try {
+      // An ordered index scan marks the entries of rows published earlier as dead as it passes
+      // them, so the next scan skips them; a bitmap scan would visit every one until vacuum runs.
+      await client.query('BEGIN; SET LOCAL enable_bitmapscan = off');
       // Marked in the same statement; the mark commits only after Kafka acknowledged the batch.
-      const [rows] = (await em.query(
+      const { rows } = await client.query<PendingRow & { sequence: string }>(
         `UPDATE ${table} SET published_at = now() WHERE id IN (
            SELECT id FROM ${table} WHERE published_at IS NULL ORDER BY sequence LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING sequence, id, topic, message_key, payload::text AS payload, headers`,
         [this.options.batchSize],
-      )) as [(PendingRow & { sequence: string })[], number];
-      if (rows.length === 0) return 0;
-      rows.sort((a, b) => (BigInt(a.sequence) < BigInt(b.sequence) ? -1 : 1));
-      await producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(rows) });
+      );
+      if (rows.length > 0) {
+        rows.sort((a, b) => (BigInt(a.sequence) < BigInt(b.sequence) ? -1 : 1));
+        await producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(rows) });
+      }
+      await client.query('COMMIT');
       return rows.length;
-    });
+    } catch (error) {
+      broken = await client.query('ROLLBACK').then(() => false, () => true);
+      throw error;
+    } finally {
+      // A connection that could not even roll back is closed rather than pooled.
+      client.release(broken);
+    }
   }
 
   /**
