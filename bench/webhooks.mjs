@@ -1,122 +1,146 @@
-// Webhook deliveries: throughput and event-to-delivery latency to a local receiver, alone and
-// with a hanging endpoint of another business beside it.
+// Webhook deliveries: throughput over many endpoints and to one, and publish-to-delivery latency
+// at a steady rate, with the CPU every process spends per delivery.
 //
-//   npm run bench:webhooks [-- --events 2000]
+//   npm run bench:webhooks [-- --endpoints 100 --burst 10000 --single 5000 --rate 1000 --seconds 10 --rounds 3]
 //
-// Starts its own Kafka (if needed), a fresh `payments_bench_webhooks` database, the gateway
-// (it relays onboarding events) and webhook-dispatcher with production defaults, then
-// publishes partner events straight to Kafka and times their arrival at a local receiver.
+// Starts Kafka (if needed), a fresh `payments_bench_webhooks` database, the gateway (it onboards
+// partners) and webhook-dispatcher with production defaults (four slots per endpoint), and one
+// local receiver that answers 204 at once on `endpoints` paths: each partner's webhook URL is a
+// path of its own, so each is an endpoint of its own. Partner events are published straight to
+// `partner.events.v1`; each is timed from publication to its arrival at the receiver. Each round:
+// a burst spread over every endpoint, a steady `rate` per second over every endpoint, and a
+// burst to a single endpoint.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { log, waitUntilReady } from '../tools/lib.mjs';
-import { createPartner, finish, percentile, prepare, startApp } from './support.mjs';
+import { CpuMeter, createPartner, finish, median, percentile, perOperation, prepare, printCpuTable, printTable, startApp } from './support.mjs';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '2000' }, rate: { type: 'string', default: '150' } } });
-const total = Number(values.events);
-const rate = Number(values.rate);
+const { values } = parseArgs({
+  options: {
+    endpoints: { type: 'string', default: '100' },
+    burst: { type: 'string', default: '10000' },
+    single: { type: 'string', default: '5000' },
+    rate: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
+const [endpointCount, burst, single, rate, seconds, rounds] = ['endpoints', 'burst', 'single', 'rate', 'seconds', 'rounds'].map((name) => Number(values[name]));
 
 const { env, startedKafka } = await prepare('payments_bench_webhooks');
+// The receivers are on this machine: a developer's setting, never a production one.
+const dispatcherEnv = { ...env, NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' };
+const apps = { 'checkout-gateway': startApp('checkout-gateway', 14100, env), 'webhook-dispatcher': startApp('webhook-dispatcher', 14104, dispatcherEnv) };
+const meter = new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, () => child.pid])));
 const { Kafka, Partitioners, logLevel } = await import('kafkajs');
-const brokers = env.KAFKA_BROKERS;
-const children = [startApp('checkout-gateway', 14100, env), startApp('webhook-dispatcher', 14104, env)];
-
-/** Records when each event id arrived; a hanging receiver never answers. */
-function receiver({ hang }) {
-  const arrivals = new Map();
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      if (hang) return;
-      arrivals.set(request.headers['x-event-id'], performance.timeOrigin + performance.now());
-      response.writeHead(204).end();
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, arrivals, url: `http://127.0.0.1:${server.address().port}/hooks` })),
-  );
-}
-
-function partner(name, url) {
-  return createPartner(env, name, ['--webhook-url', url]);
-}
-
-async function endpointReady(credentials, url) {
-  for (;;) {
-    const response = await fetch('http://127.0.0.1:14100/webhooks/endpoint', {
-      headers: { 'x-api-key': credentials.apiKey, 'x-api-secret': credentials.apiSecret },
-    });
-    if (response.status === 200 && (await response.json()).data.url === url) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-const kafka = new Kafka({ clientId: 'bench-webhooks', brokers: brokers.split(','), logLevel: logLevel.ERROR });
-const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-
+const producer = new Kafka({ clientId: 'bench-webhooks', brokers: env.KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR }).producer({
+  createPartitioner: Partitioners.DefaultPartitioner,
+});
 const now = () => performance.timeOrigin + performance.now();
 
-/** A burst publishes every event at once; a paced run publishes `rate` events a second, in tens. */
-async function scenario(name, target, businessId, hanging, paced) {
-  const sent = new Map();
-  const began = now();
-  for (let i = 0; i < total; i += 10) {
-    const batch = [];
-    for (let j = i; j < Math.min(total, i + 10); j += 1) {
-      const eventId = randomUUID();
-      sent.set(eventId, now());
-      batch.push({ businessId, eventId });
-      if (hanging && j % 10 === 0) batch.push({ businessId: hanging, eventId: randomUUID() });
-    }
-    await publish(batch);
-    if (paced) {
-      const due = began + ((i + 10) / rate) * 1000;
-      if (due > now()) await new Promise((resolve) => setTimeout(resolve, due - now()));
-    }
-  }
-  while ([...sent.keys()].some((id) => !target.arrivals.has(id))) await new Promise((resolve) => setTimeout(resolve, 50));
-  const latencies = [...sent].map(([id, at]) => target.arrivals.get(id) - at).sort((a, b) => a - b);
-  const seconds = (Math.max(...[...sent.keys()].map((id) => target.arrivals.get(id))) - began) / 1000;
-  return [name, paced ? `${rate}/s` : 'burst', String(total), (total / seconds).toFixed(0), percentile(latencies, 50).toFixed(0), percentile(latencies, 99).toFixed(0)];
-}
+/** One server, many endpoints: records when each event id arrived, and answers at once. */
+const arrivals = new Map();
+const receiver = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    arrivals.set(request.headers['x-event-id'], now());
+    response.writeHead(204).end();
+  });
+});
+await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = (index) => `http://127.0.0.1:${receiver.address().port}/hooks/${index}`;
 
-async function publish(batch) {
+async function publish(events) {
   await producer.send({
     topic: 'partner.events.v1',
     acks: -1,
-    messages: batch.map(({ businessId: business, eventId }) => ({
-      key: business,
+    messages: events.map(({ businessId, eventId }) => ({
+      key: businessId,
       value: JSON.stringify({
         eventId,
         type: 'partner.event.v1',
         occurredAt: new Date().toISOString(),
-        businessId: business,
-        payload: { event: 'fundAccount.success', eventData: { amount: '150000', transactionStatus: 'SUCCESS' } },
+        businessId,
+        payload: { event: 'fundAccount.success', eventData: { amount: '150000', transactionStatus: 'SUCCESS', transactionReference: eventId } },
       }),
     })),
   });
 }
 
+/** Publishes `total` events over `businesses` (in tens; `perSecond` paces them) and waits for every arrival. */
+async function scenario(businesses, total, perSecond) {
+  const sent = new Map();
+  const before = meter.snapshot();
+  const began = now();
+  for (let i = 0; i < total; i += 100) {
+    const events = Array.from({ length: Math.min(100, total - i) }, (_, j) => ({ businessId: businesses[(i + j) % businesses.length], eventId: randomUUID() }));
+    for (const { eventId } of events) sent.set(eventId, now());
+    await publish(events);
+    if (perSecond) {
+      const due = began + ((i + 100) / perSecond) * 1000;
+      if (due > now()) await new Promise((resolve) => setTimeout(resolve, due - now()));
+    }
+  }
+  while ([...sent.keys()].some((id) => !arrivals.has(id))) await new Promise((resolve) => setTimeout(resolve, 20));
+  const latencies = [...sent].map(([id, at]) => arrivals.get(id) - at).sort((a, b) => a - b);
+  const lastArrival = Math.max(...[...sent.keys()].map((id) => arrivals.get(id)));
+  return {
+    perSecond: total / ((lastArrival - began) / 1000),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpu: perOperation(meter.used(before, meter.snapshot()), total),
+  };
+}
+
 try {
   await Promise.all([waitUntilReady('http://127.0.0.1:14100/health/ready', 90_000), waitUntilReady('http://127.0.0.1:14104/health/ready', 90_000)]);
-  const [healthy, other, hanging] = await Promise.all([receiver({ hang: false }), receiver({ hang: false }), receiver({ hang: true })]);
-  const [alone, beside, stuck] = [partner('Bench A', healthy.url), partner('Bench B', other.url), partner('Bench Hanging', hanging.url)];
-  await Promise.all([endpointReady(alone, healthy.url), endpointReady(beside, other.url), endpointReady(stuck, hanging.url)]);
+  log(`onboarding ${endpointCount} partners, each with an endpoint of its own`);
+  const partners = [];
+  for (let i = 0; i < endpointCount; i += 8) {
+    partners.push(...(await Promise.all(Array.from({ length: Math.min(8, endpointCount - i) }, (_, j) => Promise.resolve(createPartner(env, `Bench ${i + j}`, ['--webhook-url', receiverUrl(i + j)]))))));
+  }
   await producer.connect();
-  const rows = [];
-  for (const paced of [false, true]) {
-    log(`${total} events to one receiver (${paced ? `${rate}/s` : 'burst'})`);
-    rows.push(await scenario('alone', healthy, alone.businessId, null, paced));
-    log(`${total} events to another receiver, with a hanging endpoint beside it (${paced ? `${rate}/s` : 'burst'})`);
-    rows.push(await scenario('beside a hanging endpoint', other, beside.businessId, stuck.businessId, paced));
+  // Every endpoint exists once a test event for each has arrived.
+  const probe = partners.map((partner) => ({ businessId: partner.businessId, eventId: randomUUID() }));
+  await publish(probe);
+  while (probe.some(({ eventId }) => !arrivals.has(eventId))) await new Promise((resolve) => setTimeout(resolve, 100));
+  const businesses = partners.map((partner) => partner.businessId);
+
+  log('warming up');
+  await scenario(businesses, Math.min(burst, 5000));
+  const results = { spread: [], paced: [], single: [] };
+  for (let round = 1; round <= rounds; round += 1) {
+    log(`round ${round}/${rounds}: ${burst} events at once over ${endpointCount} endpoints`);
+    results.spread.push(await scenario(businesses, burst));
+    log(`round ${round}/${rounds}: ${rate} events a second over ${endpointCount} endpoints for ${seconds} s`);
+    results.paced.push(await scenario(businesses, rate * seconds, rate));
+    log(`round ${round}/${rounds}: ${single} events at once to one endpoint`);
+    results.single.push(await scenario([businesses[0]], single));
   }
-  console.log('\n| scenario | publishing | events | deliveries/s | p50 ms | p99 ms |\n|---|---|---|---|---|---|');
-  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-  await producer.disconnect();
-  for (const each of [healthy, other, hanging]) {
-    each.server.closeAllConnections();
-    each.server.close();
-  }
+  const row = (name, runs) => [
+    name,
+    median(runs.map((run) => run.perSecond)).toFixed(0),
+    median(runs.map((run) => run.p50)).toFixed(0),
+    median(runs.map((run) => run.p99)).toFixed(0),
+    runs.map((run) => run.perSecond.toFixed(0)).join(', '),
+  ];
+  console.log(`\n${rounds} rounds; the median round of each. Latency is from publication to arrival at the receiver.`);
+  printTable(
+    ['scenario', 'deliveries/s', 'p50 ms', 'p99 ms', 'deliveries/s by round'],
+    [
+      row(`${burst} at once over ${endpointCount} endpoints`, results.spread),
+      row(`${rate}/s over ${endpointCount} endpoints`, results.paced),
+      row(`${single} at once to one endpoint`, results.single),
+    ],
+  );
+  printCpuTable([
+    { name: `delivery, ${endpointCount} endpoints`, cpu: results.spread.map((run) => run.cpu) },
+    { name: 'delivery, one endpoint', cpu: results.single.map((run) => run.cpu) },
+  ]);
 } finally {
-  await finish(children, startedKafka);
+  await producer.disconnect().catch(() => undefined);
+  receiver.closeAllConnections();
+  receiver.close();
+  await finish(Object.values(apps), startedKafka);
 }

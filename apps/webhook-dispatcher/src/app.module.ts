@@ -4,6 +4,7 @@ import { Sealer } from '@payments/platform-crypto';
 import { WebhookCommandsController } from './commands/webhook-commands.controller';
 import { Env } from './config/env';
 import { database } from './database/data-source';
+import { AttemptRecorder } from './deliveries/attempt-recorder';
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryWorker } from './deliveries/delivery-worker';
 import { PartnerEventsConsumer } from './deliveries/partner-events.consumer';
@@ -22,6 +23,7 @@ export class AppModule {
         { provide: Sealer, useValue: new Sealer(env.DATA_ENCRYPTION_KEY) },
         EndpointsRepository,
         DeliveriesRepository,
+        AttemptRecorder,
         DeliveryWorker,
         WebhookSender,
       ],

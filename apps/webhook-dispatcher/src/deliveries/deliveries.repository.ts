@@ -47,13 +47,30 @@ export class DeliveriesRepository {
 
   /** Idempotent per event and destination: a redelivered Kafka message adds nothing. */
   async add(em: EntityManager, delivery: NewDelivery): Promise<string> {
-    const id = newUlid();
-    await em.query(
-      `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT DO NOTHING`,
-      [id, delivery.businessId, delivery.eventId, delivery.event, JSON.stringify(delivery.eventData), delivery.target, delivery.url, delivery.status ?? 'pending'],
-    );
+    const [id] = await this.addMany(em, [delivery]);
     return id;
+  }
+
+  /** Many deliveries in one statement; returns their ids in order. */
+  async addMany(em: EntityManager, deliveries: NewDelivery[]): Promise<string[]> {
+    const ids = deliveries.map(() => newUlid());
+    if (deliveries.length === 0) return ids;
+    await em.query(
+      `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url, status)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::json[], $6::text[], $7::text[], $8::text[])
+       ON CONFLICT DO NOTHING`,
+      [
+        ids,
+        deliveries.map((delivery) => delivery.businessId),
+        deliveries.map((delivery) => delivery.eventId),
+        deliveries.map((delivery) => delivery.event),
+        deliveries.map((delivery) => JSON.stringify(delivery.eventData)),
+        deliveries.map((delivery) => delivery.target),
+        deliveries.map((delivery) => delivery.url),
+        deliveries.map((delivery) => delivery.status ?? 'pending'),
+      ],
+    );
+    return ids;
   }
 
   /**
@@ -90,11 +107,13 @@ export class DeliveriesRepository {
     return rows;
   }
 
-  /** Keeps an event whose business has no endpoint record yet; see releaseParked. */
-  async park(em: EntityManager, event: { businessId: string; eventId: string; event: string; eventData: Record<string, unknown> }) {
+  /** Keeps events whose business has no endpoint record yet; see releaseParked. */
+  async park(em: EntityManager, events: { businessId: string; eventId: string; event: string; eventData: Record<string, unknown> }[]) {
+    if (events.length === 0) return;
     await em.query(
-      `INSERT INTO webhooks.early_events (event_id, business_id, event, event_data) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-      [event.eventId, event.businessId, event.event, JSON.stringify(event.eventData)],
+      `INSERT INTO webhooks.early_events (event_id, business_id, event, event_data)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::json[]) ON CONFLICT DO NOTHING`,
+      [events.map((event) => event.eventId), events.map((event) => event.businessId), events.map((event) => event.event), events.map((event) => JSON.stringify(event.eventData))],
     );
   }
 
@@ -131,25 +150,6 @@ export class DeliveriesRepository {
     await em.query(
       `UPDATE webhooks.deliveries SET status = 'held', lease_until = NULL, attempts = attempts - 1, updated_at = now() WHERE id = $1`,
       [deliveryId],
-    );
-  }
-
-  async recordAttempt(
-    em: EntityManager,
-    delivery: DeliveryRow,
-    attempt: { startedAt: Date; latencyMs: number; statusCode: number | null; error: string | null; responseBody: string | null },
-    next: { status: 'pending' | 'held' | 'succeeded' | 'failed'; delayMs?: number },
-  ): Promise<void> {
-    await em.query(
-      `INSERT INTO webhooks.attempts (delivery_id, attempt, started_at, latency_ms, status_code, error, response_body)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [delivery.id, delivery.attempts, attempt.startedAt, attempt.latencyMs, attempt.statusCode, attempt.error, attempt.responseBody],
-    );
-    await em.query(
-      `UPDATE webhooks.deliveries SET status = $2, lease_until = NULL, last_status_code = $3, updated_at = now(),
-         next_attempt_at = CASE WHEN $2 = 'pending' THEN now() + make_interval(secs => $4) ELSE next_attempt_at END
-       WHERE id = $1`,
-      [delivery.id, next.status, attempt.statusCode, (next.delayMs ?? 0) / 1000],
     );
   }
 

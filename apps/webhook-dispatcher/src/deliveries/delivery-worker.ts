@@ -1,23 +1,32 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Env, retrySchedule } from '../config/env';
 import { Endpoint, EndpointsRepository } from '../endpoints/endpoints.repository';
 import { standardWebhookHeaders, webhookBody } from '../sending/signer';
 import { SendResult, WebhookSender } from '../sending/webhook-sender';
+import { AttemptRecorder } from './attempt-recorder';
 import { DeliveriesRepository, DeliveryRow } from './deliveries.repository';
-import { decide, Decision } from './retry-policy';
+import { decide } from './retry-policy';
+
+/** Rows claimed per endpoint at once, in units of its slots: enough to keep them busy between claims. */
+const claimDepth = 4;
 
 /**
  * Sends due deliveries with up to WEBHOOK_CONCURRENCY in flight, each endpoint limited to its
  * own few slots, so a slow or dead endpoint holds only its own slots and never delays others.
- * Every outcome is written back to PostgreSQL with the next attempt time.
+ * Deliveries are claimed a few per slot at once and wait here for a free slot; outcomes are
+ * written back in batches (AttemptRecorder) with the next attempt time.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
   private readonly schedule: number[];
   private readonly inFlight = new Set<Promise<void>>();
+  /** Claimed deliveries waiting for a slot of their endpoint, by URL. */
+  private readonly waiting = new Map<string, DeliveryRow[]>();
+  private readonly busy = new Map<string, number>();
+  private queued = 0;
   private running = false;
   private loop?: Promise<void>;
   private wake?: () => void;
@@ -27,6 +36,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly deliveries: DeliveriesRepository,
     private readonly endpoints: EndpointsRepository,
     private readonly sender: WebhookSender,
+    private readonly recorder: AttemptRecorder,
     private readonly env: Env,
   ) {
     this.schedule = retrySchedule(env);
@@ -37,7 +47,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.loop = this.run();
   }
 
-  /** Stops claiming, then lets the deliveries in flight finish (each is bounded by the timeout). */
+  /** Stops claiming, then lets the deliveries in flight finish (each is bounded by the timeout). Waiting ones' leases lapse. */
   async beforeApplicationShutdown(): Promise<void> {
     this.running = false;
     this.wake?.();
@@ -51,31 +61,55 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async run(): Promise<void> {
+    const slots = this.env.WEBHOOK_PER_ENDPOINT_CONCURRENCY;
+    const claimAhead = this.env.WEBHOOK_CONCURRENCY * claimDepth;
     while (this.running) {
-      const free = this.env.WEBHOOK_CONCURRENCY - this.inFlight.size;
       let claimed = 0;
-      if (free > 0) {
+      if (this.queued < claimAhead) {
         try {
           const rows = await this.deliveries.claim({
-            count: free,
-            perEndpoint: this.env.WEBHOOK_PER_ENDPOINT_CONCURRENCY,
+            count: claimAhead - this.queued,
+            perEndpoint: slots * claimDepth,
             circuitThreshold: this.env.WEBHOOK_CIRCUIT_THRESHOLD,
-            leaseMs: this.env.WEBHOOK_TIMEOUT_MS + 5000,
+            // Long enough for every claimed delivery of an endpoint to have its turn in a slot.
+            leaseMs: this.env.WEBHOOK_TIMEOUT_MS * claimDepth + 5000,
           });
           claimed = rows.length;
-          for (const row of rows) this.track(this.deliver(row));
+          for (const row of rows) this.enqueue(row);
         } catch (error) {
           this.logger.error({ err: error }, 'claiming deliveries failed');
         }
       }
-      if (claimed === 0 || claimed < free) await this.idle();
+      this.dispatch();
+      if (claimed === 0) await this.idle();
     }
   }
 
-  private track(delivery: Promise<void>): void {
+  private enqueue(row: DeliveryRow): void {
+    const url = row.url ?? '';
+    this.waiting.set(url, [...(this.waiting.get(url) ?? []), row]);
+    this.queued += 1;
+  }
+
+  /** Starts every waiting delivery that has a free slot, within the instance's concurrency. */
+  private dispatch(): void {
+    for (const [url, rows] of this.waiting) {
+      while (rows.length > 0 && (this.busy.get(url) ?? 0) < this.env.WEBHOOK_PER_ENDPOINT_CONCURRENCY && this.inFlight.size < this.env.WEBHOOK_CONCURRENCY) {
+        const row = rows.shift()!;
+        this.queued -= 1;
+        this.busy.set(url, (this.busy.get(url) ?? 0) + 1);
+        this.track(url, this.deliver(row));
+      }
+      if (rows.length === 0) this.waiting.delete(url);
+    }
+  }
+
+  private track(url: string, delivery: Promise<void>): void {
     this.inFlight.add(delivery);
     void delivery.finally(() => {
       this.inFlight.delete(delivery);
+      this.busy.set(url, (this.busy.get(url) ?? 1) - 1);
+      if (this.running) this.dispatch();
       this.wake?.();
     });
   }
@@ -95,17 +129,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     try {
       const startedAt = new Date();
       // Secrets that cannot be opened (a rotated data key) fail the attempt like any other error.
-      const endpoint = await this.endpoints.find(row.business_id).catch((error: Error) => error);
+      const endpoint = await this.endpoints.forDelivery(row.business_id).catch((error: Error) => error);
       if (row.target === 'business' && !(endpoint instanceof Error) && endpoint && (endpoint.status === 'disabled' || !endpoint.url)) {
         await this.holdUnlessSendable(row);
         return;
       }
       const result = endpoint instanceof Error ? failedWithout(`cannot open the endpoint's secrets: ${endpoint.message}`) : await this.attempt(row, endpoint);
       const decision = decide(result, row.attempts, this.schedule);
-      await this.dataSource.transaction(async (em) => {
-        await this.deliveries.recordAttempt(em, row, { startedAt, ...result }, await this.next(em, row, decision));
-        await this.updateCircuit(em, row.url!, decision.status === 'succeeded');
-      });
+      const next = decision.status === 'gone' ? await this.afterGone(row) : decision;
+      await this.recorder.record({ delivery: row, startedAt, ...result, next });
     } catch (error) {
       // The lease expires and the delivery is retried: nothing is lost.
       this.logger.error({ err: error, deliveryId: row.id }, 'recording a delivery attempt failed');
@@ -116,12 +148,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * A URL that answered 410 Gone disables the business's endpoint, and the delivery is held
    * until the business sets a new URL; unless it already did, in which case it goes there.
    */
-  private async next(em: EntityManager, row: DeliveryRow, decision: Decision): Promise<{ status: 'pending' | 'held' | 'succeeded' | 'failed'; delayMs?: number }> {
-    if (decision.status !== 'gone') return decision;
+  private async afterGone(row: DeliveryRow): Promise<{ status: 'pending' | 'held' | 'failed'; delayMs?: number }> {
     if (row.target !== 'business') return { status: 'failed' };
-    await this.endpoints.lockRouting(em, row.business_id);
-    const disabled = await this.endpoints.disableIfAt(em, row.business_id, row.url!, `${row.url} answered 410 Gone`);
-    return disabled ? { status: 'held' } : { status: 'pending', delayMs: 0 };
+    return this.dataSource.transaction(async (em) => {
+      await this.endpoints.lockRouting(em, row.business_id);
+      const disabled = await this.endpoints.disableIfAt(em, row.business_id, row.url!, `${row.url} answered 410 Gone`);
+      return disabled ? { status: 'held' as const } : { status: 'pending' as const, delayMs: 0 };
+    });
   }
 
   /** Holds a claimed delivery whose endpoint has no URL or is disabled, unless a URL was set meanwhile. */
@@ -146,19 +179,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     };
     const allowPrivate = endpoint.mode === 'test' && this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE;
     return this.sender.send(row.url, body, headers, allowPrivate);
-  }
-
-  private async updateCircuit(em: EntityManager, url: string, succeeded: boolean): Promise<void> {
-    if (succeeded) {
-      await em.query(`UPDATE webhooks.circuits SET consecutive_failures = 0, open_until = NULL WHERE url = $1`, [url]);
-      return;
-    }
-    await em.query(
-      `INSERT INTO webhooks.circuits AS c (url, consecutive_failures) VALUES ($1, 1)
-       ON CONFLICT (url) DO UPDATE SET consecutive_failures = c.consecutive_failures + 1,
-         open_until = CASE WHEN c.consecutive_failures + 1 >= $2 THEN now() + make_interval(secs => $3) ELSE c.open_until END`,
-      [url, this.env.WEBHOOK_CIRCUIT_THRESHOLD, this.env.WEBHOOK_CIRCUIT_COOLDOWN_MS / 1000],
-    );
   }
 }
 

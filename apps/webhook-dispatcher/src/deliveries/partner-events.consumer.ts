@@ -1,17 +1,18 @@
 import { Controller } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EventEnvelope, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
-import { EventHandler } from '@payments/platform-kafka';
+import { EventBatchHandler } from '@payments/platform-kafka';
 import { DataSource } from 'typeorm';
 import { EndpointsRepository } from '../endpoints/endpoints.repository';
-import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
 import { DeliveryWorker } from './delivery-worker';
 
 /**
- * Turns each partner event into deliveries (the business's webhook URL, and a checkout's
- * callback URL) before the Kafka offset is committed. Redelivered messages add nothing. An
- * event is never dropped: without an endpoint record yet it is parked until onboarding
- * arrives, and for an endpoint without a URL or disabled it is held until a URL is set.
+ * Turns partner events into deliveries (the business's webhook URL, and a checkout's callback
+ * URL) before the Kafka offsets are committed, a partition's batch in one transaction.
+ * Redelivered messages add nothing. An event is never dropped: without an endpoint record yet
+ * it is parked until onboarding arrives, and for an endpoint without a URL or disabled it is
+ * held until a URL is set.
  */
 @Controller()
 export class PartnerEventsConsumer {
@@ -22,23 +23,32 @@ export class PartnerEventsConsumer {
     private readonly worker: DeliveryWorker,
   ) {}
 
-  @EventHandler(Topics.partnerEvents, 'bulk')
   async handle(envelope: EventEnvelope<PartnerEventV1Payload>): Promise<void> {
-    if (envelope?.type !== PartnerEventV1 || !envelope.businessId) return;
-    const businessId = envelope.businessId;
-    const { event, eventData, callbackUrl } = envelope.payload;
+    await this.handleBatch([envelope]);
+  }
+
+  @EventBatchHandler(Topics.partnerEvents, 'bulk')
+  async handleBatch(envelopes: EventEnvelope<PartnerEventV1Payload>[]): Promise<void> {
+    const events = envelopes.filter((envelope) => envelope?.type === PartnerEventV1 && envelope.businessId);
+    if (events.length === 0) return;
     await this.dataSource.transaction(async (em) => {
-      await this.endpoints.lockRouting(em, businessId);
-      const endpoint = await this.endpoints.route(em, businessId);
-      const common = { businessId, eventId: envelope.eventId, event, eventData };
-      // Onboarding travels on another topic and may land a moment later: park the event until
-      // it does, rather than blocking the partition for every other business.
-      if (!endpoint) await this.deliveries.park(em, common);
-      else {
-        const sendable = endpoint.url !== null && endpoint.status === 'active';
-        await this.deliveries.add(em, { ...common, target: 'business', url: endpoint.url, status: sendable ? 'pending' : 'held' });
+      const businessIds = events.map((envelope) => envelope.businessId!);
+      await this.endpoints.lockRouting(em, ...businessIds);
+      const routes = await this.endpoints.routes(em, businessIds);
+      const deliveries: NewDelivery[] = [];
+      const early = [];
+      for (const envelope of events) {
+        const { event, eventData, callbackUrl } = envelope.payload;
+        const common = { businessId: envelope.businessId!, eventId: envelope.eventId, event, eventData };
+        const endpoint = routes.get(common.businessId);
+        // Onboarding travels on another topic and may land a moment later: park the event until
+        // it does, rather than blocking the partition for every other business.
+        if (!endpoint) early.push(common);
+        else deliveries.push({ ...common, target: 'business', url: endpoint.url, status: endpoint.url !== null && endpoint.status === 'active' ? 'pending' : 'held' });
+        if (callbackUrl) deliveries.push({ ...common, target: 'callback', url: callbackUrl });
       }
-      if (callbackUrl) await this.deliveries.add(em, { ...common, target: 'callback', url: callbackUrl });
+      await this.deliveries.park(em, early);
+      await this.deliveries.addMany(em, deliveries);
     });
     this.worker.nudge();
   }

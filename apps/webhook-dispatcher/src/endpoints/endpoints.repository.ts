@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Sealer } from '@payments/platform-crypto';
+import { LRUCache } from 'lru-cache';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -24,9 +25,14 @@ interface EndpointRow {
   disabled_reason: string | null;
 }
 
+/** How long a sender trusts what it read of an endpoint; a change made by another instance shows within this. */
+const senderCacheMs = 5000;
+
 /** A business's webhook endpoint. Secrets stay sealed at rest and are opened only to sign. */
 @Injectable()
 export class EndpointsRepository {
+  private readonly forSending = new LRUCache<string, { endpoint: Endpoint | null }>({ max: 10_000, ttl: senderCacheMs });
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sealer: Sealer,
@@ -46,14 +52,34 @@ export class EndpointsRepository {
    * provisioning the endpoint (which releases parked events) and setting a URL (which releases
    * held ones). Held until the caller's transaction ends.
    */
-  async lockRouting(em: EntityManager, businessId: string): Promise<void> {
-    await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks.routing:' || $1, 0))`, [businessId]);
+  async lockRouting(em: EntityManager, ...businessIds: string[]): Promise<void> {
+    // In one order for every caller, so two lockers of overlapping sets queue instead of deadlocking.
+    await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks.routing:' || id, 0)) FROM unnest($1::text[]) AS id ORDER BY id`, [
+      [...new Set(businessIds)].sort(),
+    ]);
   }
 
   /** Where and whether to deliver, without opening any secret; call under lockRouting. */
   async route(em: EntityManager, businessId: string): Promise<Pick<Endpoint, 'url' | 'status'> | null> {
-    const [row] = (await em.query(`SELECT url, status FROM webhooks.endpoints WHERE business_id = $1`, [businessId])) as Pick<Endpoint, 'url' | 'status'>[];
-    return row ?? null;
+    return (await this.routes(em, [businessId])).get(businessId) ?? null;
+  }
+
+  /** route() for many businesses at once; one without an endpoint record is absent. */
+  async routes(em: EntityManager, businessIds: string[]): Promise<Map<string, Pick<Endpoint, 'url' | 'status'>>> {
+    const rows = (await em.query(`SELECT business_id, url, status FROM webhooks.endpoints WHERE business_id = ANY($1)`, [businessIds])) as (Pick<
+      Endpoint,
+      'url' | 'status'
+    > & { business_id: string })[];
+    return new Map(rows.map(({ business_id, url, status }) => [business_id, { url, status }]));
+  }
+
+  /** find() for the sender: read at most every few seconds per business, as every delivery needs it. */
+  async forDelivery(businessId: string): Promise<Endpoint | null> {
+    const cached = this.forSending.get(businessId);
+    if (cached) return cached.endpoint;
+    const endpoint = await this.find(businessId);
+    this.forSending.set(businessId, { endpoint });
+    return endpoint;
   }
 
   async find(businessId: string, em: EntityManager = this.dataSource.manager): Promise<Endpoint | null> {
@@ -73,6 +99,7 @@ export class EndpointsRepository {
 
   /** A new URL also re-activates an endpoint disabled by 410 Gone. */
   async setUrl(em: EntityManager, businessId: string, url: string): Promise<void> {
+    this.forSending.delete(businessId);
     await em.query(`UPDATE webhooks.endpoints SET url = $2, status = 'active', disabled_reason = NULL, updated_at = now() WHERE business_id = $1`, [
       businessId,
       url,
@@ -81,6 +108,7 @@ export class EndpointsRepository {
 
   /** Disables the endpoint if it still points at `url`; false when the business has moved on to another URL. */
   async disableIfAt(em: EntityManager, businessId: string, url: string, reason: string): Promise<boolean> {
+    this.forSending.delete(businessId);
     const [, affected] = (await em.query(
       `UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = $3, updated_at = now() WHERE business_id = $1 AND url = $2`,
       [businessId, url, reason],

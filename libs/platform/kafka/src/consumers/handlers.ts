@@ -12,8 +12,11 @@ export type TrafficClass = 'commands' | 'events' | 'bulk';
 export interface HandlerSpec {
   topic: TopicSpec;
   trafficClass: TrafficClass;
-  /** `command`: request/reply, the handler's result is the reply. `event`: in order per partition. */
-  kind: 'command' | 'event';
+  /**
+   * `command`: request/reply, the handler's result is the reply. `event`: one message at a
+   * time, in order per partition. `events`: a partition's batch at once, in order.
+   */
+  kind: 'command' | 'event' | 'events';
 }
 
 export const KAFKA_HANDLER = 'payments:kafka-handler';
@@ -21,6 +24,16 @@ export const KAFKA_HANDLER = 'payments:kafka-handler';
 /** The method handles each event of `topic` (its parsed envelope), in order within a partition. */
 export function EventHandler(topic: TopicSpec, trafficClass: Exclude<TrafficClass, 'commands'> = 'events'): MethodDecorator {
   return SetMetadata<string, HandlerSpec>(KAFKA_HANDLER, { topic, trafficClass, kind: 'event' });
+}
+
+/**
+ * The method applies a partition's batch of `topic` at once (the parsed envelopes, in order, and
+ * their contexts), for streams where one transaction per message would cost more than the work.
+ * A batch that fails for its own reasons is retried one message at a time, so one bad message
+ * is parked alone.
+ */
+export function EventBatchHandler(topic: TopicSpec, trafficClass: Exclude<TrafficClass, 'commands'> = 'events'): MethodDecorator {
+  return SetMetadata<string, HandlerSpec>(KAFKA_HANDLER, { topic, trafficClass, kind: 'events' });
 }
 
 /** The method answers each request of `topic`; what it returns is sent back to the requester. */

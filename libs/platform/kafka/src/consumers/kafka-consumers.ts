@@ -11,7 +11,8 @@ import { isTransient, PoisonMessageError } from './failures';
 import { HandlerSpec, KAFKA_HANDLER, MessageContext, replyHeaders, TrafficClass } from './handlers';
 import { ConsumerMetrics } from './consumer-metrics';
 
-type Handler = HandlerSpec & { name: string; invoke: (value: unknown, context: MessageContext) => Promise<unknown> };
+/** A discovered handler; a batch handler (`events`) takes arrays of values and contexts. */
+type Handler = HandlerSpec & { name: string; invoke: (value: unknown, context: unknown) => Promise<unknown> };
 
 /** Quick retries of a message that failed for a reason of its own, before it is parked. */
 const attemptsBeforeParking = 4;
@@ -91,6 +92,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
         const handler = byTopic.get(payload.batch.topic);
         if (!handler) return;
         if (handler.kind === 'command') await this.answerBatch(handler, payload);
+        else if (handler.kind === 'events' && payload.batch.messages.length > 1 && (await this.applyAtOnce(handler, payload))) return;
         else await this.applyBatch(handler, payload);
         await payload.commitOffsetsIfNecessary();
       },
@@ -118,11 +120,47 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     }
   }
 
+  /**
+   * A whole batch in one call. True when it is done with (applied, or paused for an
+   * infrastructure retry); false when it failed for its own reasons and should be retried one
+   * message at a time, so that a bad message is parked alone.
+   */
+  private async applyAtOnce(handler: Handler, { batch, resolveOffset, pause, commitOffsetsIfNecessary }: EachBatchPayload): Promise<boolean> {
+    const decoded: unknown[] = [];
+    const contexts: MessageContext[] = [];
+    for (const message of batch.messages) {
+      try {
+        decoded.push(decode(message));
+        contexts.push(contextOf(batch.topic, batch.partition, message));
+      } catch {
+        return false;
+      }
+    }
+    const key = `${batch.topic}:${batch.partition}:${batch.firstOffset()}:batch`;
+    try {
+      await handler.invoke(decoded, contexts);
+    } catch (error) {
+      if (!isTransient(error)) return false;
+      const attempts = (this.failures.get(key) ?? 0) + 1;
+      this.failures.set(key, attempts);
+      this.logger.warn({ err: error, topic: batch.topic, partition: batch.partition }, 'infrastructure unavailable: partition paused, will retry');
+      this.resumeLater(pause(), backoffMs(attempts));
+      return true;
+    }
+    this.failures.delete(key);
+    resolveOffset(batch.lastOffset());
+    for (let i = 0; i < decoded.length; i += 1) this.metrics.applied(handler.topic.name, 'applied');
+    await commitOffsetsIfNecessary();
+    return true;
+  }
+
   /** One event: 'applied', 'parked', or 'retry' (the message stays, to be fetched again). */
   private async apply(handler: Handler, message: KafkaMessage, context: MessageContext): Promise<'applied' | 'parked' | 'retry'> {
     const key = `${context.topic}:${context.partition}:${context.offset}`;
     try {
-      await inContext(context, () => handler.invoke(decode(message), context));
+      const value = decode(message);
+      // A batch handler given one message at a time: the fallback after its batch failed.
+      await inContext(context, () => (handler.kind === 'events' ? handler.invoke([value], [context]) : handler.invoke(value, context)));
       return 'applied';
     } catch (error) {
       if (error instanceof PoisonMessageError) return this.park(context, message, error);
@@ -211,7 +249,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       return this.scanner.getAllMethodNames(prototype).flatMap((method) => {
         const spec = this.reflector.get<HandlerSpec | undefined>(KAFKA_HANDLER, instance[method] as () => unknown);
         if (!spec) return [];
-        const invoke = (value: unknown, context: MessageContext) => (instance[method] as (value: unknown, context: MessageContext) => Promise<unknown>).call(instance, value, context);
+        const invoke = (value: unknown, context: unknown) => (instance[method] as (value: unknown, context: unknown) => Promise<unknown>).call(instance, value, context);
         return [{ ...spec, name: `${wrapper.name}.${method}`, invoke }];
       });
     });
