@@ -17,6 +17,7 @@ import { apiError } from '@payments/platform-envelope';
 import { preparedQuery } from '@payments/platform-database';
 import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { newUlid } from '@payments/platform-crypto';
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Env } from '../config/env';
@@ -52,6 +53,8 @@ const expiredComment = 'Checkout expired before payment';
 @Injectable()
 export class CheckoutsService {
   private readonly logger = new Logger(CheckoutsService.name);
+  /** Checkouts this instance saw end, and how: an outcome never changes, so their events need no reading. */
+  private readonly ended = new LRUCache<string, CheckoutOutcome['status']>({ max: 100_000 });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -62,38 +65,36 @@ export class CheckoutsService {
 
   /** Creates a checkout; with an Idempotency-Key, a retry of the same request gets the first answer. */
   async create(businessId: string, request: CreateCheckoutRequest, idempotencyKey?: string): Promise<CreateCheckoutResponse> {
+    if (!idempotencyKey) return this.insert(this.dataSource.manager, businessId, request);
     return this.dataSource.transaction(async (em) => {
-      if (idempotencyKey) {
-        const earlier = await this.claimKey(em, businessId, idempotencyKey, request);
-        if (earlier) return earlier;
-      }
-      const reference = `CHK-${newUlid()}`;
-      await em.query(
-        `INSERT INTO gateway.checkouts (reference, business_id, amount, account_name, payment_methods, email, callback_url, return_url, metadata, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(mins => $10))`,
-        [
-          reference,
-          businessId,
-          request.amount,
-          request.accountName,
-          request.paymentMethod,
-          request.email ?? null,
-          request.callBackUrl ?? null,
-          request.returnUrl ?? null,
-          request.metadata === undefined ? null : JSON.stringify(request.metadata),
-          this.env.CHECKOUT_TTL_MINUTES,
-        ],
-      );
-      const response = { reference, link: checkoutLink(this.env.CHECKOUT_URL, reference) };
-      if (idempotencyKey) {
-        await em.query(`UPDATE gateway.idempotency_keys SET response = $3 WHERE business_id = $1 AND key = $2`, [
-          businessId,
-          idempotencyKey,
-          JSON.stringify(response),
-        ]);
-      }
+      const earlier = await this.claimKey(em, businessId, idempotencyKey, request);
+      if (earlier) return earlier;
+      const response = await this.insert(em, businessId, request);
+      await em.query(`UPDATE gateway.idempotency_keys SET response = $3 WHERE business_id = $1 AND key = $2`, [businessId, idempotencyKey, JSON.stringify(response)]);
       return response;
     });
+  }
+
+  private async insert(em: EntityManager, businessId: string, request: CreateCheckoutRequest): Promise<CreateCheckoutResponse> {
+    const reference = `CHK-${newUlid()}`;
+    const values = [
+      reference,
+      businessId,
+      request.amount,
+      request.accountName,
+      request.paymentMethod,
+      request.email ?? null,
+      request.callBackUrl ?? null,
+      request.returnUrl ?? null,
+      request.metadata === undefined ? null : JSON.stringify(request.metadata),
+      this.env.CHECKOUT_TTL_MINUTES,
+    ];
+    const statement = `INSERT INTO gateway.checkouts (reference, business_id, amount, account_name, payment_methods, email, callback_url, return_url, metadata, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(mins => $10))`;
+    // Outside a transaction the insert is a statement of its own, prepared once per connection.
+    if (em.queryRunner?.isTransactionActive) await em.query(statement, values);
+    else await preparedQuery(this.dataSource, 'gateway.create_checkout', statement, values);
+    return { reference, link: checkoutLink(this.env.CHECKOUT_URL, reference) };
   }
 
   /**
@@ -154,16 +155,19 @@ export class CheckoutsService {
    * the checkout and queues its event; `known` saves reading the record when the caller has it.
    */
   async applyOutcome(outcome: CheckoutOutcome, known?: CheckoutResponse): Promise<void> {
-    const checkout = known ?? (await this.current(outcome.businessId, outcome.checkoutReference));
-    if (!checkout) return;
-    if (checkout.transactionStatus !== 'PROCESSING') {
-      if (checkout.transactionStatus !== outcome.status) {
-        this.logger.error({ checkoutReference: outcome.checkoutReference, recorded: checkout.transactionStatus, decided: outcome.status }, 'checkout record disagrees with the ledger');
+    const seen = this.ended.get(outcome.checkoutReference);
+    const checkout = seen ? null : (known ?? (await this.current(outcome.businessId, outcome.checkoutReference)));
+    const recorded = seen ?? checkout?.transactionStatus;
+    if (!recorded) return;
+    if (recorded !== 'PROCESSING') {
+      this.ended.set(outcome.checkoutReference, recorded);
+      if (recorded !== outcome.status) {
+        this.logger.error({ checkoutReference: outcome.checkoutReference, recorded, decided: outcome.status }, 'checkout record disagrees with the ledger');
       }
       return;
     }
     const at = new Date();
-    const event = this.outbox.row<PartnerEventV1Payload>(outcomeEvent(outcome, checkout, at));
+    const event = this.outbox.row<PartnerEventV1Payload>(outcomeEvent(outcome, checkout!, at));
     await preparedQuery(
       this.dataSource,
       'gateway.end_checkout',
@@ -175,6 +179,7 @@ export class CheckoutsService {
       [outcome.businessId, outcome.checkoutReference, outcome.status, outcome.method, outcome.maskedCard, at, event.id, event.topic, event.key, event.payload, event.headers],
     );
     outboxCommitted(this.dataSource);
+    this.ended.set(outcome.checkoutReference, outcome.status);
   }
 
   /** The record as stored, without closing an expired one. */

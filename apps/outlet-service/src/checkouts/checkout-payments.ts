@@ -16,6 +16,7 @@ import {
 import { apiError } from '@payments/platform-envelope';
 import { newUlid } from '@payments/platform-crypto';
 import { Outbox } from '@payments/platform-outbox';
+import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
@@ -44,6 +45,9 @@ interface CheckoutAccountRow {
  */
 @Injectable()
 export class CheckoutPayments {
+  /** Card charges this instance booked, and their answers, which never change once given. */
+  private readonly cardPayments = new LRUCache<string, CheckoutPaymentResult>({ max: 100_000 });
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly tenants: TenantsRepository,
@@ -121,6 +125,15 @@ export class CheckoutPayments {
    * usual case (it pays the checkout) takes one database round trip.
    */
   async payCard(charge: Pick<CardChargeSucceededV1Payload, 'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'>): Promise<CheckoutPaymentResult> {
+    // Usually the gateway asked first and its card.charge.succeeded event follows: answered from memory.
+    const known = this.cardPayments.get(charge.chargeId);
+    if (known) return known;
+    const result = await this.bookCard(charge);
+    this.cardPayments.set(charge.chargeId, result);
+    return result;
+  }
+
+  private async bookCard(charge: Pick<CardChargeSucceededV1Payload, 'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'>): Promise<CheckoutPaymentResult> {
     const wallets = await this.wallets.systemWalletIds(this.dataSource.manager, charge.businessId);
     const outcome: CheckoutOutcome = {
       businessId: charge.businessId,

@@ -10,7 +10,7 @@ export interface OutboxRelayOptions {
   batchSize: number;
   /** Fallback wake-up; commits wake the relay at once through LISTEN/NOTIFY. */
   pollIntervalMs: number;
-  /** After a wake-up, how long to let more commits gather into the same batch. */
+  /** Under load (the last batch had rows), how long a wake-up waits for more commits to join its batch. */
   lingerMs?: number;
 }
 
@@ -72,6 +72,9 @@ export class OutboxRelay {
     const table = this.dataSource.getMetadata(OutboxMessage).tablePath;
     const client = await ((this.dataSource.driver as PostgresDriver).master as Pool).connect();
     let broken = false;
+    // A connection lost while checked out reports it here rather than crashing the process; the query in progress fails too.
+    const lost = () => (broken = true);
+    client.on('error', lost);
     try {
       // An ordered index scan marks the entries of rows published earlier as dead as it passes
       // them, so the next scan skips them; a bitmap scan would visit every one until vacuum runs.
@@ -90,10 +93,11 @@ export class OutboxRelay {
       await client.query('COMMIT');
       return rows.length;
     } catch (error) {
-      broken = await client.query('ROLLBACK').then(() => false, () => true);
+      if (!broken) broken = await client.query('ROLLBACK').then(() => false, () => true);
       throw error;
     } finally {
-      // A connection that could not even roll back is closed rather than pooled.
+      client.off('error', lost);
+      // A connection that was lost, or could not even roll back, is closed rather than pooled.
       client.release(broken);
     }
   }
@@ -134,8 +138,8 @@ export class OutboxRelay {
         failures = 0;
         if (published === this.options.batchSize) continue;
         await this.idle(this.options.pollIntervalMs);
-        // Commits come in bursts under load: a moment's wait turns them into one batch.
-        if (this.options.lingerMs) await new Promise((resolve) => setTimeout(resolve, this.options.lingerMs));
+        // Idle, an event goes at once; under load, a moment's wait turns many commits into one batch.
+        if (published > 0 && this.options.lingerMs) await new Promise((resolve) => setTimeout(resolve, this.options.lingerMs));
       } catch (error) {
         failures += 1;
         await this.resetProducer();

@@ -28,7 +28,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     this.relay = new OutboxRelay(dataSource, kafka, {
       batchSize: env.OUTBOX_BATCH_SIZE,
       pollIntervalMs: env.OUTBOX_POLL_INTERVAL_MS,
-      lingerMs: 5,
+      lingerMs: 20,
     });
   }
 
