@@ -104,7 +104,7 @@ export class CheckoutsService {
    */
   async get(businessId: string, reference: string): Promise<CheckoutResponse> {
     const row = await this.closingIfExpired(async () => {
-      const [found] = (await this.dataSource.query(`SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`, [businessId, reference])) as CheckoutRow[];
+      const [found] = await preparedQuery<CheckoutRow>(this.dataSource, 'gateway.checkout', `SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`, [businessId, reference]);
       return found;
     });
     if (!row) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${reference} not found`);
