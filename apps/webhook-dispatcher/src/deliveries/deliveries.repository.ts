@@ -79,24 +79,32 @@ export class DeliveriesRepository {
    * died mid-delivery) makes the delivery due again. Replicas skip each other's rows.
    */
   async claim(limits: ClaimLimits): Promise<DeliveryRow[]> {
+    // Each endpoint's waiting deliveries come off an index of their own, so a claim costs the
+    // number of endpoints and rows it takes, whatever the backlog behind them.
     const [rows] = (await this.dataSource.query(
-      `WITH in_flight AS (
-         SELECT url, count(*) AS busy FROM webhooks.deliveries
-         WHERE status = 'pending' AND lease_until > now() GROUP BY url
+      `WITH RECURSIVE urls AS (
+         (SELECT url FROM webhooks.deliveries WHERE status = 'pending' ORDER BY url LIMIT 1)
+         UNION ALL
+         SELECT (SELECT d.url FROM webhooks.deliveries d WHERE d.status = 'pending' AND d.url > urls.url ORDER BY d.url LIMIT 1)
+         FROM urls WHERE urls.url IS NOT NULL
        ),
-       ranked AS (
-         SELECT d.id, d.next_attempt_at,
-           row_number() OVER (PARTITION BY d.url ORDER BY d.next_attempt_at) AS rank,
+       room AS (
+         SELECT u.url,
            CASE WHEN c.open_until > now() THEN 0 WHEN c.consecutive_failures >= $3 THEN 1 ELSE $2 END
-             - coalesce(f.busy, 0) AS room
-         FROM webhooks.deliveries d
-         LEFT JOIN webhooks.circuits c ON c.url = d.url
-         LEFT JOIN in_flight f ON f.url = d.url
-         WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until <= now())
+             - (SELECT count(*) FROM webhooks.deliveries b WHERE b.url = u.url AND b.status = 'pending' AND b.lease_until > now()) AS free
+         FROM urls u LEFT JOIN webhooks.circuits c ON c.url = u.url
+         WHERE u.url IS NOT NULL
+       ),
+       candidates AS (
+         SELECT d.id, d.next_attempt_at FROM room r CROSS JOIN LATERAL (
+           SELECT id, next_attempt_at FROM webhooks.deliveries d
+           WHERE d.url = r.url AND d.status = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until <= now())
+           ORDER BY d.next_attempt_at LIMIT greatest(r.free, 0)
+         ) d
        ),
        picked AS (
          SELECT id FROM webhooks.deliveries
-         WHERE id IN (SELECT id FROM ranked WHERE rank <= room ORDER BY next_attempt_at LIMIT $1)
+         WHERE id IN (SELECT id FROM candidates ORDER BY next_attempt_at LIMIT $1)
          FOR UPDATE SKIP LOCKED
        )
        UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $4), attempts = attempts + 1, updated_at = now()
