@@ -13,7 +13,7 @@ export class AppModule {
   static forRoot(env: Env): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(env, database)],
+      imports: [PlatformModule.forRoot(env, database, { outboxRelay: true })],
       controllers: [PosTransactionsConsumer, CardCommandsController],
       providers: [{ provide: CARD_SEALER, useValue: new Sealer(env.CARD_DATA_KEY) }, SandboxIssuer, CardCharges],
     };

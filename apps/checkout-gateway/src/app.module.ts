@@ -28,7 +28,7 @@ export class AppModule {
   static forRoot(env: Env): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(env, database), BusinessesModule, ServicesModule],
+      imports: [PlatformModule.forRoot(env, database, { outboxRelay: true }), BusinessesModule, ServicesModule],
       controllers: [HostedPageController, HostedCheckoutController, CheckoutsController, CardPaymentsController, OtherMethodsController, CheckoutPaymentsConsumer, SandboxAcsController, OutletsController, WalletsController, TransfersController, SandboxController, WebhooksController],
       providers: [CheckoutsService, CheckoutExpirer, CardPaymentsService, OtherMethodsService, HostedCheckoutService, PageAssets],
     };

@@ -30,7 +30,7 @@ export class AppModule {
   static forRoot(env: Env): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(env, database)],
+      imports: [PlatformModule.forRoot(env, database, { outboxRelay: true })],
       controllers: [OutletCommandsController, BusinessEventsConsumer, PosOutcomesConsumer, CardChargesConsumer],
       providers: [
         TenantsRepository,

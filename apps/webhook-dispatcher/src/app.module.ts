@@ -17,7 +17,7 @@ export class AppModule {
   static forRoot(env: Env): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(env, database)],
+      imports: [PlatformModule.forRoot(env, database, { outboxRelay: false })],
       controllers: [BusinessEventsConsumer, PartnerEventsConsumer, WebhookCommandsController],
       providers: [
         { provide: Sealer, useValue: new Sealer(env.DATA_ENCRYPTION_KEY) },

@@ -13,7 +13,8 @@ import { EnvModule } from './env.module';
 /** Everything an app needs from the platform: config, logs, database, Kafka, outbox, health, metrics, envelope. */
 @Module({})
 export class PlatformModule {
-  static forRoot(env: PlatformEnv, database: AppDatabase): DynamicModule {
+  /** `outboxRelay`: whether the app writes events to its outbox, and so relays them to Kafka. */
+  static forRoot(env: PlatformEnv, database: AppDatabase, options: { outboxRelay: boolean }): DynamicModule {
     return {
       module: PlatformModule,
       imports: [
@@ -21,7 +22,7 @@ export class PlatformModule {
         LoggingModule.forRoot(),
         DatabaseModule.forApp(database),
         KafkaModule,
-        OutboxModule,
+        OutboxModule.forRoot({ relay: options.outboxRelay }),
         MetricsModule,
         HealthModule,
       ],

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PlatformEnv } from '@payments/platform-config';
 import { KAFKA_CLIENT } from '@payments/platform-kafka';
@@ -8,9 +8,10 @@ import { Outbox, ProcessedEvents } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 
 const pruneEveryMs = 10 * 60 * 1000;
+const RELAY_ENABLED = Symbol('RELAY_ENABLED');
 
 /**
- * Runs the relay for the app's lifetime, and prunes old outbox and dedupe rows every ten
+ * Runs the relay for the app's lifetime (in apps that write the outbox), and prunes old outbox and dedupe rows every ten
  * minutes. On shutdown both finish what they are doing before the pool closes.
  */
 @Injectable()
@@ -24,6 +25,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     @InjectDataSource() dataSource: DataSource,
     @Inject(KAFKA_CLIENT) kafka: Kafka,
     private readonly env: PlatformEnv,
+    @Inject(RELAY_ENABLED) private readonly relayEnabled: boolean,
   ) {
     this.relay = new OutboxRelay(dataSource, kafka, {
       batchSize: env.OUTBOX_BATCH_SIZE,
@@ -33,7 +35,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
   }
 
   onApplicationBootstrap(): void {
-    this.relay.start();
+    if (this.relayEnabled) this.relay.start();
     this.pruneTimer = setInterval(() => (this.pruning = this.prune()), pruneEveryMs).unref();
   }
 
@@ -53,9 +55,18 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
   }
 }
 
+/**
+ * The outbox and the dedupe records. Only an app that writes the outbox runs the relay: in
+ * the others it would only poll an empty table. Every app prunes.
+ */
 @Global()
-@Module({
-  providers: [Outbox, ProcessedEvents, OutboxRelayService],
-  exports: [Outbox, ProcessedEvents],
-})
-export class OutboxModule {}
+@Module({})
+export class OutboxModule {
+  static forRoot(options: { relay: boolean }): DynamicModule {
+    return {
+      module: OutboxModule,
+      providers: [Outbox, ProcessedEvents, OutboxRelayService, { provide: RELAY_ENABLED, useValue: options.relay }],
+      exports: [Outbox, ProcessedEvents],
+    };
+  }
+}
