@@ -17,6 +17,7 @@ import { PosOutcomesConsumer } from './pos/pos-outcomes.consumer';
 import { RefundsRepository } from './refunds/refunds.repository';
 import { SweepSettingsService } from './sweeps/sweep-settings.service';
 import { Sweeper } from './sweeps/sweeper';
+import { AwaitingOnboarding } from './tenants/awaiting-onboarding';
 import { BusinessEventsConsumer } from './tenants/business-events.consumer';
 import { TenantsRepository } from './tenants/tenants.repository';
 import { BankTransferUseCase } from './transfers/bank-transfer.usecase';
@@ -34,6 +35,7 @@ export class AppModule {
       controllers: [OutletCommandsController, BusinessEventsConsumer, PosOutcomesConsumer, CardChargesConsumer],
       providers: [
         TenantsRepository,
+        AwaitingOnboarding,
         WalletsRepository,
         LedgerService,
         MoneyCommands,

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { CardChargeSucceededV1, CardChargeSucceededV1Payload, EventEnvelope, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
-import { untilOnboarded } from '../tenants/until-onboarded';
+import { AwaitingOnboarding } from '../tenants/awaiting-onboarding';
 import { CheckoutPayments } from './checkout-payments';
 
 /**
@@ -11,11 +11,18 @@ import { CheckoutPayments } from './checkout-payments';
  */
 @Controller()
 export class CardChargesConsumer {
-  constructor(private readonly payments: CheckoutPayments) {}
+  constructor(
+    payments: CheckoutPayments,
+    private readonly awaiting: AwaitingOnboarding,
+  ) {
+    awaiting.register<CardChargeSucceededV1Payload>('card-charge', async (event) => {
+      await payments.payCard(event.payload);
+    });
+  }
 
   @EventHandler(Topics.cardCharges)
   async handle(event: EventEnvelope<CardChargeSucceededV1Payload>): Promise<void> {
     if (event?.type !== CardChargeSucceededV1) return;
-    await untilOnboarded(event.payload.businessId, () => this.payments.payCard(event.payload));
+    await this.awaiting.apply('card-charge', event);
   }
 }

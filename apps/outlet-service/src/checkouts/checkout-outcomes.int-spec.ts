@@ -1,9 +1,10 @@
-import { CardChargeSucceededV1, CommandReply, OutletCommand } from '@payments/contracts';
-import { isTransient, RetryLaterError } from '@payments/platform-kafka';
+import { CardChargeSucceededV1, CommandReply, OutletCommand, PosTransactionDecidedV1 } from '@payments/contracts';
+import { eventually } from '@payments/testing';
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { OutletCommandsController } from '../commands/outlet-commands.controller';
 import { OutletServiceFixture } from '../testing/outlet-service.fixture';
+import { PosOutcomesConsumer } from '../pos/pos-outcomes.consumer';
 import { CardChargesConsumer } from './card-charges.consumer';
 
 jest.setTimeout(90_000);
@@ -124,17 +125,47 @@ describe('checkout outcomes in the ledger', () => {
     ]);
   });
 
-  it('waits for a business still being onboarded instead of parking its card payment', async () => {
+  it('holds money events of a business not onboarded yet, off their partition, and books them once it is', async () => {
     const stranger = ulid();
-    const event = {
+    const charge = {
       eventId: randomUUID(),
       type: CardChargeSucceededV1,
       occurredAt: new Date().toISOString(),
       payload: { chargeId: ulid(), businessId: stranger, checkoutReference: newCheckout(), amount: '700', maskedPan: '506099*********0019', succeededAt: new Date().toISOString() },
     };
-    const failure = await fixture.get(CardChargesConsumer).handle(event).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(RetryLaterError);
-    expect(isTransient(failure)).toBe(true);
+    const pos = {
+      eventId: randomUUID(),
+      type: PosTransactionDecidedV1,
+      occurredAt: new Date().toISOString(),
+      payload: {
+        reference: ulid(),
+        businessId: stranger,
+        serialNumber: 'SN-HELD',
+        outletId: null,
+        amount: '4200',
+        maskedPan: '506146*********3210',
+        approved: true,
+        declineReason: null,
+        decidedAt: new Date().toISOString(),
+      },
+    };
+    // Handled without an error, so the partition moves on; a redelivery is held once.
+    await fixture.get(CardChargesConsumer).handle(charge);
+    await fixture.get(PosOutcomesConsumer).handle(pos);
+    await fixture.get(PosOutcomesConsumer).handle(pos);
+    const held = () => fixture.dataSource.query(`SELECT kind FROM outlets.awaiting_onboarding WHERE business_id = $1 ORDER BY kind`, [stranger]) as Promise<{ kind: string }[]>;
+    expect(await held()).toEqual([{ kind: 'card-charge' }, { kind: 'pos-outcome' }]);
+
+    await fixture.business('test', stranger);
+    await eventually(async () => ((await held()).length === 0 ? true : undefined));
+    const booked = (await fixture.dataSource.query(
+      `SELECT kind, reference FROM outlets.journal_entries WHERE business_id = $1 ORDER BY kind`,
+      [stranger],
+    )) as { kind: string; reference: string }[];
+    expect(booked).toEqual([
+      { kind: 'checkout', reference: charge.payload.checkoutReference },
+      { kind: 'pos', reference: pos.payload.reference },
+    ]);
   });
 
   it('answers a repeated bank notification for a checkout transfer with its first answer', async () => {

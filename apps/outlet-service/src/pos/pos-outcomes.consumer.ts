@@ -1,16 +1,21 @@
 import { Controller } from '@nestjs/common';
 import { EventEnvelope, PosTransactionDecidedV1, PosTransactionDecidedV1Payload, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
-import { untilOnboarded } from '../tenants/until-onboarded';
+import { AwaitingOnboarding } from '../tenants/awaiting-onboarding';
 import { PosCreditUseCase } from './pos-credit.usecase';
 
 @Controller()
 export class PosOutcomesConsumer {
-  constructor(private readonly credits: PosCreditUseCase) {}
+  constructor(
+    credits: PosCreditUseCase,
+    private readonly awaiting: AwaitingOnboarding,
+  ) {
+    awaiting.register<PosTransactionDecidedV1Payload>('pos-outcome', (event) => credits.apply(event.eventId, event.payload));
+  }
 
   @EventHandler(Topics.posOutcomes, 'bulk')
   async handle(event: EventEnvelope<PosTransactionDecidedV1Payload>): Promise<void> {
     if (event?.type !== PosTransactionDecidedV1) return;
-    await untilOnboarded(event.payload.businessId, () => this.credits.apply(event.eventId, event.payload));
+    await this.awaiting.apply('pos-outcome', event);
   }
 }

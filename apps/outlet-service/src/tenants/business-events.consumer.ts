@@ -5,6 +5,7 @@ import { ProcessedEvents } from '@payments/platform-outbox';
 import { EventHandler } from '@payments/platform-kafka';
 import { DataSource } from 'typeorm';
 import { WalletsRepository } from '../wallets/wallets.repository';
+import { AwaitingOnboarding } from './awaiting-onboarding';
 import { TenantsRepository } from './tenants.repository';
 
 const consumer = 'outlet-service.tenants';
@@ -19,19 +20,22 @@ export class BusinessEventsConsumer {
     private readonly processed: ProcessedEvents,
     private readonly tenants: TenantsRepository,
     private readonly wallets: WalletsRepository,
+    private readonly awaiting: AwaitingOnboarding,
   ) {}
 
   @EventHandler(Topics.businessEvents)
   async handle(event: EventEnvelope<BusinessProvisionedV1Payload>): Promise<void> {
     if (event?.type !== BusinessProvisionedV1) return;
-    await this.dataSource.transaction(async (em) => {
-      if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return;
+    const provisioned = await this.dataSource.transaction(async (em) => {
+      if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return false;
       const { businessId, name, mode } = event.payload;
-      if (!(await this.tenants.insert(em, { businessId, name, mode }))) return;
+      if (!(await this.tenants.insert(em, { businessId, name, mode }))) return false;
       await this.wallets.create(em, { businessId, outletId: null, type: 'settlement', accountName: `${name} (settlement)`, withAccountNumber: true });
       await this.wallets.create(em, { businessId, outletId: null, type: 'rail', accountName: `${name} (bank rail)`, withAccountNumber: false });
       await this.wallets.create(em, { businessId, outletId: null, type: 'suspense', accountName: `${name} (suspense)`, withAccountNumber: false });
       this.logger.log({ businessId }, 'tenant provisioned');
+      return true;
     });
+    if (provisioned) this.awaiting.onboarded();
   }
 }

@@ -44,8 +44,7 @@ export class OutletServiceFixture {
   }
 
   /** A provisioned business, as if the gateway had announced it on Kafka. */
-  async business(mode: 'test' | 'live' = 'test'): Promise<string> {
-    const businessId = ulid();
+  async business(mode: 'test' | 'live' = 'test', businessId = ulid()): Promise<string> {
     await this.app.get(BusinessEventsConsumer).handle({
       eventId: randomUUID(),
       type: BusinessProvisionedV1,
