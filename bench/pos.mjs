@@ -67,7 +67,7 @@ try {
   await db.end();
 
   log('preparing distinct encrypted transactions');
-  const bodies = Array.from({ length: 200_000 }, (_, i) =>
+  const bodies = Array.from({ length: 400_000 }, (_, i) =>
     JSON.stringify({
       serialNumber: serial,
       data: encryptPosPayload(

@@ -23,6 +23,7 @@ export async function prepare(database) {
     KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     CARD_DATA_KEY: randomBytes(32).toString('base64'),
+    POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
   };

@@ -17,7 +17,11 @@ export const appPorts = {
 export type AppName = keyof typeof appPorts;
 
 /** One data key for every process of a test run, as in a real deployment. */
-export const sharedSecrets = { DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'), CARD_DATA_KEY: randomBytes(32).toString('base64') };
+export const sharedSecrets = {
+  DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  CARD_DATA_KEY: randomBytes(32).toString('base64'),
+  POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
+};
 
 /** Runs `npm run partner:create -- ... --json` against the test database; returns its JSON. */
 export function createPartner(name: string, extra: string[] = []): PartnerCredentials {

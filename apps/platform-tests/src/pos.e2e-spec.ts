@@ -1,6 +1,8 @@
 import { Topics } from '@payments/contracts';
 import { eventually, KafkaCollector, testEnvironment } from '@payments/testing';
+import { encryptPosPayload } from '@payments/platform-crypto';
 import { spawnSync } from 'node:child_process';
+import { Client } from 'pg';
 import { appPorts, createPartner, PartnerCredentials, repoRoot, RunningApp, sharedSecrets, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
@@ -83,6 +85,64 @@ describe('POS transactions from terminal to wallet', () => {
     expect(event.eventData).toMatchObject({ productType: 'pos', amount: '250000', transactionStatus: 'SUCCESS', transactionType: 'CREDIT' });
     expect(JSON.stringify(event)).not.toContain('5061460410120223210');
     expect((await wallet()).ledgerBalance).toBe('250000');
+  });
+
+  it('applies a captured request replayed under another terminal, after pos-ingest restarted, as the one transaction it is', async () => {
+    const secondTerminal = `${serial}-B`;
+    expect(npmRun('terminal:register', ['--business', partner.businessId, '--serial', secondTerminal, '--outlet', outlet.outletId]).status).toBe(0);
+    const before = BigInt((await wallet()).ledgerBalance);
+    const submit = (serialNumber: string, data: string) =>
+      fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/pos`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ serialNumber, data }) });
+    const captured = encryptPosPayload(
+      {
+        accountType: 'savings',
+        amount: '4100',
+        cardExpiryDate: '2812',
+        iccData: '9F2608AB12CD34EF5678',
+        pan: '5061460410120223210',
+        pinBlock: 'null',
+        sequenceNumber: '000777',
+        cardHolderName: 'ADE BOLA',
+        aid: 'A0000003710001',
+        track2Data: '5061460410120223210D2812101',
+        institutionCode: '627629',
+      },
+      partner.posEncryptionKey,
+    );
+    const original = (await (await submit(serial, captured)).json()) as { data: { reference: string } };
+    await partnerEvent('fundAccount.success', original.data.reference);
+
+    // Nothing in memory survives: the replay is recognised by what it is, not by what was seen.
+    const posIngest = apps.find((app) => app.name === 'pos-ingest')!;
+    posIngest.process.kill('SIGTERM');
+    await posIngest.exited;
+    apps.splice(apps.indexOf(posIngest), 1, spawnApp('pos-ingest'));
+    await waitForReady(appPorts['pos-ingest'], apps.at(-1));
+    const replay = await submit(secondTerminal, captured);
+    expect([replay.status, ((await replay.json()) as { data: { reference: string } }).data.reference]).toEqual([200, original.data.reference]);
+
+    // A new purchase behind the replay on the second terminal's partition: once it is credited,
+    // the replay was processed too.
+    const next = JSON.parse(npmRun('pos:send', ['--serial', secondTerminal, '--key', partner.posEncryptionKey, '--url', `http://127.0.0.1:${appPorts['pos-ingest']}`, '--amount', '900']).stdout) as {
+      data: { reference: string };
+    };
+    await partnerEvent('fundAccount.success', next.data.reference);
+    expect(BigInt((await wallet()).ledgerBalance) - before).toBe(4100n + 900n);
+    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query(`SELECT serial_number FROM card_processor.pos_authorisations WHERE reference = $1`, [original.data.reference]);
+      expect(rows).toEqual([{ serial_number: serial }]);
+      const credits = await db.query(`SELECT count(*)::int AS count FROM outlets.journal_entries WHERE business_id = $1 AND reference = $2`, [
+        partner.businessId,
+        original.data.reference,
+      ]);
+      expect(credits.rows).toEqual([{ count: 1 }]);
+    } finally {
+      await db.end();
+    }
+    const successes = events.messages.filter((message) => message.value.includes(original.data.reference) && message.value.includes('fundAccount.success'));
+    expect(successes).toHaveLength(1);
   });
 
   it('sends a FAILED event for a declined card and credits nothing', async () => {

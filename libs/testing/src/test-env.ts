@@ -9,6 +9,7 @@ export function testEnvironment(overrides: Record<string, string> = {}): NodeJS.
     KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     CARD_DATA_KEY: randomBytes(32).toString('base64'),
+    POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
     OUTBOX_POLL_INTERVAL_MS: '200',
     ...overrides,
   };

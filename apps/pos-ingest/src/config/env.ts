@@ -8,9 +8,6 @@ const keyMessage = 'must be 32 bytes, base64-encoded (openssl rand -base64 32)';
 export class Env extends PlatformEnv {
   override SERVICE_NAME: string = 'pos-ingest';
   override PORT: number = 3002;
-  /** Each submission holds a connection while Kafka acknowledges it. */
-  override DATABASE_POOL_SIZE: number = 32;
-
   /** The gateway's key: opens the sealed POS keys of integrators. */
   @Matches(base64Key, { message: keyMessage })
   DATA_ENCRYPTION_KEY: string = '';
@@ -19,13 +16,21 @@ export class Env extends PlatformEnv {
   @Matches(base64Key, { message: keyMessage })
   CARD_DATA_KEY: string = '';
 
+  /**
+   * Derives each transaction's reference from the transaction (a keyed hash), the same in every
+   * instance. Never change it casually: under a new key a resubmitted transaction gets a new
+   * reference, and card-processor would take it for a second transaction.
+   */
+  @Matches(base64Key, { message: keyMessage })
+  POS_REFERENCE_KEY: string = '';
+
   /** How long a terminal and its key stay cached; a re-registered terminal is seen within this time. */
   @IsInt()
   @Min(0)
   @Max(3_600_000)
   TERMINAL_CACHE_TTL_MS: number = 60_000;
 
-  /** Submissions waiting for Kafka at once; beyond it, 503 at once rather than unbounded memory. */
+  /** Transactions waiting for Kafka's acknowledgement at once; beyond it, 503 at once rather than unbounded memory. */
   @IsInt()
   @Min(1)
   @Max(10_000)

@@ -2,9 +2,12 @@ import { Topics } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { eventually, KafkaCollector, PrivateBroker, testEnvironment } from '@payments/testing';
 import fc from 'fast-check';
+import type { Pool } from 'pg';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { approvedCard, encrypt, payload, PosIngestFixture } from '../testing/pos-ingest.fixture';
+import { TransactionReferences } from './transaction-reference';
 
 jest.setTimeout(120_000);
 
@@ -40,7 +43,7 @@ describe('POST /pos', () => {
     expect(card).toEqual({ pan: approvedCard, pinBlock: 'null', track2Data: submitted.track2Data, iccData: submitted.iccData, cardExpiryDate: '2812' });
   });
 
-  it('answers a resubmission within 24 hours with the first reference, and publishes once', async () => {
+  it('answers twins arriving together with one reference and one publish, and a second purchase with another', async () => {
     const submitted = payload();
     const [first, ...again] = await Promise.all(
       Array.from({ length: 5 }, () => fixture.submit(terminal.serialNumber, encrypt(submitted, terminal.posKey))),
@@ -50,13 +53,53 @@ describe('POST /pos', () => {
     await eventually(() => topic.messages.find((candidate) => candidate.value.includes(reference)));
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(topic.messages.filter((candidate) => candidate.value.includes(reference))).toHaveLength(1);
-    const other = await fixture.submit(terminal.serialNumber, encrypt({ ...submitted, sequenceNumber: `${submitted.sequenceNumber}-2` }, terminal.posKey));
-    expect(other.json().data.reference).not.toBe(reference);
+    // The same card again at the same till: the chip's counter and cryptogram make it a new purchase.
+    const secondPurchase = await fixture.submit(terminal.serialNumber, encrypt({ ...submitted, iccData: `${submitted.iccData}01` }, terminal.posKey));
+    expect(secondPurchase.json().data.reference).not.toBe(reference);
+  });
+
+  it('derives the reference from the transaction: the same whatever the instance, its cache, or the terminal of the business', async () => {
+    const submitted = encrypt(payload(), terminal.posKey);
+    const reference = (await fixture.submit(terminal.serialNumber, submitted)).json().data.reference;
+    // A captured request replayed later, by an instance with nothing in memory (as after 24 hours and a restart)...
+    const later = fixture.sibling();
+    await later.start();
+    try {
+      expect((await later.submit(terminal.serialNumber, submitted)).json().data).toEqual({ reference, transactionStatus: 'PROCESSING' });
+      // ...or under another terminal of the same business: the serial number travels unauthenticated.
+      const otherTerminal = await fixture.anotherTerminal(terminal.businessId);
+      expect((await later.submit(otherTerminal, submitted)).json().data.reference).toBe(reference);
+    } finally {
+      await later.close();
+    }
+    // Another business's terminal cannot decrypt it, and its own transactions have their own references.
+    const stranger = await fixture.terminal(terminal.posKey);
+    expect((await fixture.submit(stranger.serialNumber, submitted)).json().data.reference).not.toBe(reference);
+  });
+
+  it('touches no database per submission once the terminal is cached', async () => {
+    expect((await fixture.submit(terminal.serialNumber, encrypt(payload(), terminal.posKey))).statusCode).toBe(200);
+    // Every query and connection of the app goes through its pg pool: watch the pool itself.
+    const pool = (fixture.dataSource.driver as PostgresDriver).master as Pool;
+    const connect = jest.spyOn(pool, 'connect');
+    const query = jest.spyOn(pool, 'query');
+    try {
+      for (let i = 0; i < 20; i += 1) expect((await fixture.submit(terminal.serialNumber, encrypt(payload(), terminal.posKey))).statusCode).toBe(200);
+      expect(connect).not.toHaveBeenCalled();
+      expect(query).not.toHaveBeenCalled();
+      // The spies do see the app's queries: a terminal not yet cached is read through them.
+      await fixture.submit(await fixture.anotherTerminal(terminal.businessId), encrypt(payload(), terminal.posKey));
+      expect(connect.mock.calls.length + query.mock.calls.length).toBeGreaterThan(0);
+    } finally {
+      connect.mockRestore();
+      query.mockRestore();
+    }
   });
 
   it('keeps twins apart from distinct transactions when many arrive together', async () => {
-    // Submissions that arrive together are claimed and published as one group: each pair of
-    // twins must share one reference, and every distinct transaction get its own, once.
+    // Each pair of twins shares one reference and every distinct transaction gets its own. A twin
+    // arriving after its first was published is published again under the same reference, which
+    // card-processor applies once: no reference is ever a second transaction.
     const distinct = Array.from({ length: 30 }, () => payload());
     const bodies = [...distinct, ...distinct.slice().reverse()].map((submitted) => encrypt(submitted, terminal.posKey));
     const responses = await Promise.all(bodies.map((data) => fixture.submit(terminal.serialNumber, data)));
@@ -65,8 +108,9 @@ describe('POST /pos', () => {
     expect(references.slice(30)).toEqual(references.slice(0, 30).reverse());
     expect(new Set(references).size).toBe(30);
     await eventually(() => (references.every((reference) => topic.messages.some((message) => message.value.includes(reference))) ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(topic.messages.filter((message) => references.some((reference) => message.value.includes(reference)))).toHaveLength(30);
+    const published = topic.messages.map((message) => JSON.parse(message.value).payload).filter((event) => references.includes(event.reference));
+    const sequenceOf = new Map(distinct.map((submitted, index) => [references[index], submitted.sequenceNumber]));
+    expect(published.every((event) => event.sequenceNumber === sequenceOf.get(event.reference))).toBe(true);
   });
 
   it('answers an unknown serial number with 404 TERMINAL_NOT_FOUND', async () => {
@@ -184,9 +228,9 @@ describe('POST /pos', () => {
     );
   });
 
-  it('serves the same terminals from a second instance, deduplicating across both', async () => {
+  it('serves the same terminals from a second instance, twins in both getting one reference', async () => {
     // Same configuration, same database: nothing held in one instance's memory is needed.
-    const other = new PosIngestFixture(fixture.dataKey, fixture.cardKey);
+    const other = fixture.sibling();
     await other.start();
     try {
       const submitted = encrypt(payload(), terminal.posKey);
@@ -213,32 +257,32 @@ describe('POST /pos with the broker down', () => {
     await broker.destroy();
   });
 
-  it('answers 503 and processes nothing, then accepts the retry once the broker is back as the same transaction', async () => {
+  it('answers 503 and accepts nothing, then accepts the retry once the broker is back as the same transaction', async () => {
     const terminal = await fixture.terminal();
-    const data = encrypt(payload(), terminal.posKey);
+    const submitted = payload();
+    const data = encrypt(submitted, terminal.posKey);
     await broker.stop();
     const refused = await fixture.submit(terminal.serialNumber, data);
     expect(refused.statusCode).toBe(503);
     expect(refused.json().data).toEqual({ code: 'SERVICE_UNAVAILABLE' });
-    // Only the claim is kept, not marked as published: nothing went to the processor.
-    const claims = () =>
-      fixture.dataSource.query(`SELECT reference, published_at FROM pos_ingest.submissions WHERE serial_number = $1`, [terminal.serialNumber]) as Promise<
-        { reference: string; published_at: Date | null }[]
-      >;
-    const [claim] = await claims();
-    expect(claim.published_at).toBeNull();
 
     await broker.start();
     const accepted = await eventually(async () => {
       const response = await fixture.submit(terminal.serialNumber, data);
       return response.statusCode === 200 ? response : undefined;
     }, 60_000);
-    // The retry is the same transaction: had the first send reached the broker after all, the
-    // processor would see one reference twice and apply it once, never two transactions.
-    expect(accepted.json().data).toEqual({ reference: claim.reference, transactionStatus: 'PROCESSING' });
-    // Marked right after the answer, so a resubmission is not published again.
-    await eventually(async () => ((await claims()).every((row) => row.published_at !== null) ? true : undefined));
-    expect(await claims()).toHaveLength(1);
+    // The retry is the same transaction, its reference derived from it: had the refused send
+    // reached the broker after all, the processor would see one reference twice and apply it once.
+    const reference = new TransactionReferences(fixture.referenceKey).of(terminal.businessId, submitted);
+    expect(accepted.json().data).toEqual({ reference, transactionStatus: 'PROCESSING' });
+    const topic = await new KafkaCollector(broker.brokers, Topics.posTransactions.name).start();
+    try {
+      const published = await eventually(() => topic.messages.filter((message) => message.value.includes(reference)).at(0));
+      expect(JSON.parse(published.value).payload.reference).toBe(reference);
+      expect(topic.messages.every((message) => JSON.parse(message.value).payload.reference === reference)).toBe(true);
+    } finally {
+      await topic.stop();
+    }
   });
 });
 

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   EventEnvelope,
   PosPayload,
@@ -13,36 +12,35 @@ import { decryptPosPayload, Sealer } from '@payments/platform-crypto';
 import { apiError, DomainError, ValidationFailedError } from '@payments/platform-envelope';
 import { KafkaProducer } from '@payments/platform-kafka';
 import { Message } from 'kafkajs';
-import { createHmac, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { randomUUID } from 'node:crypto';
 import { Env } from '../config/env';
 import { Terminal, Terminals } from '../terminals/terminals';
 import { maskPan, payloadProblems } from './payload-rules';
-import { SubmissionBatcher } from './submission-batcher';
+import { TransactionReferences } from './transaction-reference';
 
 export const CARD_SEALER = Symbol('CARD_SEALER');
 
 /**
- * Accepts a terminal's submission: decrypt, validate, deduplicate, publish, answer. The answer
- * comes only after Kafka acknowledged the message (acks=all). Submissions
- * arriving together are deduplicated and published as one group (SubmissionBatcher); when the
- * broker fails, nothing is processed and a retry is the same transaction.
+ * Accepts a terminal's submission: decrypt, validate, derive its reference, publish, answer.
+ * The answer comes only after Kafka acknowledged the message (acks=all). No database is read
+ * but to fill the terminal cache, and nothing is stored: the reference is derived from the
+ * transaction itself (TransactionReferences), so a resubmission is the same transaction and
+ * card-processor applies a reference once. Twins arriving together in one instance share one
+ * publish; when the broker fails, nothing is accepted and the retry is the same transaction.
  */
 @Injectable()
 export class PosService {
-  private readonly submissions: SubmissionBatcher;
-  private inFlight = 0;
-  private readonly dedupeKeyHmac: Buffer;
+  private readonly references: TransactionReferences;
+  /** Publishes in flight, by reference: a twin arriving meanwhile waits for the same one. */
+  private readonly publishing = new Map<string, Promise<void>>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly producer: KafkaProducer,
     @Inject(CARD_SEALER) private readonly cardSealer: Sealer,
     private readonly terminals: Terminals,
     private readonly env: Env,
   ) {
-    this.dedupeKeyHmac = Buffer.from(env.CARD_DATA_KEY, 'base64');
-    this.submissions = new SubmissionBatcher(dataSource, (messages) => this.publishAcknowledged(messages));
+    this.references = new TransactionReferences(env.POS_REFERENCE_KEY);
   }
 
   async submit(request: PosSubmissionRequest): Promise<PosSubmissionResponse> {
@@ -53,31 +51,18 @@ export class PosService {
     const problems = payloadProblems(decrypted);
     if (problems.length > 0) throw new ValidationFailedError(problems);
     const payload = decrypted as PosPayload;
-
-    if (this.inFlight >= this.env.POS_MAX_IN_FLIGHT) throw unavailable();
-    this.inFlight += 1;
-    try {
-      return await this.accept(terminal, payload);
-    } finally {
-      this.inFlight -= 1;
-    }
+    const reference = this.references.of(terminal.businessId, payload);
+    await this.publishOnce(reference, () => this.message(terminal, payload, reference));
+    return { reference, transactionStatus: 'PROCESSING' };
   }
 
-  private async accept(terminal: Terminal, payload: PosPayload): Promise<PosSubmissionResponse> {
-    // A keyed hash: the PAN takes part without being stored, even hashed, in a guessable way.
-    const dedupeKey = createHmac('sha256', this.dedupeKeyHmac)
-      .update([terminal.serialNumber, payload.sequenceNumber, payload.amount, payload.pan].join('\n'))
-      .digest('hex');
-    try {
-      const reference = await this.submissions.accept({
-        dedupeKey,
-        serialNumber: terminal.serialNumber,
-        message: (accepted) => this.message(terminal, payload, accepted),
-      });
-      return { reference, transactionStatus: 'PROCESSING' };
-    } catch {
-      throw unavailable();
-    }
+  private publishOnce(reference: string, message: () => Message): Promise<void> {
+    const twin = this.publishing.get(reference);
+    if (twin) return twin;
+    if (this.publishing.size >= this.env.POS_MAX_IN_FLIGHT) throw unavailable();
+    const publish = this.publishAcknowledged(message()).finally(() => this.publishing.delete(reference));
+    this.publishing.set(reference, publish);
+    return publish;
   }
 
   private message(terminal: Terminal, payload: PosPayload, reference: string): Message {
@@ -106,14 +91,16 @@ export class PosService {
     return { key: terminal.serialNumber, value: JSON.stringify(envelope), headers: { 'event-id': envelope.eventId, 'event-type': envelope.type } };
   }
 
-  /** Resolves once the broker acknowledged every message (acks=all), or rejects in time. */
-  private async publishAcknowledged(messages: Message[]): Promise<void> {
+  /** Resolves once the broker acknowledged the message (acks=all); 503 when it does not in time. */
+  private async publishAcknowledged(message: Message): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('broker did not acknowledge in time')), this.env.POS_PUBLISH_TIMEOUT_MS);
+      timer = setTimeout(() => reject(unavailable()), this.env.POS_PUBLISH_TIMEOUT_MS);
     });
     try {
-      await Promise.race([Promise.all(messages.map((message) => this.producer.send(Topics.posTransactions.name, message))), timeout]);
+      await Promise.race([this.producer.send(Topics.posTransactions.name, message), timeout]);
+    } catch {
+      throw unavailable();
     } finally {
       clearTimeout(timer);
     }

@@ -16,14 +16,20 @@ export class PosIngestFixture {
   constructor(
     readonly dataKey = randomBytes(32).toString('base64'),
     readonly cardKey = randomBytes(32).toString('base64'),
+    readonly referenceKey = randomBytes(32).toString('base64'),
   ) {}
 
   async start(overrides: Record<string, string> = {}): Promise<this> {
     ({ app: this.app } = await startTestApp(
       { ...posIngestApp, kafkaConsumer: false },
-      { DATA_ENCRYPTION_KEY: this.dataKey, CARD_DATA_KEY: this.cardKey, ...overrides },
+      { DATA_ENCRYPTION_KEY: this.dataKey, CARD_DATA_KEY: this.cardKey, POS_REFERENCE_KEY: this.referenceKey, ...overrides },
     ));
     return this;
+  }
+
+  /** Another instance of the same deployment: the same keys and database, nothing in memory shared. */
+  sibling(): PosIngestFixture {
+    return new PosIngestFixture(this.dataKey, this.cardKey, this.referenceKey);
   }
 
   get dataSource(): DataSource {
@@ -33,14 +39,19 @@ export class PosIngestFixture {
   /** A business with a POS key and one terminal; returns the serial number and the key. */
   async terminal(posKey = 'AbCdEfGh12345678', mode: 'test' | 'live' = 'test'): Promise<{ serialNumber: string; posKey: string; businessId: string }> {
     const businessId = ulid();
-    const serialNumber = `SN-${ulid()}`;
     await this.dataSource.query(`INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, $2, $3)`, [
       businessId,
       mode,
       new Sealer(this.dataKey).seal(posKey, businessId),
     ]);
+    return { serialNumber: await this.anotherTerminal(businessId), posKey, businessId };
+  }
+
+  /** One more terminal of the business; returns its serial number. */
+  async anotherTerminal(businessId: string): Promise<string> {
+    const serialNumber = `SN-${ulid()}`;
     await this.dataSource.query(`INSERT INTO pos_ingest.terminals (serial_number, business_id) VALUES ($1, $2)`, [serialNumber, businessId]);
-    return { serialNumber, posKey, businessId };
+    return serialNumber;
   }
 
   submit(serialNumber: string, data: string) {

@@ -15,6 +15,11 @@ describe('Sealer', () => {
     expect(sealer.seal('5061460410120223210')).not.toEqual(sealer.seal('5061460410120223210'));
   });
 
+  it('draws a fresh IV for every seal, across refills of its random pool', () => {
+    const ivs = Array.from({ length: 2000 }, () => Buffer.from(sealer.seal('x').slice(3), 'base64url').subarray(0, 12).toString('hex'));
+    expect(new Set(ivs).size).toBe(ivs.length);
+  });
+
   it('refuses a value sealed under another key', () => {
     const other = new Sealer(randomBytes(32).toString('base64'));
     expect(() => sealer.open(other.seal('secret'))).toThrow();

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, KeyObject, randomFillSync } from 'node:crypto';
 
 const algorithm = 'aes-256-gcm';
 const ivLength = 12;
@@ -6,21 +6,42 @@ const tagLength = 16;
 const version = 'v1';
 
 /**
+ * Random IVs drawn from a buffer refilled from the CSPRNG every 4 KiB: one call into OpenSSL
+ * per 341 seals instead of one each, which cost more than the encryption of a card record.
+ * Safe because seal() uses its IV synchronously, before the pool can be refilled.
+ */
+class IvPool {
+  private readonly pool = Buffer.alloc(ivLength * 341);
+  private offset = this.pool.length;
+
+  next(): Buffer {
+    if (this.offset === this.pool.length) {
+      randomFillSync(this.pool);
+      this.offset = 0;
+    }
+    this.offset += ivLength;
+    return this.pool.subarray(this.offset - ivLength, this.offset);
+  }
+}
+
+const ivs = new IvPool();
+
+/**
  * Authenticated encryption for secrets at rest and card fields in transit on Kafka.
  * Output: `v1.<base64url(iv | ciphertext | tag)>`. The version prefix lets us rotate the
  * scheme without guessing what an old value is.
  */
 export class Sealer {
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
 
   constructor(base64Key: string) {
     const key = Buffer.from(base64Key, 'base64');
     if (key.length !== 32) throw new Error('a sealing key must be 32 bytes, base64-encoded');
-    this.key = key;
+    this.key = createSecretKey(key);
   }
 
   seal(plaintext: string, associatedData = ''): string {
-    const iv = randomBytes(ivLength);
+    const iv = ivs.next();
     const cipher = createCipheriv(algorithm, this.key, iv, { authTagLength: tagLength });
     cipher.setAAD(Buffer.from(associatedData, 'utf8'));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

@@ -1,6 +1,7 @@
 import { InitialSchema1763769600001 } from './1763769600001-initial-schema';
 import { Terminals1763769600008 } from './1763769600008-terminals';
 import { SubmissionPublished1763769600022 } from './1763769600022-submission-published';
+import { DerivedReferences1763769600029 } from './1763769600029-derived-references';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600001, Terminals1763769600008, SubmissionPublished1763769600022];
+export const migrations = [InitialSchema1763769600001, Terminals1763769600008, SubmissionPublished1763769600022, DerivedReferences1763769600029];
