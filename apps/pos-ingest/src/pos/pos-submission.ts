@@ -1,13 +1,13 @@
 import { PosSubmissionRequest } from '@payments/contracts';
-import { fieldWithNul, flattenValidationErrors, ValidationFailedError } from '@payments/platform-envelope';
+import { flattenValidationErrors, refusedInput, ValidationFailedError } from '@payments/platform-envelope';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 
 /** The body as a PosSubmissionRequest, or a 422 naming each bad field, as the global pipe would. */
 export function posSubmission(received: unknown): PosSubmissionRequest {
   const body = typeof received === 'object' && received !== null && !Array.isArray(received) ? received : {};
-  const withNul = fieldWithNul(body, '');
-  if (withNul !== null) throw new ValidationFailedError([{ field: withNul || 'body', messages: [`${withNul || 'body'} must not contain NUL characters`] }]);
+  const refused = refusedInput(body, '');
+  if (refused !== null) throw new ValidationFailedError([{ field: refused.field || 'body', messages: [`${refused.field || 'body'} ${refused.reason}`] }]);
   // Terminals send valid bodies almost always: accept one that plainly meets the DTO's rules
   // without class-validator's cost, and let it judge (and word the errors of) everything else.
   const { serialNumber, data } = body as Record<string, unknown>;

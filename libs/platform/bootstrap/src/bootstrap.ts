@@ -6,6 +6,8 @@ import { KafkaConsumers } from '@payments/platform-kafka';
 import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
 import { Metrics } from '@payments/platform-metrics';
 import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
+import { answerClientError, toErrorEnvelope } from '@payments/platform-envelope';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { ApiDocsOptions, setupApiDocs } from './api-docs.setup';
@@ -38,6 +40,19 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
     trustProxy: true,
     return503OnClosing: true,
     genReqId: (req: IncomingMessage) => (req.id = requestIdOf(req)),
+    clientErrorHandler: answerClientError,
+    // Errors Fastify raises before routing (a URL that does not decode, a path parameter over
+    // 100 characters) get the envelope too.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const { envelope } = toErrorEnvelope(error);
+      // Before routing there is no serializer for objects, and no hooks ran: send the JSON text.
+      // A HEAD answer carries no body: Fastify does not strip it on this path.
+      void reply
+        .code(envelope.statusCode)
+        .header(requestIdHeader, request.id)
+        .type('application/json; charset=utf-8')
+        .send(request.method === 'HEAD' ? undefined : JSON.stringify(envelope));
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(spec.module(env), adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));

@@ -13,6 +13,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (host.getType() !== 'http') return throwError(() => error);
     const { envelope, unexpected } = toErrorEnvelope(error);
     if (unexpected) this.logger.error({ err: unexpected, errorId: envelope.data.errorId }, 'unexpected error');
-    host.switchToHttp().getResponse<FastifyReply>().status(envelope.statusCode).send(envelope);
+    // The route may have set another content type (an image, a page) before it failed.
+    host.switchToHttp().getResponse<FastifyReply>().status(envelope.statusCode).type('application/json; charset=utf-8').send(envelope);
   }
 }

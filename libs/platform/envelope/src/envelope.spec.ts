@@ -59,7 +59,7 @@ describe('response envelope', () => {
   let app: NestFastifyApplication;
 
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter({ bodyLimit: 1024 }), { logger: false });
+    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter({ bodyLimit: 16 * 1024 }), { logger: false });
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
   });
@@ -97,8 +97,16 @@ describe('response envelope', () => {
     expect(response.json()).toMatchObject({ status: false, statusCode: 400, message: expect.stringMatching(/not valid JSON/), data: { code: 'MALFORMED_JSON' } });
   });
 
+  it('answers 422 for a body nested deeper than any request of ours, however deep', async () => {
+    for (const depth of [33, 900]) {
+      const response = await post('{"address":'.repeat(depth) + '{}' + '}'.repeat(depth));
+      expect(response.statusCode).toBe(422);
+      expect(response.json().data.errors).toEqual([{ field: 'address'.concat('.address'.repeat(31)), messages: [expect.stringMatching(/must not nest more than 32 levels deep$/)] }]);
+    }
+  });
+
   it('answers 413 for a body over the limit', async () => {
-    const response = await post(JSON.stringify({ accountName: 'x'.repeat(2000) }));
+    const response = await post(JSON.stringify({ accountName: 'x'.repeat(20_000) }));
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ status: false, statusCode: 413, message: 'Request body is too large', data: { code: 'PAYLOAD_TOO_LARGE' } });
   });

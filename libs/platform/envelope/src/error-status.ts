@@ -5,6 +5,10 @@ import { ErrorCode } from '@payments/contracts';
 export const errorStatus = {
   VALIDATION_FAILED: HttpStatus.UNPROCESSABLE_ENTITY,
   MALFORMED_JSON: HttpStatus.BAD_REQUEST,
+  MALFORMED_REQUEST: HttpStatus.BAD_REQUEST,
+  REQUEST_TIMEOUT: HttpStatus.REQUEST_TIMEOUT,
+  URI_TOO_LONG: HttpStatus.URI_TOO_LONG,
+  HEADERS_TOO_LARGE: 431 as HttpStatus, // Request Header Fields Too Large: not in Nest's HttpStatus
   PAYLOAD_TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
   UNSUPPORTED_MEDIA_TYPE: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
   ROUTE_NOT_FOUND: HttpStatus.NOT_FOUND,

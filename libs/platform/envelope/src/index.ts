@@ -1,3 +1,4 @@
+export * from './client-error';
 export * from './command-reply';
 export * from './api-docs';
 export * from './api-exception.filter';

@@ -10,8 +10,10 @@ export interface RenderedError {
   unexpected?: unknown;
 }
 
-/** Fastify raises these before our handlers run (body parsing, size limit, content type). */
+/** Fastify raises these before our handlers run (URL, body parsing, size limit, content type). */
 const fastifyErrors: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_BAD_URL: { code: 'MALFORMED_REQUEST', message: 'The URL is not valid: a percent-encoded part does not decode' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'URI_TOO_LONG', message: 'A part of the path is longer than 100 characters' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_JSON', message: 'Request body is empty but Content-Type is application/json' },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },

@@ -4,14 +4,13 @@ import { ValidationFailedError } from './domain-error';
 
 /**
  * Validates DTOs and reports every bad field, nested ones by dotted path, as one 422. Before
- * that, any text with a NUL character (in a body, query or path parameter, at any depth) is
- * refused: PostgreSQL cannot store it, and no partner means to send it.
+ * that, input no handler should see is refused (see `refusedInput`).
  */
 class PlatformValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'custom') {
-      const field = fieldWithNul(value, metadata.type === 'param' || metadata.type === 'query' ? (metadata.data ?? '') : '');
-      if (field !== null) throw new ValidationFailedError([{ field: field || metadata.type, messages: [`${field || metadata.type} must not contain NUL characters`] }]);
+      const refused = refusedInput(value, metadata.type === 'param' || metadata.type === 'query' ? (metadata.data ?? '') : '');
+      if (refused !== null) throw new ValidationFailedError([{ field: refused.field || metadata.type, messages: [`${refused.field || metadata.type} ${refused.reason}`] }]);
     }
     return super.transform(value, metadata);
   }
@@ -27,21 +26,30 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
-/** The dotted path of the first string holding U+0000 (an object key counts as its object), or null. */
-export function fieldWithNul(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = fieldWithNul(item, path ? `${path}.${index}` : String(index));
-      if (found !== null) return found;
+/** Deeper than any request of ours nests; validators and serialisers recurse, so more could exhaust the stack. */
+export const maxInputDepth = 32;
+
+/**
+ * The first part of a request's input (body, query or path parameter) that is refused before
+ * validation, with its dotted path (an object key counts as its object), or null: text holding
+ * U+0000, which PostgreSQL cannot store and no partner means to send, or nesting deeper than
+ * `maxInputDepth`. Walks without recursion, so no input can exhaust the stack here.
+ */
+export function refusedInput(value: unknown, path: string): { field: string; reason: string } | null {
+  const pending: [unknown, string, number][] = [[value, path, 0]];
+  while (pending.length > 0) {
+    const [item, at, depth] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return { field: at, reason: 'must not contain NUL characters' };
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return path;
-      const found = fieldWithNul(item, path ? `${path}.${key}` : key);
-      if (found !== null) return found;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= maxInputDepth) return { field: at, reason: `must not nest more than ${maxInputDepth} levels deep` };
+    const entries: [string, unknown][] = Array.isArray(item) ? item.map((child, index) => [String(index), child]) : Object.entries(item);
+    // Reversed onto the stack, so the first field in document order is reported first.
+    for (const [key, child] of entries.reverse()) {
+      if (key.includes('\u0000')) return { field: at, reason: 'must not contain NUL characters' };
+      pending.push([child, at ? `${at}.${key}` : key, depth + 1]);
     }
   }
   return null;

@@ -1,0 +1,40 @@
+import { PassThrough } from 'node:stream';
+import { answerClientError } from './client-error';
+
+/** What answerClientError writes to a socket for a parser error with this code. */
+async function written(code: string, rawPacket?: Buffer): Promise<{ head: string; body: Record<string, unknown> | null }> {
+  const socket = new PassThrough();
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => socket.on('end', resolve));
+  answerClientError(Object.assign(new Error('parse error'), { code, rawPacket }), socket);
+  await ended;
+  const [head, body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+  return { head, body: body ? (JSON.parse(body) as Record<string, unknown>) : null };
+}
+
+describe('answerClientError', () => {
+  it.each([
+    ['HPE_INVALID_METHOD', 400, 'MALFORMED_REQUEST'],
+    ['HPE_HEADER_OVERFLOW', 431, 'HEADERS_TOO_LARGE'],
+    ['ERR_HTTP_REQUEST_TIMEOUT', 408, 'REQUEST_TIMEOUT'],
+  ])('answers %s with a %i envelope and closes the connection', async (code, status, errorCode) => {
+    const { head, body } = await written(code);
+    expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+    expect(head).toContain('Connection: close');
+    expect(body).toEqual({ status: false, statusCode: status, message: expect.any(String), data: { code: errorCode } });
+  });
+
+  it('answers a HEAD request with the headers alone', async () => {
+    const { head, body } = await written('HPE_HEADER_OVERFLOW', Buffer.from('HEAD /health/live HTTP/1.1\r\nx-a: hhhh'));
+    expect(head).toMatch(/^HTTP\/1.1 431 /);
+    expect(body).toBeNull();
+  });
+
+  it('writes nothing to a connection the client already reset', () => {
+    const socket = new PassThrough();
+    const write = jest.spyOn(socket, 'end');
+    answerClientError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }), socket);
+    expect(write).not.toHaveBeenCalled();
+  });
+});
