@@ -34,6 +34,16 @@ export function createPartner(name: string, extra: string[] = []): PartnerCreden
   return JSON.parse(result.stdout) as PartnerCredentials;
 }
 
+/** `npm run <script> -- <args>` against the test database, with this run's shared secrets. */
+export function npmRun(script: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync('npm', ['run', script, '--', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...testEnvironment(sharedSecrets) },
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr };
+}
+
 export interface PartnerCredentials {
   businessId: string;
   apiKey: string;

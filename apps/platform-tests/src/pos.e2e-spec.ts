@@ -1,22 +1,12 @@
 import { Topics } from '@payments/contracts';
 import { eventually, KafkaCollector, testEnvironment } from '@payments/testing';
 import { encryptPosPayload } from '@payments/platform-crypto';
-import { spawnSync } from 'node:child_process';
 import { Client } from 'pg';
-import { appPorts, createPartner, PartnerCredentials, repoRoot, RunningApp, sharedSecrets, spawnApp, waitForReady } from './apps';
+import { appPorts, createPartner, npmRun, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
 
 const gateway = `http://127.0.0.1:${appPorts['checkout-gateway']}`;
-
-function npmRun(script: string, args: string[]) {
-  const result = spawnSync('npm', ['run', script, '--', ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, ...testEnvironment(sharedSecrets) },
-    encoding: 'utf8',
-  });
-  return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr };
-}
 
 describe('POS transactions from terminal to wallet', () => {
   const apps: RunningApp[] = [];
