@@ -125,17 +125,19 @@ export function perOperation(used, operations) {
  * Prints the CPU table: one row per measured thing, the µs each part spent per operation (the
  * median over rounds), their total, and the rate the machine's cores would allow if busy.
  * @param {{ name: string, cpu: Record<string, number>[] }[]} rows cpu: one perOperation() per round
+ * @returns {number[]} each row's total µs per operation
  */
 export function printCpuTable(rows) {
   const parts = [...new Set(rows.flatMap((row) => row.cpu.flatMap((round) => Object.keys(round))))];
   const cores = availableParallelism();
   console.log(`\nCPU per operation in µs (median of the rounds), and the rate it allows with all ${cores} cores busy.\n`);
   console.log(`| operation | ${parts.join(' | ')} | total | ceiling/s |\n|---|${parts.map(() => '---|').join('')}---|---|`);
-  for (const { name, cpu } of rows) {
+  return rows.map(({ name, cpu }) => {
     const cells = parts.map((part) => median(cpu.map((round) => round[part] ?? 0)));
     const total = cells.reduce((sum, value) => sum + value, 0);
     console.log(`| ${name} | ${cells.map((value) => value.toFixed(0)).join(' | ')} | ${total.toFixed(0)} | ${((cores * 1e6) / total).toFixed(0)} |`);
-  }
+    return total;
+  });
 }
 
 /** Prints a markdown table from a header row and rows of cells. */

@@ -1,12 +1,12 @@
-import { readCompose, repoRoot } from '@payments/testing';
+import { appDockerfileProblems, readCompose, repoRoot } from '@payments/testing';
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 describe('docker-compose.yml', () => {
   const { services } = readCompose();
 
-  it('runs every app under apps/ that has a Dockerfile, and nothing unknown', () => {
-    const apps = readdirSync(join(repoRoot, 'apps')).filter((name) => existsSync(join(repoRoot, 'apps', name, 'Dockerfile')));
+  it('runs every app under apps/ that has a main.ts, and nothing unknown', () => {
+    const apps = readdirSync(join(repoRoot, 'apps')).filter((name) => existsSync(join(repoRoot, 'apps', name, 'src/main.ts')));
     expect(apps.sort()).toEqual(['card-processor', 'checkout-gateway', 'outlet-service', 'pos-ingest', 'webhook-dispatcher']);
     expect(Object.keys(services).sort()).toEqual([...apps, 'kafka', 'postgres'].sort());
   });
@@ -17,6 +17,12 @@ describe('docker-compose.yml', () => {
     expect(kafka.environment.KAFKA_PROCESS_ROLES).toBe('broker,controller');
     expect(kafka.environment.KAFKA_ADVERTISED_LISTENERS).toBe('PLAINTEXT://kafka:9092');
     expect(kafka.environment.KAFKA_AUTO_CREATE_TOPICS_ENABLE).toBe('false');
+  });
+
+  it('builds every app from the one Dockerfile, with no copy of it beside an app', () => {
+    expect(appDockerfileProblems()).toEqual([]);
+    const copies = readdirSync(join(repoRoot, 'apps')).filter((name) => existsSync(join(repoRoot, 'apps', name, 'Dockerfile')));
+    expect(copies).toEqual([]);
   });
 
   it('gives PostgreSQL and Kafka health checks the apps wait on', () => {

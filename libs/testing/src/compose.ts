@@ -1,13 +1,16 @@
 import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
 
 export const repoRoot = resolve(__dirname, '../../..');
 
+/** The one Dockerfile every app's image is built from, with the app as the build argument APP. */
+export const appDockerfile = 'deploy/Dockerfile';
+
 interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
   ports?: string[];
   environment?: Record<string, string | number | boolean>;
   depends_on?: Record<string, { condition: string }>;
@@ -48,18 +51,23 @@ export function composeServiceProblems<E extends PlatformEnv>(name: string, envC
     if (service.depends_on?.[dependency]?.condition !== 'service_healthy') problems.push(`must wait for ${dependency} to be healthy`);
   }
 
-  const dockerfile = service.build?.dockerfile;
-  if (service.build?.context !== '.' || dockerfile !== `apps/${name}/Dockerfile`) return [...problems, `build must use apps/${name}/Dockerfile from the root`];
-  if (!existsSync(resolve(repoRoot, dockerfile))) return [...problems, `${dockerfile} does not exist`];
-  const text = readFileSync(resolve(repoRoot, dockerfile), 'utf8');
-  const stages = text.match(/^FROM /gm) ?? [];
-  if (stages.length < 2) problems.push(`${dockerfile} is not multi-stage`);
-  const user = text.match(/^USER (\S+)/m)?.[1];
-  if (!user || user === 'root' || user === '0') problems.push(`${dockerfile} must run as a non-root USER`);
-  if (!new RegExp(`^HEALTHCHECK [\\s\\S]*127\\.0\\.0\\.1:${defaults.PORT}/health/live`, 'm').test(text)) {
-    problems.push(`${dockerfile} needs a HEALTHCHECK on port ${defaults.PORT}`);
+  const build = service.build;
+  if (build?.context !== '.' || build.dockerfile !== appDockerfile || build.args?.APP !== name) {
+    return [...problems, `build must use ${appDockerfile} from the root with the build argument APP: ${name}`];
   }
-  if (!text.includes(`EXPOSE ${defaults.PORT}`)) problems.push(`${dockerfile} must EXPOSE ${defaults.PORT}`);
-  if (!text.includes(`"dist/apps/${name}/src/main.js"`)) problems.push(`${dockerfile} does not start ${name}`);
+  return [...problems, ...appDockerfileProblems()];
+  return problems;
+}
+
+/** What is wrong with the apps' Dockerfile: empty when all is well. */
+export function appDockerfileProblems(): string[] {
+  const text = readFileSync(resolve(repoRoot, appDockerfile), 'utf8');
+  const problems: string[] = [];
+  if ((text.match(/^FROM /gm) ?? []).length < 2) problems.push(`${appDockerfile} is not multi-stage`);
+  if (!/^ARG APP$/m.test(text)) problems.push(`${appDockerfile} must take the app as the build argument APP`);
+  const user = text.match(/^USER (\S+)/m)?.[1];
+  if (!user || user === 'root' || user === '0') problems.push(`${appDockerfile} must run as a non-root USER`);
+  if (!/^HEALTHCHECK .*/m.test(text)) problems.push(`${appDockerfile} needs a HEALTHCHECK`);
+  if (!text.includes('dist/apps/$APP/src/main.js')) problems.push(`${appDockerfile} does not start the app named by APP`);
   return problems;
 }
