@@ -127,13 +127,17 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   private expect(correlationId: string, timeoutMs: number): Promise<CommandReply> {
-    return new Promise((resolve, reject) => {
+    const reply = new Promise<CommandReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(correlationId);
         reject(new CommandTimeoutError(this.replies.name));
       }, timeoutMs);
       this.waiting.set(correlationId, { resolve, timer });
     });
+    // The caller awaits the reply only after its send: while the broker is down the send can
+    // outlast the wait, and a rejection nobody awaits yet would stop the process.
+    reply.catch(() => undefined);
+    return reply;
   }
 
   private forget(correlationId: string): void {

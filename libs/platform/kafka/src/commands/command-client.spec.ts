@@ -1,0 +1,23 @@
+import { Topics } from '@payments/contracts';
+import { PlatformEnv } from '@payments/platform-config';
+import type { Kafka } from 'kafkajs';
+import { KafkaAdmin } from '../kafka-admin';
+import { KafkaProducer } from '../producer';
+import { CommandClient, CommandTimeoutError } from './command-client';
+
+describe('CommandClient', () => {
+  it('answers a timeout, and crashes nothing, when the send itself outlasts the wait', async () => {
+    // A broker that is down: kafkajs keeps retrying the send for longer than the caller waits.
+    const producer = { send: () => new Promise((resolve) => setTimeout(resolve, 150)) } as unknown as KafkaProducer;
+    const client = new CommandClient({} as Kafka, producer, {} as KafkaAdmin, new PlatformEnv());
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      await expect(client.request(Topics.outletCommands, { any: 'command' }, 20)).rejects.toBeInstanceOf(CommandTimeoutError);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+});
