@@ -1,17 +1,31 @@
 import { Logger } from '@nestjs/common';
 import { CommandReply } from '@payments/contracts';
 import { DomainError } from './domain-error';
+import { isTransient } from './transient';
+
+/** A command that failed because the database or broker was briefly away: the caller may retry it as it was. */
+export const unavailableReply: CommandReply = {
+  ok: false,
+  error: { code: 'SERVICE_UNAVAILABLE', message: 'A dependency is briefly unavailable; retrying the same request is safe', status: 503 },
+};
 
 /**
  * Runs a Kafka request/reply command and answers with its result. Domain errors travel back
- * as data, so the gateway answers them with the right status; anything else is logged here
- * and reported as an internal error without details.
+ * as data, so the gateway answers them with the right status. A database or broker that is
+ * briefly away is a 503: the command's transaction did not commit, and commands that move money
+ * or create resources are keyed, so a retry answers the first outcome even if the connection
+ * broke during the commit. Anything else is logged here and reported as an internal error
+ * without details.
  */
 export async function commandReply(logger: Logger, command: string, work: () => Promise<unknown>): Promise<CommandReply> {
   try {
     return { ok: true, data: await work() };
   } catch (error) {
     if (error instanceof DomainError) return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
+    if (isTransient(error)) {
+      logger.warn({ err: error, command }, 'command failed on an unavailable dependency');
+      return unavailableReply;
+    }
     logger.error({ err: error, command }, 'command failed');
     return { ok: false, error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 } };
   }

@@ -7,3 +7,4 @@ export * from './envelope.interceptor';
 export * from './error-status';
 export * from './to-error-envelope';
 export * from './validation.pipe';
+export * from './transient';

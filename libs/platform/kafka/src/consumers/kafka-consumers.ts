@@ -195,8 +195,13 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     try {
       reply = await inContext(context, () => handler.invoke(decode(message), context));
     } catch (error) {
-      this.logger.error({ err: error, topic: context.topic, offset: context.offset }, 'command failed');
-      reply = { ok: false, error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 } } satisfies CommandReply;
+      if (isTransient(error)) {
+        this.logger.warn({ err: error, topic: context.topic, offset: context.offset }, 'command failed on an unavailable dependency');
+        reply = { ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'A dependency is briefly unavailable; retrying the same request is safe', status: 503 } } satisfies CommandReply;
+      } else {
+        this.logger.error({ err: error, topic: context.topic, offset: context.offset }, 'command failed');
+        reply = { ok: false, error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 } } satisfies CommandReply;
+      }
     }
     this.metrics.applied(handler.topic.name, 'applied');
     if (!topic || !Number.isInteger(partition) || !correlationId) return;
