@@ -1,0 +1,197 @@
+import { eventually } from '@payments/testing';
+import { writeFileSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import { join } from 'node:path';
+import { AppName, repoRoot } from '../apps';
+import { audit, FaultWindow, Received } from './audit';
+import { ChaosPlatform, platformApps } from './chaos-platform';
+import { Load, Partner } from './load';
+
+// `npm test` runs a minute with one fault of each kind; `npm run chaos` five minutes (CHAOS_SECONDS)
+// with every app killed in turn.
+const seconds = Number(process.env.CHAOS_SECONDS ?? 60);
+// Recovery allowed after a fault ends: Kafka consumers rejoin, pools reconnect.
+const recoveryMs = 25_000;
+
+jest.setTimeout((seconds + 900) * 1000);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Receivers for three businesses: one answers at once, one fails 30% of the time, one never answers. */
+async function startReceivers(received: Received[]): Promise<{ server: Server; url: (mode: string, businessId: string) => string }> {
+  const server = createServer((request, response) => {
+    const [, mode, businessId] = (request.url ?? '').split('/');
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      if (mode === 'hang') return; // the dispatcher times out
+      if (mode === 'flaky' && Math.random() < 0.3) return void response.writeHead(500).end();
+      received.push({ businessId, eventId: String(request.headers['x-event-id']), body });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { server, url: (mode, businessId) => `http://127.0.0.1:${port}/${mode}/${businessId}` };
+}
+
+/** The faults of a run, spread over its first 85%: each app killed (all five in a long run, one in a short one), the broker stopped for 30 s, PostgreSQL restarted. */
+function schedule(runMs: number): { at: number; fault: string; inject: (platform: ChaosPlatform) => Promise<void> }[] {
+  const killed: AppName[] = runMs >= 200_000 ? platformApps : ['outlet-service'];
+  const faults = [
+    ...killed.map((app) => ({
+      fault: `SIGKILL ${app}, restarted`,
+      inject: async (platform: ChaosPlatform) => {
+        await platform.kill(app);
+        await platform.startApp(app);
+      },
+    })),
+    {
+      fault: 'Kafka broker stopped for 30 s',
+      inject: async (platform: ChaosPlatform) => {
+        await platform.broker.stop();
+        await sleep(30_000);
+        await platform.broker.start();
+      },
+    },
+    {
+      fault: 'PostgreSQL restarted',
+      inject: async (platform: ChaosPlatform) => {
+        await platform.postgres.stop();
+        await sleep(2_000);
+        await platform.postgres.start();
+      },
+    },
+  ];
+  const spacing = (runMs * 0.85) / faults.length;
+  return faults.map((fault, index) => ({ ...fault, at: Math.round(spacing * index + spacing / 3) }));
+}
+
+describe('chaos: every flow while apps are killed, the broker stops and PostgreSQL restarts', () => {
+  const platform = new ChaosPlatform({
+    OUTBOX_POLL_INTERVAL_MS: '500',
+    WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_RETRY_SCHEDULE_MS: '1000,2000,4000,8000,15000,30000,60000',
+    WEBHOOK_CIRCUIT_COOLDOWN_MS: '5000',
+  });
+  const received: Received[] = [];
+  let receivers: Awaited<ReturnType<typeof startReceivers>>;
+
+  beforeAll(async () => {
+    receivers = await startReceivers(received);
+    await platform.start();
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+    receivers?.server.close();
+  });
+
+  it('keeps every promise: the audit finds no violation', async () => {
+    const partners: Partner[] = [];
+    for (const mode of ['ok', 'flaky', 'hang']) {
+      const created = JSON.parse(platform.cli('checkout-gateway', 'partner-create', ['--name', `Chaos ${mode}`, '--json'])) as Partner;
+      partners.push({ ...created, serial: `SN-CHAOS-${mode}-${Date.now()}`, outlets: [] });
+    }
+    const [ok, flaky, hang] = partners;
+    const setup = new Load(platform, partners);
+    const gateway = (partner: Partner, method: string, path: string, body?: unknown) =>
+      fetch(`${platform.url('checkout-gateway')}${path}`, {
+        method,
+        headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    for (const [partner, mode] of [[ok, 'ok'], [flaky, 'flaky'], [hang, 'hang']] as const) {
+      await eventually(async () => ((await gateway(partner, 'PUT', '/webhooks/endpoint', { url: receivers.url(mode, partner.businessId) })).status === 200 ? true : undefined), 60_000);
+      await eventually(async () => ((await gateway(partner, 'GET', '/wallets/settlement')).status === 200 ? true : undefined), 60_000);
+      await setup.createOutlet(partner);
+      await setup.createOutlet(partner);
+      const outlet = partner.outlets[0].outletId;
+      await eventually(() => {
+        try {
+          platform.cli('pos-ingest', 'terminal-register', ['--business', partner.businessId, '--serial', partner.serial, '--outlet', outlet]);
+          return true;
+        } catch {
+          return undefined; // onboarding reaches pos-ingest over Kafka
+        }
+      }, 60_000);
+    }
+
+    // The business whose endpoint never answers takes part too: its events must not reach anyone else.
+    const load = new Load(platform, partners);
+    const started = Date.now();
+    const running = load.run(4, 8);
+    const faults: FaultWindow[] = [];
+    for (const planned of schedule(seconds * 1000)) {
+      await sleep(Math.max(0, started + planned.at - Date.now()));
+      const from = Date.now();
+      await planned.inject(platform);
+      faults.push({ fault: planned.fault, from, to: Date.now() + recoveryMs });
+    }
+    await sleep(Math.max(0, started + seconds * 1000 - Date.now()));
+    load.stop();
+    await running;
+
+    // Settle: accepted POS transactions processed, paid checkouts ended, outboxes published and
+    // every event of the answering endpoints delivered.
+    const deliveringTo = [ok.businessId, flaky.businessId];
+    const posReferences = load.promised.filter((promise) => promise.kind === 'pos').map((promise) => promise.reference);
+    const settleStarted = Date.now();
+    let pending: Record<string, number> = {};
+    await eventually(
+      async () => {
+        [pending] = await platform.query<Record<string, number>>(
+          `SELECT $2::int - (SELECT count(*)::int FROM card_processor.pos_authorisations WHERE reference = ANY($3)) AS pos_unprocessed,
+                  (SELECT count(*)::int FROM gateway.checkouts c WHERE c.status <> 'SUCCESS'
+                     AND EXISTS (SELECT 1 FROM outlets.journal_entries e WHERE e.kind = 'checkout' AND e.reference = c.reference)) AS booked_checkouts_open,
+                  (SELECT count(*)::int FROM gateway.outbox WHERE published_at IS NULL) AS gateway_outbox,
+                  (SELECT count(*)::int FROM outlets.outbox WHERE published_at IS NULL) AS outlets_outbox,
+                  (SELECT count(*)::int FROM card_processor.outbox WHERE published_at IS NULL) AS card_processor_outbox,
+                  (SELECT count(*)::int FROM webhooks.deliveries WHERE status <> 'succeeded' AND business_id = ANY($1)) AS undelivered`,
+          [deliveringTo, posReferences.length, posReferences],
+        );
+        return Object.values(pending).every((n) => n === 0) ? true : undefined;
+      },
+      180_000,
+    ).catch(() => undefined); // whatever is still missing, the audit names
+    const settledIn = Math.round((Date.now() - settleStarted) / 1000);
+
+    const violations = await audit(platform, {
+      attempts: load.attempts,
+      promised: load.promised,
+      attempted: load.attempted,
+      checkouts: load.checkouts,
+      received,
+      faults,
+      partners,
+      deliveringTo,
+      secrets: partners.flatMap((partner) => [partner.apiSecret, partner.posEncryptionKey]),
+    });
+
+    const byStatus = new Map<string, number>();
+    for (const attempt of load.attempts) byStatus.set(String(attempt.status ?? 'no answer'), (byStatus.get(String(attempt.status ?? 'no answer')) ?? 0) + 1);
+    const outcomes = new Map<string, number>();
+    for (const promise of load.promised) outcomes.set(promise.kind, (outcomes.get(promise.kind) ?? 0) + 1);
+    const lines = [
+      `\nChaos run: ${seconds} s, ${load.attempts.length} requests, ${load.checkouts.length} checkouts; settled in ${settledIn} s, still pending: ${JSON.stringify(pending)}`,
+      '\n| fault injected | window s |\n|---|---|',
+      ...faults.map((fault) => `| ${fault.fault} | ${((fault.to - fault.from) / 1000).toFixed(0)} |`),
+      '\n| answer | requests |\n|---|---|',
+      ...[...byStatus].sort().map(([status, n]) => `| ${status} | ${n} |`),
+      '\n| outcome promised | count |\n|---|---|',
+      ...[...outcomes].sort().map(([kind, n]) => `| ${kind} | ${n} |`),
+      `\n| apps restarted after exiting on their own | ${platform.crashes.length ? platform.crashes.join(', ') : 'none'} |\n|---|---|`,
+      `\n| events | count |\n|---|---|\n| webhook deliveries received | ${received.length} |\n| distinct events received | ${new Set(received.map((item) => item.eventId)).size} |`,
+      '\n| rule | violations |\n|---|---|',
+      ...Object.entries(violations).map(([rule, found]) => `| ${rule} | ${found.length} |`),
+      '',
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    if (platform.crashes.length > 0) writeFileSync(join(repoRoot, '.data/chaos-exits.log'), platform.crashOutput.join('\n\n'));
+
+    expect(Object.fromEntries(Object.entries(violations).filter(([, found]) => found.length > 0))).toEqual({});
+    expect(load.promised.length).toBeGreaterThan(seconds / 2); // the run did real work
+    for (const app of platformApps) expect(platform.alive(app)).toBe(true);
+  });
+});

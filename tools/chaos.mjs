@@ -1,0 +1,22 @@
+// npm run chaos [-- --minutes 5]: the chaos run (apps/platform-tests/src/chaos/) for a set time.
+// The platform runs on a PostgreSQL server and a Kafka broker of its own, started for the run,
+// so the faults it injects never touch the shared ones. Prints what was injected, the answers,
+// the promised outcomes and the audit's violations by rule. `npm test` runs one minute.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureBuild, ensureDependencies, log, root } from './lib.mjs';
+
+const { values } = parseArgs({ options: { minutes: { type: 'string', default: '5' } } });
+const seconds = Math.round(Number(values.minutes) * 60);
+if (!(seconds >= 30)) {
+  log('--minutes must be at least 0.5');
+  process.exit(2);
+}
+
+ensureDependencies();
+ensureBuild();
+log(`chaos run for ${seconds} s`);
+const env = { ...process.env, TZ: 'UTC', CHAOS_SECONDS: String(seconds) };
+const { status } = spawnSync(join(root, 'node_modules/.bin/jest'), ['--selectProjects', 'e2e', '--testPathPattern', 'chaos/'], { cwd: root, env, stdio: 'inherit' });
+process.exit(status ?? 1);
