@@ -1,7 +1,7 @@
 // npm run chaos [-- --minutes 5]: the chaos run (apps/platform-tests/src/chaos/) for a set time.
 // The platform runs on a PostgreSQL server and a Kafka broker of its own, started for the run,
 // so the faults it injects never touch the shared ones. Prints what was injected, the answers,
-// the promised outcomes and the audit's violations by rule. `npm test` runs one minute.
+// the promised outcomes and the audit's violations by rule. `-- --minutes 1` runs one fault of each kind.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';

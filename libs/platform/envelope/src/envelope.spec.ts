@@ -39,6 +39,11 @@ class ThingsController {
     throw new DomainError('OUTLET_NOT_FOUND', 'Outlet 01ABC not found', 404);
   }
 
+  @Get('database-restarting')
+  databaseRestarting() {
+    throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+  }
+
   @Get('broken')
   broken() {
     throw new Error('connection string postgres://secret@db leaked');
@@ -132,6 +137,12 @@ describe('response envelope', () => {
       message: 'Outlet 01ABC not found',
       data: { code: 'OUTLET_NOT_FOUND' },
     });
+  });
+
+  it('answers 503, safe to retry, when the database is briefly away', async () => {
+    const response = await app.inject({ method: 'GET', url: '/things/database-restarting' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({ status: false, statusCode: 503, data: { code: 'SERVICE_UNAVAILABLE' } });
   });
 
   it('answers 500 with an error id and no internals', async () => {

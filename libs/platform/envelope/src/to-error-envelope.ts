@@ -3,6 +3,7 @@ import { ApiEnvelope, ApiErrorData, ErrorCode } from '@payments/contracts';
 import { randomUUID } from 'node:crypto';
 import { DomainError } from './domain-error';
 import { codeForStatus } from './error-status';
+import { isTransient } from './transient';
 
 export interface RenderedError {
   envelope: ApiEnvelope<ApiErrorData & Record<string, unknown>>;
@@ -41,6 +42,10 @@ export function toErrorEnvelope(error: unknown): RenderedError {
       const message = status === HttpStatus.NOT_FOUND ? 'Route not found' : error.message;
       return { envelope: envelope(status, message, { code: codeForStatus(status) }) };
     }
+  }
+  // The database or broker briefly away (a restart, a failover): the caller may retry.
+  if (isTransient(error)) {
+    return { envelope: envelope(HttpStatus.SERVICE_UNAVAILABLE, 'A dependency is briefly unavailable; retrying the same request is safe', { code: 'SERVICE_UNAVAILABLE' }) };
   }
   const errorId = randomUUID();
   return {
