@@ -149,7 +149,10 @@ chaos('chaos: every flow while apps are killed, the broker stops and PostgreSQL 
                   (SELECT count(*)::int FROM gateway.outbox WHERE published_at IS NULL) AS gateway_outbox,
                   (SELECT count(*)::int FROM outlets.outbox WHERE published_at IS NULL) AS outlets_outbox,
                   (SELECT count(*)::int FROM card_processor.outbox WHERE published_at IS NULL) AS card_processor_outbox,
-                  (SELECT count(*)::int FROM webhooks.deliveries WHERE status <> 'succeeded' AND business_id = ANY($1)) AS undelivered`,
+                  (SELECT count(*)::int FROM webhooks.deliveries WHERE status <> 'succeeded' AND business_id = ANY($1)) AS undelivered,
+                  (SELECT count(*)::int FROM (SELECT payload->>'eventId' AS id, payload->>'businessId' AS business FROM gateway.outbox WHERE topic = 'partner.events.v1'
+                                              UNION ALL SELECT payload->>'eventId', payload->>'businessId' FROM outlets.outbox WHERE topic = 'partner.events.v1') e
+                     WHERE e.business = ANY($1) AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id::text = e.id)) AS events_not_yet_routed`,
           [deliveringTo, posReferences.length, posReferences],
         );
         return Object.values(pending).every((n) => n === 0) ? true : undefined;
