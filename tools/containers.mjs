@@ -15,7 +15,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, write
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apps, dataDir, ensureBuild, ensureDependencies, ensureKafka, log, root, run, stopKafka } from './lib.mjs';
+import { apps, dataDir, ensureBuild, ensureDependencies, ensureKafka, log, recreateDatabase, root, run, stopKafka } from './lib.mjs';
 
 const { values } = parseArgs({ options: { usable: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
 
@@ -95,15 +95,6 @@ function buildImage(app) {
   const built = podman(['build', '--network', 'host', '--pull=never', '-f', 'deploy/Dockerfile', '--build-arg', `APP=${app}`, '-t', imageName(app), '.']);
   if (built.status !== 0) throw new Error(`building ${app} failed:\n${(built.stdout + built.stderr).slice(-4000)}`);
   return (Date.now() - started) / 1000;
-}
-
-async function recreateDatabase() {
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
 }
 
 function removeContainers() {
@@ -281,7 +272,7 @@ try {
     figures[name].size = inspectImage(name);
   }
 
-  await recreateDatabase();
+  await recreateDatabase(database);
   receiver = await startReceiver();
   removeContainers();
   const env = {

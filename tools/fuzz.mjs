@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureBuild, ensureDependencies, ensureKafka, log, root, stopKafka } from './lib.mjs';
+import { ensureBuild, ensureDependencies, ensureKafka, log, recreateDatabase, root, stopKafka } from './lib.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '10000' }, seed: { type: 'string' } } });
 const database = 'payments_fuzz';
@@ -14,12 +14,7 @@ const database = 'payments_fuzz';
 ensureDependencies();
 const startedKafka = ensureKafka();
 ensureBuild();
-const { default: pg } = await import('pg');
-const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-await admin.connect();
-await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-await admin.query(`CREATE DATABASE ${database}`);
-await admin.end();
+await recreateDatabase(database);
 
 log(`fuzzing with ${values.runs} requests`);
 const env = {

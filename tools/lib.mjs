@@ -138,3 +138,16 @@ export async function waitUntilReady(url, timeoutMs) {
   }
   throw new Error(`${url} not ready after ${timeoutMs / 1000} s`);
 }
+
+/** Drops and creates a database on the local PostgreSQL, so a run starts from nothing. */
+export async function recreateDatabase(name) {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+}
