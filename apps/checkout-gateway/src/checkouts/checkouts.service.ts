@@ -16,9 +16,8 @@ import {
 import { apiError } from '@payments/platform-envelope';
 import { preparedQuery } from '@payments/platform-database';
 import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
-import { newUlid } from '@payments/platform-crypto';
+import { newUlid, requestHash } from '@payments/platform-crypto';
 import { LRUCache } from 'lru-cache';
-import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Env } from '../config/env';
 import { OutletServiceClient } from '../services/outlet-service.client';
@@ -220,7 +219,7 @@ export class CheckoutsService {
   }
 
   private async claimKey(em: EntityManager, businessId: string, key: string, request: CreateCheckoutRequest): Promise<CreateCheckoutResponse | null> {
-    const hash = createHash('sha256').update(JSON.stringify(canonical(request))).digest('hex');
+    const hash = requestHash('create_checkout', request);
     const claimed: unknown[] = await em.query(
       `INSERT INTO gateway.idempotency_keys (business_id, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING key`,
       [businessId, key, hash],
@@ -265,14 +264,6 @@ function outcomeEvent(outcome: CheckoutOutcome, checkout: CheckoutResponse, at: 
       ...(checkout.callBackUrl ? { callbackUrl: checkout.callBackUrl } : {}),
     },
   };
-}
-
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, canonical(v)]));
-  }
-  return value;
 }
 
 function toResponse(row: CheckoutRow): CheckoutResponse {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { requestHash } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
-import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 
 export type Claim<T> = { first: true } | { first: false; result: T };
@@ -61,14 +61,4 @@ export class MoneyCommands {
     if (!claim.first) return claim.result;
     return this.complete(em, businessId, key, await work());
   }
-}
-
-/** The same request, whatever the key order or absent optional fields, hashes the same. */
-export function requestHash(kind: string, request: object): string {
-  const canonical = JSON.stringify(
-    Object.entries(request)
-      .filter(([, value]) => value !== undefined && value !== null)
-      .sort(([a], [b]) => a.localeCompare(b)),
-  );
-  return createHash('sha256').update(`${kind}\n${canonical}`).digest('hex');
 }

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CheckoutOutcome, ErrorCode, ErrorCodes } from '@payments/contracts';
+import { requestHash } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { outboxCommitted, OutboxRow } from '@payments/platform-outbox';
 import { preparedQuery } from '@payments/platform-database';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { WalletKind } from '../wallets/wallets.repository';
-import { CommandKey, requestHash } from './money-commands';
+import { CommandKey } from './money-commands';
 
 export interface MoneyMove<T> {
   businessId: string;

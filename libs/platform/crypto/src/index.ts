@@ -2,3 +2,4 @@ export * from './pos-encryption';
 export * from './sealing';
 export * from './secrets';
 export * from './ids';
+export * from './request-hash';
