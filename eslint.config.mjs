@@ -1,7 +1,10 @@
-// Lint is part of `npm test`. The module-boundary rule is what keeps apps from importing
-// each other and keeps libs/contracts free of framework and driver code.
+// Lint is part of `npm test`, with `prettier --check` for the formatting. The module-boundary rule
+// is what keeps apps from importing each other and keeps libs/contracts free of framework and
+// driver code; imports are sorted so a diff never reorders them by hand.
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -33,6 +36,10 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    plugins: { 'simple-import-sort': simpleImportSort },
+    rules: { 'simple-import-sort/imports': 'error' },
+  },
+  {
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
@@ -61,4 +68,6 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // Last: formatting is Prettier's alone.
+  prettier,
 );

@@ -2,5 +2,10 @@
 import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
-app.post('/pos', async () => ({ status: true, statusCode: 200, message: 'Transaction received', data: { reference: 'constant', transactionStatus: 'PROCESSING' } }));
+app.post('/pos', async () => ({
+  status: true,
+  statusCode: 200,
+  message: 'Transaction received',
+  data: { reference: 'constant', transactionStatus: 'PROCESSING' },
+}));
 await app.listen({ port: Number(process.env.PORT ?? 14299), host: '127.0.0.1' });

@@ -9,11 +9,23 @@
 // `connections` clients; card payments paced at 100/s. Then `backlog` POS transactions are
 // queued for card-processor and paced card payments are measured again while it works through
 // them. Tables: each measurement's median round and the CPU per operation of every process.
-import autocannon from 'autocannon';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+
+import autocannon from 'autocannon';
+
 import { log, waitUntilReady } from '../tools/lib.mjs';
-import { CpuMeter, createPartner, finish, median, perOperation, prepare, printCpuTable, printTable, startApp } from './support.mjs';
+import {
+  CpuMeter,
+  createPartner,
+  finish,
+  median,
+  perOperation,
+  prepare,
+  printCpuTable,
+  printTable,
+  startApp,
+} from './support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +37,12 @@ const { values } = parseArgs({
     profile: { type: 'string' },
   },
 });
-const [seconds, rounds, connections, backlog] = [Number(values.seconds), Number(values.rounds), Number(values.connections), Number(values.backlog)];
+const [seconds, rounds, connections, backlog] = [
+  Number(values.seconds),
+  Number(values.rounds),
+  Number(values.connections),
+  Number(values.backlog),
+];
 
 const { env, startedKafka } = await prepare('payments_bench_checkout');
 const require = createRequire(import.meta.url);
@@ -61,10 +78,18 @@ async function measure({ path, method = 'POST', headers, body, rate, duration = 
 }
 
 try {
-  await Promise.all(Object.keys(apps).map((name, index) => waitUntilReady(`http://127.0.0.1:${[14300, 14301, 14303][index]}/health/ready`, 90_000)));
+  await Promise.all(
+    Object.keys(apps).map((name, index) =>
+      waitUntilReady(`http://127.0.0.1:${[14300, 14301, 14303][index]}/health/ready`, 90_000),
+    ),
+  );
   const partner = createPartner(env, 'Bench');
-  const headers = { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, 'content-type': 'application/json' };
-  for (let ready = false; !ready; ) {
+  const headers = {
+    'x-api-key': partner.apiKey,
+    'x-api-secret': partner.apiSecret,
+    'content-type': 'application/json',
+  };
+  for (let ready = false; !ready;) {
     ready = (await fetch(`${gateway}/wallets/settlement`, { headers })).status === 200;
     if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -79,7 +104,11 @@ try {
       Array.from({ length: 16 }, async () => {
         while (started < count) {
           started += 1;
-          const response = await fetch(`${gateway}/payin/charge/requests`, { method: 'POST', headers, body: checkoutBody() });
+          const response = await fetch(`${gateway}/payin/charge/requests`, {
+            method: 'POST',
+            headers,
+            body: checkoutBody(),
+          });
           references.push((await response.json()).data.reference);
         }
       }),
@@ -89,17 +118,28 @@ try {
   const payments = async (options) => {
     const references = await checkouts(options.rate ? options.rate * seconds * 1.2 : 1200 * seconds);
     let next = 0;
-    return measure({ ...options, path: () => `/checkout/${references[next++ % references.length]}/card-payment`, body: cardBody });
+    return measure({
+      ...options,
+      path: () => `/checkout/${references[next++ % references.length]}/card-payment`,
+      body: cardBody,
+    });
   };
 
   log(`warming up for ${values['warm-up']} s`);
-  await measure({ path: () => '/payin/charge/requests', headers, body: checkoutBody, duration: Number(values['warm-up']) });
+  await measure({
+    path: () => '/payin/charge/requests',
+    headers,
+    body: checkoutBody,
+    duration: Number(values['warm-up']),
+  });
   await payments({ headers, duration: Number(values['warm-up']) });
 
   const results = { creates: [], payments: [], paced: [], backlog: [] };
   for (let round = 1; round <= rounds; round += 1) {
     log(`round ${round}/${rounds}: checkout creates at 200/s`);
-    results.creates.push(await measure({ path: () => '/payin/charge/requests', headers, body: checkoutBody, rate: 200 }));
+    results.creates.push(
+      await measure({ path: () => '/payin/charge/requests', headers, body: checkoutBody, rate: 200 }),
+    );
     log(`round ${round}/${rounds}: card payments, ${connections} clients`);
     results.payments.push(await payments({ headers }));
     log(`round ${round}/${rounds}: card payments at 100/s`);
@@ -151,11 +191,21 @@ async function queuePosBacklog(count, businessId) {
   const { Kafka, Partitioners, logLevel } = await import('kafkajs');
   const { randomUUID } = await import('node:crypto');
   const sealer = new Sealer(env.CARD_DATA_KEY);
-  const producer = new Kafka({ clientId: 'bench-pos-backlog', brokers: env.KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR }).producer({
+  const producer = new Kafka({
+    clientId: 'bench-pos-backlog',
+    brokers: env.KAFKA_BROKERS.split(','),
+    logLevel: logLevel.ERROR,
+  }).producer({
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
-  const card = JSON.stringify({ pan: '5061460410120223210', pinBlock: 'null', track2Data: '5061460410120223210D2812', iccData: '9F2608C0FFEE', cardExpiryDate: '2812' });
+  const card = JSON.stringify({
+    pan: '5061460410120223210',
+    pinBlock: 'null',
+    track2Data: '5061460410120223210D2812',
+    iccData: '9F2608C0FFEE',
+    cardExpiryDate: '2812',
+  });
   for (let sent = 0; sent < count; sent += 1000) {
     const messages = Array.from({ length: Math.min(1000, count - sent) }, (_, i) => {
       const reference = `POS-BENCH-${sent + i}`;

@@ -9,12 +9,24 @@
 // wallets from `connections` clients for `seconds`, and pgbench (16 clients, same duration).
 // Tables: each side's median round, the ratio, and the CPU every process spent per operation.
 // --profile writes V8 CPU profiles of both apps into <dir> (open them in Chrome's DevTools).
-import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
+
+import autocannon from 'autocannon';
+
 import { log, waitUntilReady } from '../tools/lib.mjs';
-import { CpuMeter, createPartner, finish, median, perOperation, prepare, printCpuTable, printTable, startApp } from './support.mjs';
+import {
+  CpuMeter,
+  createPartner,
+  finish,
+  median,
+  perOperation,
+  prepare,
+  printCpuTable,
+  printTable,
+  startApp,
+} from './support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -26,23 +38,35 @@ const { values } = parseArgs({
     profile: { type: 'string' },
   },
 });
-const [seconds, rounds, connections, outletCount] = [Number(values.seconds), Number(values.rounds), Number(values.connections), Number(values.outlets)];
+const [seconds, rounds, connections, outletCount] = [
+  Number(values.seconds),
+  Number(values.rounds),
+  Number(values.connections),
+  Number(values.outlets),
+];
 
 const { env, startedKafka, pg } = await prepare('payments_bench');
 const profiling = { cpuProfileDir: values.profile };
-const apps = { 'outlet-service': startApp('outlet-service', 14003, env, profiling), 'checkout-gateway': startApp('checkout-gateway', 14000, env, profiling) };
+const apps = {
+  'outlet-service': startApp('outlet-service', 14003, env, profiling),
+  'checkout-gateway': startApp('checkout-gateway', 14000, env, profiling),
+};
 const gateway = 'http://127.0.0.1:14000';
 const pgbenchDatabase = 'payments_bench_pgbench';
 
 /** Runs pgbench against its own database; `done` resolves with its output. */
 function pgbench(args) {
-  const child = spawn('pgbench', ['-h', '127.0.0.1', '-U', 'postgres', ...args, pgbenchDatabase], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('pgbench', ['-h', '127.0.0.1', '-U', 'postgres', ...args, pgbenchDatabase], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const done = new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`pgbench exited with ${code}: ${output}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`pgbench exited with ${code}: ${output}`)),
+    );
   });
   return { child, done };
 }
@@ -63,13 +87,27 @@ async function transferRound(wallets, headers, duration) {
           const from = wallets[Math.floor(Math.random() * wallets.length)];
           let to = from;
           while (to === from) to = wallets[Math.floor(Math.random() * wallets.length)];
-          return { ...request, body: JSON.stringify({ reference: randomUUID(), amount: '100', sourceWalletId: from, destinationWalletId: to }) };
+          return {
+            ...request,
+            body: JSON.stringify({
+              reference: randomUUID(),
+              amount: '100',
+              sourceWalletId: from,
+              destinationWalletId: to,
+            }),
+          };
         },
       },
     ],
   });
   const done = result.requests.total;
-  return { perSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, cpu: perOperation(meter.used(before, meter.snapshot()), done) };
+  return {
+    perSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    cpu: perOperation(meter.used(before, meter.snapshot()), done),
+  };
 }
 
 /** One round of pgbench's TPC-B-like script: transactions a second and CPU per transaction. */
@@ -95,14 +133,21 @@ async function pgbenchRound(duration) {
 }
 
 try {
-  await Promise.all([waitUntilReady('http://127.0.0.1:14003/health/ready', 90_000), waitUntilReady(`${gateway}/health/ready`, 90_000)]);
+  await Promise.all([
+    waitUntilReady('http://127.0.0.1:14003/health/ready', 90_000),
+    waitUntilReady(`${gateway}/health/ready`, 90_000),
+  ]);
   const partner = createPartner(env, 'Bench');
-  const headers = { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, 'content-type': 'application/json' };
+  const headers = {
+    'x-api-key': partner.apiKey,
+    'x-api-secret': partner.apiSecret,
+    'content-type': 'application/json',
+  };
   const call = async (method, path, body) => {
     const response = await fetch(`${gateway}${path}`, { method, headers, body: body && JSON.stringify(body) });
     return { status: response.status, body: await response.json() };
   };
-  for (let ready = false; !ready; ) {
+  for (let ready = false; !ready;) {
     ready = (await call('GET', '/outlets')).status === 200;
     if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -112,7 +157,10 @@ try {
   for (let i = 0; i < outletCount; i += 1) {
     const outlet = (await call('POST', '/outlets', { accountName: `Bench ${i}` })).body.data;
     for (const wallet of [outlet.collectionWallet, outlet.depositWallet]) {
-      await call('POST', `/sandbox/virtual-accounts/${wallet.accountNumber}/credit`, { amount: '100000000000', sessionId: randomUUID() });
+      await call('POST', `/sandbox/virtual-accounts/${wallet.accountNumber}/credit`, {
+        amount: '100000000000',
+        sessionId: randomUUID(),
+      });
     }
     wallets.push(outlet.collectionWallet.walletId, outlet.depositWallet.walletId);
   }
@@ -150,7 +198,14 @@ try {
         String(transfers.reduce((sum, round) => sum + round.non2xx, 0)),
         transfers.map((round) => round.perSecond.toFixed(0)).join(', '),
       ],
-      ['pgbench TPC-B-like, 16 clients', tps.toFixed(0), median(banks.map((round) => round.latencyMs)).toFixed(1), '', '', banks.map((round) => round.tps.toFixed(0)).join(', ')],
+      [
+        'pgbench TPC-B-like, 16 clients',
+        tps.toFixed(0),
+        median(banks.map((round) => round.latencyMs)).toFixed(1),
+        '',
+        '',
+        banks.map((round) => round.tps.toFixed(0)).join(', '),
+      ],
     ],
   );
   console.log(`\ntransfers / pgbench TPS: ${((transferRate / tps) * 100).toFixed(1)}% (target: 30%)`);

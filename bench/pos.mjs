@@ -10,10 +10,12 @@
 // rounds alternating between the targets; the tables show each one's median round: its rate
 // and latency, and the CPU each process on the machine spent per request.
 // --profile writes a V8 CPU profile of pos-ingest into <dir> (open it in Chrome's DevTools).
-import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+
+import autocannon from 'autocannon';
+
 import { log, root, waitUntilReady } from '../tools/lib.mjs';
 import { CpuMeter, finish, median, perOperation, prepare, printCpuTable, startApp } from './support.mjs';
 
@@ -33,7 +35,11 @@ const require = createRequire(import.meta.url);
 require('../tools/runtime/register-paths.cjs');
 const { Sealer, encryptPosPayload } = require('@payments/platform-crypto');
 const posIngest = startApp('pos-ingest', 14202, env, { cpuProfileDir: values.profile });
-const bareRoute = spawn(process.execPath, ['bench/bare-route.mjs'], { cwd: root, env: { ...env, PORT: '14299' }, stdio: ['ignore', 'ignore', 'inherit'] });
+const bareRoute = spawn(process.execPath, ['bench/bare-route.mjs'], {
+  cwd: root,
+  env: { ...env, PORT: '14299' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 const children = [posIngest, bareRoute];
 
 /** Runs autocannon against a target, each request taking the target's next body. */
@@ -63,7 +69,10 @@ try {
   const db = new pg.Client({ connectionString: env.DATABASE_URL });
   await db.connect();
   const [businessId, posKey, serial] = ['01BENCHBUSINESS0000000000A', 'AbCdEfGh12345678', 'SN-BENCH-1'];
-  await db.query(`INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, 'test', $2)`, [businessId, new Sealer(env.DATA_ENCRYPTION_KEY).seal(posKey, businessId)]);
+  await db.query(`INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, 'test', $2)`, [
+    businessId,
+    new Sealer(env.DATA_ENCRYPTION_KEY).seal(posKey, businessId),
+  ]);
   await db.query(`INSERT INTO pos_ingest.terminals (serial_number, business_id) VALUES ($1, $2)`, [serial, businessId]);
   await db.end();
 
@@ -108,19 +117,32 @@ try {
   console.log('| target | requests/s | p50 ms | p99 ms | non-2xx | requests/s per round |\n|---|---|---|---|---|---|');
   for (const { name, results } of targets) {
     const perSecond = results.map((result) => result.requests.average);
-    const cells = [median(perSecond), median(results.map((result) => result.latency.p50)), median(results.map((result) => result.latency.p99))];
+    const cells = [
+      median(perSecond),
+      median(results.map((result) => result.latency.p50)),
+      median(results.map((result) => result.latency.p99)),
+    ];
     const non2xx = results.reduce((sum, result) => sum + result.non2xx, 0);
-    console.log(`| ${name} | ${cells[0].toFixed(0)} | ${cells[1]} | ${cells[2]} | ${non2xx} | ${perSecond.map((value) => value.toFixed(0)).join(', ')} |`);
+    console.log(
+      `| ${name} | ${cells[0].toFixed(0)} | ${cells[1]} | ${cells[2]} | ${non2xx} | ${perSecond.map((value) => value.toFixed(0)).join(', ')} |`,
+    );
   }
   const [bare, pos] = targets.map((target) => median(target.results.map((result) => result.requests.average)));
   console.log(`\nThroughput, pos-ingest / bare route: ${((pos / bare) * 100).toFixed(0)}%`);
 
   // Everything shares this machine's cores, so the CPU a request costs all of them together
   // bounds the rate: with every core busy, cores × 1 s / (µs per request).
-  const [bareCost, posCost] = printCpuTable(targets.map(({ name, results }) => ({ name, cpu: results.map((result) => result.cpu) })));
-  console.log(`\nCPU per request, bare route / pos-ingest: ${((bareCost / posCost) * 100).toFixed(0)}% (target: at least 40%)`);
+  const [bareCost, posCost] = printCpuTable(
+    targets.map(({ name, results }) => ({ name, cpu: results.map((result) => result.cpu) })),
+  );
+  console.log(
+    `\nCPU per request, bare route / pos-ingest: ${((bareCost / posCost) * 100).toFixed(0)}% (target: at least 40%)`,
+  );
   const repeated = targets[1].sent - bodies.length;
-  if (repeated > 0) console.log(`${repeated} pos-ingest requests repeated an earlier transaction: raise the body count for this machine.`);
+  if (repeated > 0)
+    console.log(
+      `${repeated} pos-ingest requests repeated an earlier transaction: raise the body count for this machine.`,
+    );
 } finally {
   await finish(children, startedKafka);
 }

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+
 import { ensureBuild, ensureDependencies, ensureKafka, root, stopKafka } from '../tools/lib.mjs';
 
 /** Prepares the machine and an empty database; returns the environment for the apps. */
@@ -33,17 +34,25 @@ export async function prepare(database) {
 /** Starts a built app; with `cpuProfileDir`, it writes a V8 CPU profile there when it exits. */
 export function startApp(app, port, env, { cpuProfileDir } = {}) {
   const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
-  return spawn(process.execPath, [...profiling, '-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/main.js`], {
-    cwd: root,
-    env: { ...env, PORT: String(port), SERVICE_NAME: app },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  return spawn(
+    process.execPath,
+    [...profiling, '-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/main.js`],
+    {
+      cwd: root,
+      env: { ...env, PORT: String(port), SERVICE_NAME: app },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
 }
 
 /** SIGTERM to every child, wait for them, and stop the broker if prepare() started it. */
 export async function finish(children, startedKafka) {
   for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)))));
+  await Promise.all(
+    children.map(
+      (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve))),
+    ),
+  );
   if (startedKafka) stopKafka();
 }
 
@@ -55,7 +64,15 @@ export function percentile(sorted, p) {
 export function createPartner(env, name, extraArgs = []) {
   const created = spawnSync(
     process.execPath,
-    ['-r', './tools/runtime/register-paths.cjs', 'dist/apps/checkout-gateway/src/cli/partner-create.js', '--name', name, ...extraArgs, '--json'],
+    [
+      '-r',
+      './tools/runtime/register-paths.cjs',
+      'dist/apps/checkout-gateway/src/cli/partner-create.js',
+      '--name',
+      name,
+      ...extraArgs,
+      '--json',
+    ],
     { cwd: root, env, encoding: 'utf8' },
   );
   if (created.status !== 0) throw new Error(`partner:create failed: ${created.stderr}`);
@@ -97,7 +114,9 @@ export class CpuMeter {
 
   snapshot() {
     const own = process.cpuUsage();
-    const named = Object.fromEntries(Object.entries(this.processes).map(([name, pid]) => [name, pid() ? processCpuSeconds(pid()) : 0]));
+    const named = Object.fromEntries(
+      Object.entries(this.processes).map(([name, pid]) => [name, pid() ? processCpuSeconds(pid()) : 0]),
+    );
     const postgres = new Map();
     const broker = new Map();
     for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
@@ -108,9 +127,17 @@ export class CpuMeter {
   }
 
   used(before, after) {
-    const since = (processes, earlier) => [...processes].reduce((sum, [pid, seconds]) => sum + seconds - (earlier.get(pid) ?? 0), 0);
-    const named = Object.fromEntries(Object.keys(after.named).map((name) => [name, after.named[name] - (before.named[name] ?? 0)]));
-    return { ...named, PostgreSQL: since(after.postgres, before.postgres), 'Kafka broker': since(after.broker, before.broker), 'load generator': after.loadGenerator - before.loadGenerator };
+    const since = (processes, earlier) =>
+      [...processes].reduce((sum, [pid, seconds]) => sum + seconds - (earlier.get(pid) ?? 0), 0);
+    const named = Object.fromEntries(
+      Object.keys(after.named).map((name) => [name, after.named[name] - (before.named[name] ?? 0)]),
+    );
+    return {
+      ...named,
+      PostgreSQL: since(after.postgres, before.postgres),
+      'Kafka broker': since(after.broker, before.broker),
+      'load generator': after.loadGenerator - before.loadGenerator,
+    };
   }
 }
 
@@ -130,12 +157,18 @@ export function perOperation(used, operations) {
 export function printCpuTable(rows) {
   const parts = [...new Set(rows.flatMap((row) => row.cpu.flatMap((round) => Object.keys(round))))];
   const cores = availableParallelism();
-  console.log(`\nCPU per operation in µs (median of the rounds), and the rate it allows with all ${cores} cores busy.\n`);
-  console.log(`| operation | ${parts.join(' | ')} | total | ceiling/s |\n|---|${parts.map(() => '---|').join('')}---|---|`);
+  console.log(
+    `\nCPU per operation in µs (median of the rounds), and the rate it allows with all ${cores} cores busy.\n`,
+  );
+  console.log(
+    `| operation | ${parts.join(' | ')} | total | ceiling/s |\n|---|${parts.map(() => '---|').join('')}---|---|`,
+  );
   return rows.map(({ name, cpu }) => {
     const cells = parts.map((part) => median(cpu.map((round) => round[part] ?? 0)));
     const total = cells.reduce((sum, value) => sum + value, 0);
-    console.log(`| ${name} | ${cells.map((value) => value.toFixed(0)).join(' | ')} | ${total.toFixed(0)} | ${((cores * 1e6) / total).toFixed(0)} |`);
+    console.log(
+      `| ${name} | ${cells.map((value) => value.toFixed(0)).join(' | ')} | ${total.toFixed(0)} | ${((cores * 1e6) / total).toFixed(0)} |`,
+    );
     return total;
   });
 }

@@ -13,8 +13,20 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
+
 import { log, waitUntilReady } from '../tools/lib.mjs';
-import { CpuMeter, createPartner, finish, median, percentile, perOperation, prepare, printCpuTable, printTable, startApp } from './support.mjs';
+import {
+  CpuMeter,
+  createPartner,
+  finish,
+  median,
+  percentile,
+  perOperation,
+  prepare,
+  printCpuTable,
+  printTable,
+  startApp,
+} from './support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -26,15 +38,29 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
   },
 });
-const [endpointCount, burst, single, rate, seconds, rounds] = ['endpoints', 'burst', 'single', 'rate', 'seconds', 'rounds'].map((name) => Number(values[name]));
+const [endpointCount, burst, single, rate, seconds, rounds] = [
+  'endpoints',
+  'burst',
+  'single',
+  'rate',
+  'seconds',
+  'rounds',
+].map((name) => Number(values[name]));
 
 const { env, startedKafka } = await prepare('payments_bench_webhooks');
 // The receivers are on this machine: a developer's setting, never a production one.
 const dispatcherEnv = { ...env, NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' };
-const apps = { 'checkout-gateway': startApp('checkout-gateway', 14100, env), 'webhook-dispatcher': startApp('webhook-dispatcher', 14104, dispatcherEnv) };
+const apps = {
+  'checkout-gateway': startApp('checkout-gateway', 14100, env),
+  'webhook-dispatcher': startApp('webhook-dispatcher', 14104, dispatcherEnv),
+};
 const meter = new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, () => child.pid])));
 const { Kafka, Partitioners, logLevel } = await import('kafkajs');
-const producer = new Kafka({ clientId: 'bench-webhooks', brokers: env.KAFKA_BROKERS.split(','), logLevel: logLevel.ERROR }).producer({
+const producer = new Kafka({
+  clientId: 'bench-webhooks',
+  brokers: env.KAFKA_BROKERS.split(','),
+  logLevel: logLevel.ERROR,
+}).producer({
   createPartitioner: Partitioners.DefaultPartitioner,
 });
 const now = () => performance.timeOrigin + performance.now();
@@ -62,7 +88,10 @@ async function publish(events) {
         type: 'partner.event.v1',
         occurredAt: new Date().toISOString(),
         businessId,
-        payload: { event: 'fundAccount.success', eventData: { amount: '150000', transactionStatus: 'SUCCESS', transactionReference: eventId } },
+        payload: {
+          event: 'fundAccount.success',
+          eventData: { amount: '150000', transactionStatus: 'SUCCESS', transactionReference: eventId },
+        },
       }),
     })),
   });
@@ -74,7 +103,10 @@ async function scenario(businesses, total, perSecond) {
   const before = meter.snapshot();
   const began = now();
   for (let i = 0; i < total; i += 100) {
-    const events = Array.from({ length: Math.min(100, total - i) }, (_, j) => ({ businessId: businesses[(i + j) % businesses.length], eventId: randomUUID() }));
+    const events = Array.from({ length: Math.min(100, total - i) }, (_, j) => ({
+      businessId: businesses[(i + j) % businesses.length],
+      eventId: randomUUID(),
+    }));
     for (const { eventId } of events) sent.set(eventId, now());
     await publish(events);
     if (perSecond) {
@@ -94,11 +126,20 @@ async function scenario(businesses, total, perSecond) {
 }
 
 try {
-  await Promise.all([waitUntilReady('http://127.0.0.1:14100/health/ready', 90_000), waitUntilReady('http://127.0.0.1:14104/health/ready', 90_000)]);
+  await Promise.all([
+    waitUntilReady('http://127.0.0.1:14100/health/ready', 90_000),
+    waitUntilReady('http://127.0.0.1:14104/health/ready', 90_000),
+  ]);
   log(`onboarding ${endpointCount} partners, each with an endpoint of its own`);
   const partners = [];
   for (let i = 0; i < endpointCount; i += 8) {
-    partners.push(...(await Promise.all(Array.from({ length: Math.min(8, endpointCount - i) }, (_, j) => Promise.resolve(createPartner(env, `Bench ${i + j}`, ['--webhook-url', receiverUrl(i + j)]))))));
+    partners.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(8, endpointCount - i) }, (_, j) =>
+          Promise.resolve(createPartner(env, `Bench ${i + j}`, ['--webhook-url', receiverUrl(i + j)])),
+        ),
+      )),
+    );
   }
   await producer.connect();
   // Every endpoint exists once a test event for each has arrived.

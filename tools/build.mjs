@@ -7,11 +7,17 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-const compiled = spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+const compiled = spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 
 for (const entry of readdirSync(join(root, 'apps'), { recursive: true, withFileTypes: true })) {
   if (!entry.isDirectory() || entry.name !== 'public') continue;
   const source = join(entry.parentPath, entry.name);
-  cpSync(source, join(root, 'dist', relative(root, source)), { recursive: true, filter: (path) => !path.endsWith('tsconfig.json') });
+  cpSync(source, join(root, 'dist', relative(root, source)), {
+    recursive: true,
+    filter: (path) => !path.endsWith('tsconfig.json'),
+  });
 }

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+
 import { ensureBuild, ensureDependencies, log, root } from './lib.mjs';
 
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '5' } } });
@@ -18,5 +19,9 @@ ensureDependencies();
 ensureBuild();
 log(`chaos run for ${seconds} s`);
 const env = { ...process.env, TZ: 'UTC', CHAOS_SECONDS: String(seconds) };
-const { status } = spawnSync(join(root, 'node_modules/.bin/jest'), ['--selectProjects', 'e2e', '--testPathPattern', 'chaos/'], { cwd: root, env, stdio: 'inherit' });
+const { status } = spawnSync(
+  join(root, 'node_modules/.bin/jest'),
+  ['--selectProjects', 'e2e', '--testPathPattern', 'chaos/'],
+  { cwd: root, env, stdio: 'inherit' },
+);
 process.exit(status ?? 1);

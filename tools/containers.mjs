@@ -15,9 +15,23 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, write
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apps, dataDir, ensureBuild, ensureDependencies, ensureKafka, log, recreateDatabase, root, run, stopKafka } from './lib.mjs';
 
-const { values } = parseArgs({ options: { usable: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
+import {
+  apps,
+  dataDir,
+  ensureBuild,
+  ensureDependencies,
+  ensureKafka,
+  log,
+  recreateDatabase,
+  root,
+  run,
+  stopKafka,
+} from './lib.mjs';
+
+const { values } = parseArgs({
+  options: { usable: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } },
+});
 
 const baseImage = 'docker.io/library/node:20-bookworm-slim';
 const imageName = (app) => `localhost/payments/${app}:dev`;
@@ -36,7 +50,13 @@ function podmanEnv() {
 }
 
 function podman(args, options = {}) {
-  return spawnSync('podman', args, { cwd: root, env: podmanEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
+  return spawnSync('podman', args, {
+    cwd: root,
+    env: podmanEnv(),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    ...options,
+  });
 }
 
 const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
@@ -44,11 +64,14 @@ const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { s
 /** Why podman cannot build and run images here, or null when it can. */
 function podmanProblem() {
   if (process.platform !== 'linux') return 'podman runs Linux containers on Linux only';
-  if (process.getuid?.() !== 0) return 'podman runs here as root only (rootless podman needs subordinate ids this machine lacks)';
+  if (process.getuid?.() !== 0)
+    return 'podman runs here as root only (rootless podman needs subordinate ids this machine lacks)';
   if (!onPath('podman') || !onPath('runc') || !onPath('debootstrap')) {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     const update = spawnSync('apt-get', ['update', '-q'], { env, stdio: 'ignore' });
-    const install = update.status === 0 && spawnSync('apt-get', ['install', '-y', '-q', 'podman', 'runc', 'debootstrap'], { env, stdio: 'ignore' });
+    const install =
+      update.status === 0 &&
+      spawnSync('apt-get', ['install', '-y', '-q', 'podman', 'runc', 'debootstrap'], { env, stdio: 'ignore' });
     if (!install || install.status !== 0) return 'apt-get could not install podman, runc and debootstrap';
   }
   const info = podman(['info', '--format', '{{.Host.OCIRuntime.Name}}']);
@@ -58,8 +81,15 @@ function podmanProblem() {
 
 /** The Debian mirror apt uses, for debootstrap. */
 function debianMirror() {
-  const sources = ['/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list'].filter(existsSync).map((file) => readFileSync(file, 'utf8')).join('\n');
-  return sources.match(/^URIs:\s*(\S+\/debian)\s*$/m)?.[1] ?? sources.match(/^deb\s+(?:\[[^\]]*\]\s+)?(\S+\/debian)\s+bookworm\b/m)?.[1] ?? 'http://deb.debian.org/debian';
+  const sources = ['/etc/apt/sources.list.d/debian.sources', '/etc/apt/sources.list']
+    .filter(existsSync)
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+  return (
+    sources.match(/^URIs:\s*(\S+\/debian)\s*$/m)?.[1] ??
+    sources.match(/^deb\s+(?:\[[^\]]*\]\s+)?(\S+\/debian)\s+bookworm\b/m)?.[1] ??
+    'http://deb.debian.org/debian'
+  );
 }
 
 /**
@@ -69,22 +99,45 @@ function debianMirror() {
  */
 function ensureBaseImage() {
   if (podman(['image', 'exists', baseImage]).status === 0) return;
-  if (!process.version.startsWith('v20.')) throw new Error(`the base image carries this machine's Node.js, which must be 20.x (found ${process.version})`);
-  const npm = [join(dirname(process.execPath), '../lib/node_modules/npm'), '/usr/lib/node_modules/npm'].find((path) => existsSync(join(path, 'package.json')));
+  if (!process.version.startsWith('v20.'))
+    throw new Error(`the base image carries this machine's Node.js, which must be 20.x (found ${process.version})`);
+  const npm = [join(dirname(process.execPath), '../lib/node_modules/npm'), '/usr/lib/node_modules/npm'].find((path) =>
+    existsSync(join(path, 'package.json')),
+  );
   if (!npm) throw new Error('npm is not installed beside node');
   const rootfs = join(containersDir, 'rootfs');
   rmSync(rootfs, { recursive: true, force: true });
   log(`making ${baseImage} locally (debootstrap, a few minutes)`);
-  const bootstrapped = spawnSync('debootstrap', ['--variant=minbase', 'bookworm', rootfs, debianMirror()], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (bootstrapped.status !== 0) throw new Error(`debootstrap failed:\n${(bootstrapped.stdout + bootstrapped.stderr).slice(-3000)}`);
+  const bootstrapped = spawnSync('debootstrap', ['--variant=minbase', 'bookworm', rootfs, debianMirror()], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (bootstrapped.status !== 0)
+    throw new Error(`debootstrap failed:\n${(bootstrapped.stdout + bootstrapped.stderr).slice(-3000)}`);
   // Trust what this machine trusts: its registry traffic may pass through a TLS proxy of its own.
   cpSync('/etc/ssl/certs/ca-certificates.crt', join(rootfs, 'etc/ssl/certs/ca-certificates.crt'));
   cpSync(process.execPath, join(rootfs, 'usr/local/bin/node'));
   cpSync(npm, join(rootfs, 'usr/local/lib/node_modules/npm'), { recursive: true });
   symlinkSync('../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr/local/bin/npm'));
   symlinkSync('../lib/node_modules/npm/bin/npx-cli.js', join(rootfs, 'usr/local/bin/npx'));
-  run('chroot', [rootfs, 'sh', '-c', 'groupadd --gid 1000 node && useradd --uid 1000 --gid node --shell /bin/bash --create-home node && apt-get clean && rm -rf /var/lib/apt/lists/*'], { quiet: true });
-  const tar = spawnSync('sh', ['-c', `tar -C '${rootfs}' -c . | podman import --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' --change 'CMD ["node"]' - ${baseImage}`], { env: podmanEnv(), encoding: 'utf8' });
+  run(
+    'chroot',
+    [
+      rootfs,
+      'sh',
+      '-c',
+      'groupadd --gid 1000 node && useradd --uid 1000 --gid node --shell /bin/bash --create-home node && apt-get clean && rm -rf /var/lib/apt/lists/*',
+    ],
+    { quiet: true },
+  );
+  const tar = spawnSync(
+    'sh',
+    [
+      '-c',
+      `tar -C '${rootfs}' -c . | podman import --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' --change 'CMD ["node"]' - ${baseImage}`,
+    ],
+    { env: podmanEnv(), encoding: 'utf8' },
+  );
   if (tar.status !== 0) throw new Error(`podman import failed: ${tar.stderr}`);
   rmSync(rootfs, { recursive: true, force: true });
 }
@@ -92,7 +145,19 @@ function ensureBaseImage() {
 /** Builds an app's image offline from the local base; returns seconds taken. */
 function buildImage(app) {
   const started = Date.now();
-  const built = podman(['build', '--network', 'host', '--pull=never', '-f', 'deploy/Dockerfile', '--build-arg', `APP=${app}`, '-t', imageName(app), '.']);
+  const built = podman([
+    'build',
+    '--network',
+    'host',
+    '--pull=never',
+    '-f',
+    'deploy/Dockerfile',
+    '--build-arg',
+    `APP=${app}`,
+    '-t',
+    imageName(app),
+    '.',
+  ]);
   if (built.status !== 0) throw new Error(`building ${app} failed:\n${(built.stdout + built.stderr).slice(-4000)}`);
   return (Date.now() - started) / 1000;
 }
@@ -104,12 +169,17 @@ function removeContainers() {
 /** Starts an app's container on the host network; resolves with seconds to /health/ready. */
 async function startContainer(app, env) {
   const started = Date.now();
-  const flags = Object.entries({ ...env, PORT: String(smokePort(app)), SERVICE_NAME: app }).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
+  const flags = Object.entries({ ...env, PORT: String(smokePort(app)), SERVICE_NAME: app }).flatMap(([name, value]) => [
+    '-e',
+    `${name}=${value}`,
+  ]);
   const ran = podman(['run', '--detach', '--network', 'host', '--name', containerName(app), ...flags, imageName(app)]);
   if (ran.status !== 0) throw new Error(`starting ${app} failed: ${ran.stderr}`);
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    const ready = await fetch(`http://127.0.0.1:${smokePort(app)}/health/ready`, { signal: AbortSignal.timeout(2000) }).then(
+    const ready = await fetch(`http://127.0.0.1:${smokePort(app)}/health/ready`, {
+      signal: AbortSignal.timeout(2000),
+    }).then(
       (response) => response.status === 200,
       () => false,
     );
@@ -133,7 +203,15 @@ async function eventually(probe, timeoutMs = 60_000) {
 
 /** Runs one of an image's command-line tools inside its running container, as an operator would. */
 function containerCli(app, script, args) {
-  const result = podman(['exec', containerName(app), 'node', '-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/cli/${script}.js`, ...args]);
+  const result = podman([
+    'exec',
+    containerName(app),
+    'node',
+    '-r',
+    './tools/runtime/register-paths.cjs',
+    `dist/apps/${app}/src/cli/${script}.js`,
+    ...args,
+  ]);
   if (result.status !== 0) throw new Error(`${script} in ${app} failed: ${result.stderr}`);
   return result.stdout;
 }
@@ -150,7 +228,11 @@ async function startReceiver() {
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/webhooks`, received, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/webhooks`,
+    received,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 const checks = { passed: 0, failed: 0 };
@@ -162,7 +244,9 @@ function check(name, ok, detail = '') {
 
 /** What the images must and must not carry, read from the built images. */
 function inspectImage(app) {
-  const [user] = podman(['image', 'inspect', '--format', '{{.Config.User}}', imageName(app)]).stdout.trim().split('\n');
+  const [user] = podman(['image', 'inspect', '--format', '{{.Config.User}}', imageName(app)])
+    .stdout.trim()
+    .split('\n');
   check(`${app}: runs as a non-root user`, user !== '' && user !== 'root' && user !== '0', `user is "${user}"`);
   const devDependencies = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies);
   const script = [
@@ -171,40 +255,95 @@ function inspectImage(app) {
     `for name in ${devDependencies.join(' ')}; do test -e "node_modules/$name/package.json" && echo "dev dependency $name"; done`,
     'ls dist/apps | sed "s/^/app /"',
   ].join('; ');
-  const found = podman(['run', '--rm', '--network', 'none', '--entrypoint', 'sh', imageName(app), '-c', `${script}; true`]);
+  const found = podman([
+    'run',
+    '--rm',
+    '--network',
+    'none',
+    '--entrypoint',
+    'sh',
+    imageName(app),
+    '-c',
+    `${script}; true`,
+  ]);
   const lines = found.stdout.trim().split('\n').filter(Boolean);
   const carried = lines.filter((line) => line.startsWith('app ')).map((line) => line.slice(4));
   const leftovers = lines.filter((line) => !line.startsWith('app '));
-  check(`${app}: no source maps, npm config, env files, sources or dev dependencies`, leftovers.length === 0, leftovers.slice(0, 10).join(', '));
+  check(
+    `${app}: no source maps, npm config, env files, sources or dev dependencies`,
+    leftovers.length === 0,
+    leftovers.slice(0, 10).join(', '),
+  );
   check(`${app}: carries its own app and no other`, carried.length === 1 && carried[0] === app, carried.join(', '));
   return Number(podman(['image', 'inspect', '--format', '{{.Size}}', imageName(app)]).stdout.trim());
 }
 
 async function smoke(receiver) {
   const gateway = `http://127.0.0.1:${smokePort('checkout-gateway')}`;
-  const partner = JSON.parse(containerCli('checkout-gateway', 'partner-create', ['--name', 'Container Smoke Ltd', '--webhook-url', receiver.url, '--json']));
+  const partner = JSON.parse(
+    containerCli('checkout-gateway', 'partner-create', [
+      '--name',
+      'Container Smoke Ltd',
+      '--webhook-url',
+      receiver.url,
+      '--json',
+    ]),
+  );
   check('partner created inside the gateway container', typeof partner.apiKey === 'string');
-  const headers = { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, 'content-type': 'application/json' };
+  const headers = {
+    'x-api-key': partner.apiKey,
+    'x-api-secret': partner.apiSecret,
+    'content-type': 'application/json',
+  };
   const call = async (method, path, body, extra = {}) => {
-    const response = await fetch(`${gateway}${path}`, { method, headers: { ...headers, ...extra }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${gateway}${path}`, {
+      method,
+      headers: { ...headers, ...extra },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: response.status, body: await response.json() };
   };
 
   const outlet = await eventually(async () => {
-    const answer = await call('POST', '/outlets', { accountName: 'Container Shop' }, { 'idempotency-key': 'smoke-outlet' });
+    const answer = await call(
+      'POST',
+      '/outlets',
+      { accountName: 'Container Shop' },
+      { 'idempotency-key': 'smoke-outlet' },
+    );
     return answer.status === 200 ? answer.body.data : undefined;
   });
   check('outlet created through the gateway', outlet?.outletId !== undefined);
 
-  const created = await call('POST', '/payin/charge/requests', { amount: '250000', accountName: 'Container Shop', paymentMethod: ['card'] });
+  const created = await call('POST', '/payin/charge/requests', {
+    amount: '250000',
+    accountName: 'Container Shop',
+    paymentMethod: ['card'],
+  });
   const reference = created.body.data?.reference;
-  const paid = await call('POST', `/checkout/${reference}/card-payment`, { cardNumber: '5060990000000000019', expiryDate: '12/30', cvv: '123' });
-  check('checkout paid by card', paid.status === 200 && paid.body.data?.transactionStatus === 'SUCCESS', JSON.stringify(paid.body));
+  const paid = await call('POST', `/checkout/${reference}/card-payment`, {
+    cardNumber: '5060990000000000019',
+    expiryDate: '12/30',
+    cvv: '123',
+  });
+  check(
+    'checkout paid by card',
+    paid.status === 200 && paid.body.data?.transactionStatus === 'SUCCESS',
+    JSON.stringify(paid.body),
+  );
 
   const serial = `SN-SMOKE-${randomUUID().slice(0, 8)}`;
   await eventually(() => {
     try {
-      containerCli('pos-ingest', 'terminal-register', ['--business', partner.businessId, '--serial', serial, '--outlet', outlet.outletId, '--json']);
+      containerCli('pos-ingest', 'terminal-register', [
+        '--business',
+        partner.businessId,
+        '--serial',
+        serial,
+        '--outlet',
+        outlet.outletId,
+        '--json',
+      ]);
       return true;
     } catch {
       return undefined; // onboarding reaches pos-ingest over Kafka
@@ -212,25 +351,52 @@ async function smoke(receiver) {
   });
   const { encryptPosPayload } = await import(join(root, 'dist/libs/platform/crypto/src/index.js'));
   const payload = {
-    accountType: 'savings', amount: '120000', cardExpiryDate: '2812', iccData: `9F2608${randomBytes(8).toString('hex').toUpperCase()}`, pan: '5061460410120223210',
-    pinBlock: 'null', sequenceNumber: '000001', cardHolderName: 'SANDBOX CARDHOLDER', aid: 'A0000003710001', track2Data: '5061460410120223210D28121010000000000000', institutionCode: '627629',
+    accountType: 'savings',
+    amount: '120000',
+    cardExpiryDate: '2812',
+    iccData: `9F2608${randomBytes(8).toString('hex').toUpperCase()}`,
+    pan: '5061460410120223210',
+    pinBlock: 'null',
+    sequenceNumber: '000001',
+    cardHolderName: 'SANDBOX CARDHOLDER',
+    aid: 'A0000003710001',
+    track2Data: '5061460410120223210D28121010000000000000',
+    institutionCode: '627629',
   };
   const pos = await fetch(`http://127.0.0.1:${smokePort('pos-ingest')}/pos`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ serialNumber: serial, data: encryptPosPayload(payload, partner.posEncryptionKey) }),
   }).then(async (response) => ({ status: response.status, body: await response.json() }));
-  check('POS submission accepted', pos.status === 200 && typeof pos.body.data?.reference === 'string', JSON.stringify(pos.body));
+  check(
+    'POS submission accepted',
+    pos.status === 200 && typeof pos.body.data?.reference === 'string',
+    JSON.stringify(pos.body),
+  );
 
-  const eventFor = (name, matches) => eventually(() => receiver.received.find(({ body }) => body.event === name && matches(body.eventData)));
+  const eventFor = (name, matches) =>
+    eventually(() => receiver.received.find(({ body }) => body.event === name && matches(body.eventData)));
   const events = {
     'outlet.created': await eventFor('outlet.created', (data) => data.outletId === outlet?.outletId),
-    'checkout.success': await eventFor('checkout.success', (data) => data.transactionReference === reference || data.reference === reference),
-    'fundAccount.success (POS)': await eventFor('fundAccount.success', (data) => data.transactionReference === pos.body.data?.reference),
+    'checkout.success': await eventFor(
+      'checkout.success',
+      (data) => data.transactionReference === reference || data.reference === reference,
+    ),
+    'fundAccount.success (POS)': await eventFor(
+      'fundAccount.success',
+      (data) => data.transactionReference === pos.body.data?.reference,
+    ),
   };
   for (const [name, delivery] of Object.entries(events)) {
-    const signed = delivery && createHmac('sha256', partner.apiKey).update(JSON.stringify(delivery.body.eventData)).digest('hex') === delivery.body.signature;
-    check(`webhook ${name} received with a valid signature`, Boolean(signed), delivery ? 'signature does not verify' : 'not received within 60 s');
+    const signed =
+      delivery &&
+      createHmac('sha256', partner.apiKey).update(JSON.stringify(delivery.body.eventData)).digest('hex') ===
+        delivery.body.signature;
+    check(
+      `webhook ${name} received with a valid signature`,
+      Boolean(signed),
+      delivery ? 'signature does not verify' : 'not received within 60 s',
+    );
   }
 }
 
@@ -242,7 +408,11 @@ function stopCleanly() {
     podman(['stop', '--time', '20', containerName(name)]);
     const exitCode = podman(['inspect', '--format', '{{.State.ExitCode}}', containerName(name)]).stdout.trim();
     stopped[name] = (Date.now() - started) / 1000;
-    check(`${name}: stops cleanly on SIGTERM`, exitCode === '0' && stopped[name] < 20, `exit code ${exitCode} after ${stopped[name]} s`);
+    check(
+      `${name}: stops cleanly on SIGTERM`,
+      exitCode === '0' && stopped[name] < 20,
+      `exit code ${exitCode} after ${stopped[name]} s`,
+    );
   }
   return stopped;
 }
@@ -295,14 +465,25 @@ try {
   }
   await smoke(receiver);
 
-  const logs = apps.map(({ name }) => podman(['logs', containerName(name)])).map((result) => result.stdout + result.stderr).join('\n');
+  const logs = apps
+    .map(({ name }) => podman(['logs', containerName(name)]))
+    .map((result) => result.stdout + result.stderr)
+    .join('\n');
   check('no card number in any container log', !/5060990000000000019|5061460410120223210/.test(logs));
 
-  if (!values.keep) Object.assign(figures, Object.fromEntries(Object.entries(stopCleanly()).map(([name, seconds]) => [name, { ...figures[name], stop: seconds }])));
+  if (!values.keep)
+    Object.assign(
+      figures,
+      Object.fromEntries(
+        Object.entries(stopCleanly()).map(([name, seconds]) => [name, { ...figures[name], stop: seconds }]),
+      ),
+    );
   console.log('\n| image | size MB | build s | ready s | stop s |\n|---|---|---|---|---|');
   for (const { name } of apps) {
     const { size, build, ready, stop } = figures[name];
-    console.log(`| ${imageName(name)} | ${(size / 1e6).toFixed(0)} | ${build.toFixed(0)} | ${ready.toFixed(1)} | ${stop === undefined ? 'kept' : stop.toFixed(1)} |`);
+    console.log(
+      `| ${imageName(name)} | ${(size / 1e6).toFixed(0)} | ${build.toFixed(0)} | ${ready.toFixed(1)} | ${stop === undefined ? 'kept' : stop.toFixed(1)} |`,
+    );
   }
   console.log('');
 } catch (error) {

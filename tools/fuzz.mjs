@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+
 import { ensureBuild, ensureDependencies, ensureKafka, log, recreateDatabase, root, stopKafka } from './lib.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '10000' }, seed: { type: 'string' } } });
@@ -25,6 +26,10 @@ const env = {
   FUZZ_RUNS: values.runs,
   ...(values.seed ? { FUZZ_SEED: values.seed } : {}),
 };
-const { status } = spawnSync(join(root, 'node_modules/.bin/jest'), ['--selectProjects', 'e2e', '--testPathPattern', 'http-fuzz'], { cwd: root, env, stdio: 'inherit' });
+const { status } = spawnSync(
+  join(root, 'node_modules/.bin/jest'),
+  ['--selectProjects', 'e2e', '--testPathPattern', 'http-fuzz'],
+  { cwd: root, env, stdio: 'inherit' },
+);
 if (startedKafka && process.env.CI) stopKafka();
 process.exit(status ?? 1);

@@ -22,7 +22,8 @@ export function log(message) {
 /** Runs a command with inherited stdio (stdout redirected to stderr when asked); throws on failure. */
 export function run(command, args, { env = process.env, quiet = false } = {}) {
   const result = spawnSync(command, args, { cwd: root, env, stdio: ['ignore', quiet ? 2 : 'inherit', 'inherit'] });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
 }
 
 /** `npm ci` when node_modules is missing or older than the lockfile. */
@@ -44,7 +45,8 @@ function onPath(command) {
  * Installed with apt-get when missing.
  */
 export function ensureSystemPackages() {
-  const pythonCryptography = spawnSync('/usr/bin/python3', ['-c', 'import cryptography'], { stdio: 'ignore' }).status === 0;
+  const pythonCryptography =
+    spawnSync('/usr/bin/python3', ['-c', 'import cryptography'], { stdio: 'ignore' }).status === 0;
   const missing = [
     ['php', 'php-cli'],
     ['python3', 'python3'],
@@ -55,7 +57,10 @@ export function ensureSystemPackages() {
   const packages = missing.map(([, name]) => name);
   log(`installing ${packages.join(', ')} (apt-get)`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const aptGet = (args) => (process.getuid?.() === 0 ? run('apt-get', args, { env, quiet: true }) : run('sudo', ['apt-get', ...args], { env, quiet: true }));
+  const aptGet = (args) =>
+    process.getuid?.() === 0
+      ? run('apt-get', args, { env, quiet: true })
+      : run('sudo', ['apt-get', ...args], { env, quiet: true });
   aptGet(['update', '-q']);
   aptGet(['install', '-y', '-q', ...packages]);
 }
@@ -103,7 +108,14 @@ export function localSecrets() {
       added = true;
     }
   }
-  if (added) writeFileSync(file, Object.entries(secrets).map(([name, value]) => `${name}=${value}\n`).join(''), { mode: 0o600 });
+  if (added)
+    writeFileSync(
+      file,
+      Object.entries(secrets)
+        .map(([name, value]) => `${name}=${value}\n`)
+        .join(''),
+      { mode: 0o600 },
+    );
   return secrets;
 }
 
@@ -122,7 +134,11 @@ export function spawnApp(name, env, stdio) {
 }
 
 export function nodeScript(path, args, env, stdio = 'inherit') {
-  return spawnSync(process.execPath, ['-r', './tools/runtime/register-paths.cjs', path, ...args], { cwd: root, env, stdio });
+  return spawnSync(process.execPath, ['-r', './tools/runtime/register-paths.cjs', path, ...args], {
+    cwd: root,
+    env,
+    stdio,
+  });
 }
 
 export async function waitUntilReady(url, timeoutMs) {

@@ -2,7 +2,20 @@
 // unset), the five apps, and a sandbox partner to try them with. Ctrl-C stops what it started.
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apps, dataDir, ensureBuild, ensureDependencies, ensureKafka, localEnv, log, nodeScript, spawnApp, stopKafka, waitUntilReady } from './lib.mjs';
+
+import {
+  apps,
+  dataDir,
+  ensureBuild,
+  ensureDependencies,
+  ensureKafka,
+  localEnv,
+  log,
+  nodeScript,
+  spawnApp,
+  stopKafka,
+  waitUntilReady,
+} from './lib.mjs';
 
 const defaultDatabaseUrl = 'postgres://postgres@127.0.0.1:5432/payments';
 const logsDir = join(dataDir, 'logs');
@@ -62,7 +75,11 @@ ensureBuild();
 mkdirSync(logsDir, { recursive: true });
 const children = apps.map((app) => {
   const logFile = openSync(join(logsDir, `${app.name}.log`), 'a');
-  const child = spawnApp(app.name, { ...env, PORT: String(app.port), SERVICE_NAME: app.name }, ['ignore', logFile, logFile]);
+  const child = spawnApp(app.name, { ...env, PORT: String(app.port), SERVICE_NAME: app.name }, [
+    'ignore',
+    logFile,
+    logFile,
+  ]);
   closeSync(logFile);
   return { ...app, child, exited: new Promise((resolve) => child.once('exit', resolve)) };
 });
@@ -73,7 +90,10 @@ async function stopAll(code) {
   stopping = true;
   log('stopping');
   for (const { child } of children) child.kill('SIGTERM');
-  await Promise.race([Promise.all(children.map((app) => app.exited)), new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  await Promise.race([
+    Promise.all(children.map((app) => app.exited)),
+    new Promise((resolve) => setTimeout(resolve, 15_000)),
+  ]);
   for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
   if (startedKafka) stopKafka();
   await embedded?.server.stop();
@@ -97,7 +117,12 @@ try {
   await stopAll(1);
 }
 
-const created = nodeScript('dist/apps/checkout-gateway/src/cli/partner-create.js', ['--name', 'Sandbox Partner', '--json'], env, ['ignore', 'pipe', 'inherit']);
+const created = nodeScript(
+  'dist/apps/checkout-gateway/src/cli/partner-create.js',
+  ['--name', 'Sandbox Partner', '--json'],
+  env,
+  ['ignore', 'pipe', 'inherit'],
+);
 if (created.status !== 0) await stopAll(1);
 const partner = JSON.parse(created.stdout.toString());
 const gateway = `http://127.0.0.1:${apps[0].port}`;

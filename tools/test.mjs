@@ -4,7 +4,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataDir, ensureBuild, ensureDependencies, ensureKafka, ensureSystemPackages, log, root, stopKafka } from './lib.mjs';
+
+import {
+  dataDir,
+  ensureBuild,
+  ensureDependencies,
+  ensureKafka,
+  ensureSystemPackages,
+  log,
+  root,
+  stopKafka,
+} from './lib.mjs';
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/payments_test';
 const results = { passed: 0, failed: 0 };
@@ -40,11 +50,15 @@ function runJest(name, args) {
   const report = join(dataDir, `jest-${name.split(' ')[0]}.json`);
   rmSync(report, { force: true });
   log(name);
-  spawnSync(join(root, 'node_modules/.bin/jest'), ['--json', `--outputFile=${report}`, ...args, ...process.argv.slice(2)], {
-    cwd: root,
-    stdio: 'inherit',
-    env: process.env,
-  });
+  spawnSync(
+    join(root, 'node_modules/.bin/jest'),
+    ['--json', `--outputFile=${report}`, ...args, ...process.argv.slice(2)],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: process.env,
+    },
+  );
   if (!existsSync(report)) {
     results.failed += 1;
     log(`${name}: jest wrote no report`);
@@ -53,7 +67,9 @@ function runJest(name, args) {
   const jest = JSON.parse(readFileSync(report, 'utf8'));
   results.passed += jest.numPassedTests;
   // A suite that failed to load has no failed test of its own: count it once.
-  results.failed += jest.numFailedTests + jest.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.length === 0).length;
+  results.failed +=
+    jest.numFailedTests +
+    jest.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.length === 0).length;
 }
 
 let exitCode = 1;
@@ -69,10 +85,18 @@ try {
   process.env.TZ = 'UTC';
   ensureBuild();
   step('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json']);
-  step('typecheck of the hosted page script', join(root, 'node_modules/.bin/tsc'), ['-p', 'apps/checkout-gateway/src/hosted-page/public/tsconfig.json']);
+  step('typecheck of the hosted page script', join(root, 'node_modules/.bin/tsc'), [
+    '-p',
+    'apps/checkout-gateway/src/hosted-page/public/tsconfig.json',
+  ]);
   // The module-boundary rule reads Nx's project graph; computing it first makes the rule run.
-  spawnSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], { cwd: root, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
-  step('lint', join(root, 'node_modules/.bin/eslint'), ['--max-warnings', '0', 'apps', 'libs', 'tools']);
+  spawnSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, NX_DAEMON: 'false' },
+  });
+  step('lint', join(root, 'node_modules/.bin/eslint'), ['--max-warnings', '0', 'apps', 'libs', 'tools', 'bench']);
+  step('formatting', join(root, 'node_modules/.bin/prettier'), ['--check', '--log-level', 'warn', '.']);
 
   mkdirSync(dataDir, { recursive: true });
   // Unit and integration suites share the machine's two cores; end-to-end suites run one at a

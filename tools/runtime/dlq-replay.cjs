@@ -7,7 +7,12 @@ const { createKafkaClient, replayDeadLetters } = require('@payments/platform-kaf
 
 const topic = process.argv[2];
 if (!allTopics.some((spec) => spec.name === topic) || topic.endsWith('.dlq')) {
-  console.error(`usage: npm run dlq:replay -- <topic>, one of: ${allTopics.filter((spec) => !spec.name.endsWith('.dlq')).map((spec) => spec.name).join(', ')}`);
+  console.error(
+    `usage: npm run dlq:replay -- <topic>, one of: ${allTopics
+      .filter((spec) => !spec.name.endsWith('.dlq'))
+      .map((spec) => spec.name)
+      .join(', ')}`,
+  );
   process.exit(2);
 }
 const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');

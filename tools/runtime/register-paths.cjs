@@ -5,6 +5,9 @@ const { register } = require('tsconfig-paths');
 const { compilerOptions } = require('../../tsconfig.base.json');
 
 const paths = Object.fromEntries(
-  Object.entries(compilerOptions.paths).map(([alias, targets]) => [alias, targets.map((target) => target.replace(/\.ts$/, '.js'))]),
+  Object.entries(compilerOptions.paths).map(([alias, targets]) => [
+    alias,
+    targets.map((target) => target.replace(/\.ts$/, '.js')),
+  ]),
 );
 register({ baseUrl: path.resolve(__dirname, '../../dist'), paths });

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
 import { Sealer } from '@payments/platform-crypto';
+
 import { CardCharges } from './charges/card-charges';
 import { CardCommandsController } from './charges/card-commands.controller';
 import { Env } from './config/env';

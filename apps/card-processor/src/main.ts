@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+
 import { bootstrapApp } from '@payments/platform-bootstrap';
+
 import { cardProcessorApp } from './app';
 
 void bootstrapApp(cardProcessorApp);

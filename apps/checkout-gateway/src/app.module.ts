@@ -1,25 +1,26 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
+
 import { BusinessesModule } from './businesses/businesses.module';
 import { CardPaymentsController } from './checkouts/card-payments.controller';
 import { CardPaymentsService } from './checkouts/card-payments.service';
 import { CheckoutExpirer } from './checkouts/checkout-expirer';
 import { CheckoutPaymentsConsumer } from './checkouts/checkout-payments.consumer';
+import { CheckoutsController } from './checkouts/checkouts.controller';
+import { CheckoutsService } from './checkouts/checkouts.service';
 import { OtherMethodsController } from './checkouts/other-methods.controller';
 import { OtherMethodsService } from './checkouts/other-methods.service';
 import { SandboxAcsController } from './checkouts/sandbox-acs.controller';
-import { CheckoutsController } from './checkouts/checkouts.controller';
-import { CheckoutsService } from './checkouts/checkouts.service';
 import { Env } from './config/env';
 import { database } from './database/data-source';
 import { HostedCheckoutController } from './hosted-page/hosted-checkout.controller';
 import { HostedCheckoutService } from './hosted-page/hosted-checkout.service';
 import { HostedPageController } from './hosted-page/hosted-page.controller';
 import { PageAssets } from './hosted-page/page-assets';
-import { ServicesModule } from './services/services.module';
 import { OutletsController } from './outlets/outlets.controller';
 import { WalletsController } from './outlets/wallets.controller';
 import { SandboxController } from './sandbox/sandbox.controller';
+import { ServicesModule } from './services/services.module';
 import { TransfersController } from './transfers/transfers.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
@@ -29,8 +30,28 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(env, database, { outboxRelay: true }), BusinessesModule, ServicesModule],
-      controllers: [HostedPageController, HostedCheckoutController, CheckoutsController, CardPaymentsController, OtherMethodsController, CheckoutPaymentsConsumer, SandboxAcsController, OutletsController, WalletsController, TransfersController, SandboxController, WebhooksController],
-      providers: [CheckoutsService, CheckoutExpirer, CardPaymentsService, OtherMethodsService, HostedCheckoutService, PageAssets],
+      controllers: [
+        HostedPageController,
+        HostedCheckoutController,
+        CheckoutsController,
+        CardPaymentsController,
+        OtherMethodsController,
+        CheckoutPaymentsConsumer,
+        SandboxAcsController,
+        OutletsController,
+        WalletsController,
+        TransfersController,
+        SandboxController,
+        WebhooksController,
+      ],
+      providers: [
+        CheckoutsService,
+        CheckoutExpirer,
+        CardPaymentsService,
+        OtherMethodsService,
+        HostedCheckoutService,
+        PageAssets,
+      ],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startTestApp } from '@payments/testing';
+
 import { gatewayApp } from './app';
 
 jest.setTimeout(60_000);
@@ -14,7 +15,10 @@ describe('gateway platform surface', () => {
   afterAll(() => app.close());
 
   it('is live, and ready when the database and Kafka answer', async () => {
-    expect((await app.inject({ method: 'GET', url: '/health/live' })).json()).toMatchObject({ status: true, data: { status: 'up' } });
+    expect((await app.inject({ method: 'GET', url: '/health/live' })).json()).toMatchObject({
+      status: true,
+      data: { status: 'up' },
+    });
     const ready = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json().data).toEqual({ database: { status: 'up' }, kafka: { status: 'up' } });
@@ -34,11 +38,15 @@ describe('gateway platform surface', () => {
     const document = response.json();
     expect(document.openapi).toMatch(/^3\./);
     expect(document.paths['/business'].get.security).toEqual([{ apiKey: [] }, { apiSecret: [] }]);
-    expect(document.paths['/business'].get.responses['200'].content['application/json'].schema.properties.data).toEqual({
-      $ref: '#/components/schemas/BusinessProfileResponse',
-    });
+    expect(document.paths['/business'].get.responses['200'].content['application/json'].schema.properties.data).toEqual(
+      {
+        $ref: '#/components/schemas/BusinessProfileResponse',
+      },
+    );
     // The enum below exists only in the class-validator rule (@IsIn) of the response class.
-    expect(document.components.schemas.BusinessProfileResponse.properties.mode).toMatchObject({ enum: ['test', 'live'] });
+    expect(document.components.schemas.BusinessProfileResponse.properties.mode).toMatchObject({
+      enum: ['test', 'live'],
+    });
     expect(document.components.schemas.ErrorEnvelope).toBeDefined();
   });
 
@@ -52,7 +60,12 @@ describe('gateway platform surface', () => {
   it('answers an unknown route in the envelope', async () => {
     const unknown = await app.inject({ method: 'GET', url: '/no/such/route' });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ status: false, statusCode: 404, message: 'Route not found', data: { code: 'ROUTE_NOT_FOUND' } });
+    expect(unknown.json()).toEqual({
+      status: false,
+      statusCode: 404,
+      message: 'Route not found',
+      data: { code: 'ROUTE_NOT_FOUND' },
+    });
   });
 
   it('echoes the caller request id, or makes one', async () => {

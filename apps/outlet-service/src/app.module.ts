@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
+
 import { CardChargesConsumer } from './checkouts/card-charges.consumer';
 import { CheckoutOutcomesRepository } from './checkouts/checkout-outcomes.repository';
 import { CheckoutPayments } from './checkouts/checkout-payments';

@@ -1,4 +1,5 @@
 import { AppSpec } from '@payments/platform-bootstrap';
+
 import { AppModule } from './app.module';
 import { Env } from './config/env';
 import { database } from './database/data-source';

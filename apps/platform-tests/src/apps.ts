@@ -1,7 +1,8 @@
-import { testEnvironment } from '@payments/testing';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+
+import { testEnvironment } from '@payments/testing';
 
 export const repoRoot = resolve(__dirname, '../../..');
 
@@ -67,9 +68,15 @@ export async function callGateway<T = Record<string, unknown>>(
   body?: unknown,
   extraHeaders: Record<string, string> = {},
 ): Promise<{ status: number; body: Envelope<T>; text: string }> {
-  const headers: Record<string, string> = partner ? { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, ...extraHeaders } : { ...extraHeaders };
+  const headers: Record<string, string> = partner
+    ? { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, ...extraHeaders }
+    : { ...extraHeaders };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`http://127.0.0.1:${appPorts['checkout-gateway']}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`http://127.0.0.1:${appPorts['checkout-gateway']}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, body: JSON.parse(text) as Envelope<T>, text };
 }
@@ -83,7 +90,10 @@ export interface RunningApp {
 
 /** Starts the built app as production runs it: `node -r register-paths dist/.../main.js`. */
 export function spawnApp(name: AppName, overrides: Record<string, string> = {}): RunningApp {
-  const env = { ...process.env, ...testEnvironment({ PORT: String(appPorts[name]), LOG_LEVEL: 'info', ...sharedSecrets, ...overrides }) };
+  const env = {
+    ...process.env,
+    ...testEnvironment({ PORT: String(appPorts[name]), LOG_LEVEL: 'info', ...sharedSecrets, ...overrides }),
+  };
   const child = spawn(process.execPath, ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${name}/src/main.js`], {
     cwd: repoRoot,
     env,
@@ -109,7 +119,9 @@ export async function waitForReady(port: number, app?: RunningApp, timeoutMs = 6
     if (status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`port ${port} not ready within ${timeoutMs} ms${app ? `; ${app.name} printed:\n${app.output().slice(-3000)}` : ''}`);
+  throw new Error(
+    `port ${port} not ready within ${timeoutMs} ms${app ? `; ${app.name} printed:\n${app.output().slice(-3000)}` : ''}`,
+  );
 }
 
 /** Resolves with the exit, or rejects if the process outlives `ms`. */

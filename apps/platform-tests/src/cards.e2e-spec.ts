@@ -1,4 +1,5 @@
 import { eventually, queryTestDatabase, testEnvironment } from '@payments/testing';
+
 import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
@@ -7,19 +8,38 @@ const gateway = `http://127.0.0.1:${appPorts['checkout-gateway']}`;
 
 interface Answer {
   status: number;
-  body: { status: boolean; message: string; data: Record<string, unknown> & { nextAction?: string; transactionStatus?: string; code?: string; redirectUrl?: string } };
+  body: {
+    status: boolean;
+    message: string;
+    data: Record<string, unknown> & {
+      nextAction?: string;
+      transactionStatus?: string;
+      code?: string;
+      redirectUrl?: string;
+    };
+  };
 }
 
 describe('card payments with step-up verification', () => {
   const apps: RunningApp[] = [];
   let partner: PartnerCredentials;
 
-  const call = (method: string, path: string, body?: unknown) => callGateway<Answer['body']['data']>(partner, method, path, body);
+  const call = (method: string, path: string, body?: unknown) =>
+    callGateway<Answer['body']['data']>(partner, method, path, body);
   const checkout = async (methods = ['card']) =>
-    ((await call('POST', '/payin/charge/requests', { amount: '250000', accountName: 'Card Shop', paymentMethod: methods })).body.data as { reference: string }).reference;
+    (
+      (
+        await call('POST', '/payin/charge/requests', {
+          amount: '250000',
+          accountName: 'Card Shop',
+          paymentMethod: methods,
+        })
+      ).body.data as { reference: string }
+    ).reference;
   const pay = (reference: string, cardNumber: string, extra: Record<string, string> = {}) =>
     call('POST', `/checkout/${reference}/card-payment`, { cardNumber, expiryDate: '12/30', cvv: '123', ...extra });
-  const authorize = (reference: string, answer: Record<string, unknown>) => call('POST', `/checkout/${reference}/card-authorization`, answer);
+  const authorize = (reference: string, answer: Record<string, unknown>) =>
+    call('POST', `/checkout/${reference}/card-authorization`, answer);
   const record = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
 
   beforeAll(async () => {
@@ -27,7 +47,10 @@ describe('card payments with step-up verification', () => {
     await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Card Partner');
     // Onboarding reaches outlet-service over Kafka; a card payment is booked there.
-    await eventually(async () => ((await call('GET', '/wallets/settlement')).status === 200 ? true : undefined), 30_000);
+    await eventually(
+      async () => ((await call('GET', '/wallets/settlement')).status === 200 ? true : undefined),
+      30_000,
+    );
   });
 
   afterAll(async () => {
@@ -40,7 +63,11 @@ describe('card payments with step-up verification', () => {
     const answer = await pay(reference, '5060990000000000019');
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ reference, transactionStatus: 'SUCCESS', nextAction: 'none' });
-    expect(await record(reference)).toMatchObject({ transactionStatus: 'SUCCESS', usedMethod: 'card', maskedCard: '506099*********0019' });
+    expect(await record(reference)).toMatchObject({
+      transactionStatus: 'SUCCESS',
+      usedMethod: 'card',
+      maskedCard: '506099*********0019',
+    });
   });
 
   it('asks for the PIN, then the OTP, and counts wrong OTPs', async () => {
@@ -49,7 +76,10 @@ describe('card payments with step-up verification', () => {
     expect((await authorize(reference, { pin: '1234' })).body.data.nextAction).toBe('otp');
     const wrong = await authorize(reference, { otp: '000000' });
     expect(wrong.body.data).toMatchObject({ transactionStatus: 'PROCESSING', nextAction: 'otp', attemptsLeft: 2 });
-    expect((await authorize(reference, { otp: '123456' })).body.data).toMatchObject({ transactionStatus: 'SUCCESS', nextAction: 'none' });
+    expect((await authorize(reference, { otp: '123456' })).body.data).toMatchObject({
+      transactionStatus: 'SUCCESS',
+      nextAction: 'none',
+    });
   });
 
   it('keeps the PIN step open after a wrong PIN, with the attempts left', async () => {
@@ -80,7 +110,11 @@ describe('card payments with step-up verification', () => {
   it.each([
     ['birthday', '5060990000000000068', { birthday: '1990-05-17' }],
     ['phone', '5060990000000000076', { phone: '08031234567' }],
-    ['avs', '4000000000001000', { address: { line1: '1 Allen Avenue', city: 'Ikeja', state: 'Lagos', postalCode: '100001', country: 'NG' } }],
+    [
+      'avs',
+      '4000000000001000',
+      { address: { line1: '1 Allen Avenue', city: 'Ikeja', state: 'Lagos', postalCode: '100001', country: 'NG' } },
+    ],
     ['otp', '5060990000000000035', { otp: '123456' }],
   ])('completes the %s step', async (step, card, answer) => {
     const reference = await checkout();
@@ -140,16 +174,26 @@ describe('card payments with step-up verification', () => {
     const reference = await checkout();
     expect((await pay(reference, '5060990000000000035')).body.data.nextAction).toBe('otp');
     // The customer finds the code only after the checkout's expiry.
-    await queryTestDatabase(`UPDATE card_processor.card_charges SET expires_at = now() - interval '1 second' WHERE checkout_reference = $1`, [reference]);
+    await queryTestDatabase(
+      `UPDATE card_processor.card_charges SET expires_at = now() - interval '1 second' WHERE checkout_reference = $1`,
+      [reference],
+    );
     const late = await authorize(reference, { otp: '123456' });
-    expect(late.body.data).toMatchObject({ transactionStatus: 'FAILED', nextAction: 'none', message: 'The checkout expired before the card was verified' });
+    expect(late.body.data).toMatchObject({
+      transactionStatus: 'FAILED',
+      nextAction: 'none',
+      message: 'The checkout expired before the card was verified',
+    });
     expect((await record(reference)).transactionStatus).toBe('FAILED');
   });
 
   it('books a successful card payment in the settlement wallet once', async () => {
     // Onboarding reaches outlet-service over Kafka; its ledger knows the business after that.
     const probe = await checkout(['pay-with-transfer']);
-    await eventually(async () => ((await call('POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined), 30_000);
+    await eventually(
+      async () => ((await call('POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined),
+      30_000,
+    );
     const reference = await checkout();
     await pay(reference, '5060990000000000035');
     await Promise.all([authorize(reference, { otp: '123456' }), authorize(reference, { otp: '123456' })]);
@@ -166,7 +210,11 @@ describe('card payments with step-up verification', () => {
       { amount: '-250000', type: 'rail' },
       { amount: '250000', type: 'settlement' },
     ]);
-    expect(await record(reference)).toMatchObject({ transactionStatus: 'SUCCESS', usedMethod: 'card', maskedCard: '506099*********0035' });
+    expect(await record(reference)).toMatchObject({
+      transactionStatus: 'SUCCESS',
+      usedMethod: 'card',
+      maskedCard: '506099*********0035',
+    });
   });
 
   it('emits checkout.success once, however often the ended charge is touched again', async () => {
@@ -177,7 +225,9 @@ describe('card payments with step-up verification', () => {
     const { Client } = await import('pg');
     const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
     await db.connect();
-    const { rows } = await db.query(`SELECT payload FROM gateway.outbox WHERE payload::text LIKE $1`, [`%${reference}%`]);
+    const { rows } = await db.query(`SELECT payload FROM gateway.outbox WHERE payload::text LIKE $1`, [
+      `%${reference}%`,
+    ]);
     await db.end();
     expect(rows.map((row) => row.payload.payload.event)).toEqual(['checkout.success']);
   });

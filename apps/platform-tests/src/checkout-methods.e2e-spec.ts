@@ -1,16 +1,23 @@
 import { eventually, testEnvironment } from '@payments/testing';
+
 import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
-
 
 describe('checkouts paid by bank transfer and by QR wallet', () => {
   const apps: RunningApp[] = [];
   let partner: PartnerCredentials;
 
-  const call = (method: string, path: string, body?: unknown) => callGateway<Record<string, string>>(partner, method, path, body);
+  const call = (method: string, path: string, body?: unknown) =>
+    callGateway<Record<string, string>>(partner, method, path, body);
   const checkout = async (methods: string[]) =>
-    (await call('POST', '/payin/charge/requests', { amount: '480000', accountName: 'Transfer Shop', paymentMethod: methods })).body.data.reference;
+    (
+      await call('POST', '/payin/charge/requests', {
+        amount: '480000',
+        accountName: 'Transfer Shop',
+        paymentMethod: methods,
+      })
+    ).body.data.reference;
   const status = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
 
   beforeAll(async () => {
@@ -19,7 +26,10 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
     partner = createPartner('Methods Partner');
     // Onboarding reaches outlet-service over Kafka; until then the account cannot be assigned.
     const probe = await checkout(['pay-with-transfer']);
-    await eventually(async () => ((await call('POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined), 30_000);
+    await eventually(
+      async () => ((await call('POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined),
+      30_000,
+    );
   });
 
   afterAll(async () => {
@@ -30,16 +40,28 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
   it('assigns a dynamic account, refuses a wrong amount, and completes on the exact amount', async () => {
     const reference = await checkout(['pay-with-transfer', 'card']);
     const account = (await call('POST', `/checkout/${reference}/pay-with-transfer`)).body.data;
-    expect(account).toMatchObject({ accountNumber: expect.stringMatching(/^\d{10}$/), amount: '480000', bankName: 'Sandbox Bank' });
-    expect((await call('POST', `/checkout/${reference}/pay-with-transfer`)).body.data.accountNumber).toBe(account.accountNumber);
+    expect(account).toMatchObject({
+      accountNumber: expect.stringMatching(/^\d{10}$/),
+      amount: '480000',
+      bankName: 'Sandbox Bank',
+    });
+    expect((await call('POST', `/checkout/${reference}/pay-with-transfer`)).body.data.accountNumber).toBe(
+      account.accountNumber,
+    );
 
     const wrong = await call('POST', `/sandbox/virtual-accounts/${account.accountNumber}/credit`, { amount: '1000' });
     expect([wrong.status, wrong.body.data.code]).toEqual([422, 'INVALID_TRANSFER']);
     expect((await status(reference)).transactionStatus).toBe('PROCESSING');
 
-    const paid = await call('POST', `/sandbox/virtual-accounts/${account.accountNumber}/credit`, { amount: '480000', senderName: 'Ada Obi' });
+    const paid = await call('POST', `/sandbox/virtual-accounts/${account.accountNumber}/credit`, {
+      amount: '480000',
+      senderName: 'Ada Obi',
+    });
     expect(paid.status).toBe(200);
-    await eventually(async () => ((await status(reference)).transactionStatus === 'SUCCESS' ? true : undefined), 30_000);
+    await eventually(
+      async () => ((await status(reference)).transactionStatus === 'SUCCESS' ? true : undefined),
+      30_000,
+    );
     expect((await status(reference)).usedMethod).toBe('pay-with-transfer');
     const again = await call('POST', `/sandbox/virtual-accounts/${account.accountNumber}/credit`, { amount: '480000' });
     expect([again.status, again.body.data.code]).toEqual([422, 'INVALID_TRANSFER']);
@@ -69,9 +91,10 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
       );
       expect(rows.length).toBe(2);
       expect(rows.every((row) => row.count === 1)).toBe(true);
-      const { rows: entries } = await db.query(`SELECT count(*)::int AS count FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'checkout'`, [
-        partner.businessId,
-      ]);
+      const { rows: entries } = await db.query(
+        `SELECT count(*)::int AS count FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'checkout'`,
+        [partner.businessId],
+      );
       expect(entries[0].count).toBe(2);
     } finally {
       await db.end();
@@ -79,7 +102,12 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
     // The partner sees the two payments in its settlement wallet.
     const wallet = await call('GET', '/wallets/settlement');
     expect(wallet.status).toBe(200);
-    expect(wallet.body.data).toMatchObject({ type: 'settlement', ledgerBalance: '960000', availableBalance: '960000', accountNumber: expect.stringMatching(/^\d{10}$/) });
+    expect(wallet.body.data).toMatchObject({
+      type: 'settlement',
+      ledgerBalance: '960000',
+      availableBalance: '960000',
+      accountNumber: expect.stringMatching(/^\d{10}$/),
+    });
   });
 
   it('refuses a bank transfer for a checkout the QR wallet already paid, so no money is taken twice', async () => {
@@ -87,13 +115,18 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
     const account = (await call('POST', `/checkout/${reference}/pay-with-transfer`)).body.data;
     const qr = (await call('POST', `/checkout/${reference}/qr`)).body.data;
     expect((await call('POST', '/sandbox/qr-wallet/pay', { qrPayload: qr.qrPayload })).status).toBe(200);
-    const transfer = await call('POST', `/sandbox/virtual-accounts/${account.accountNumber}/credit`, { amount: '480000' });
+    const transfer = await call('POST', `/sandbox/virtual-accounts/${account.accountNumber}/credit`, {
+      amount: '480000',
+    });
     expect([transfer.status, transfer.body.data.code]).toEqual([422, 'INVALID_TRANSFER']);
     const { Client } = await import('pg');
     const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
     await db.connect();
     try {
-      const { rows } = await db.query(`SELECT count(*)::int AS count FROM outlets.journal_entries WHERE kind = 'checkout' AND reference = $1`, [reference]);
+      const { rows } = await db.query(
+        `SELECT count(*)::int AS count FROM outlets.journal_entries WHERE kind = 'checkout' AND reference = $1`,
+        [reference],
+      );
       expect(rows[0].count).toBe(1);
     } finally {
       await db.end();

@@ -1,4 +1,5 @@
 import { eventually, queryTestDatabase } from '@payments/testing';
+
 import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
@@ -15,21 +16,35 @@ describe('how a checkout ends when payments race', () => {
 
   const call = (method: string, path: string, body?: unknown) => callGateway<Data>(partner, method, path, body);
   const checkout = async (methods: string[]) =>
-    (await call('POST', '/payin/charge/requests', { amount: '310000', accountName: 'Race Shop', paymentMethod: methods })).body.data.reference;
+    (
+      await call('POST', '/payin/charge/requests', {
+        amount: '310000',
+        accountName: 'Race Shop',
+        paymentMethod: methods,
+      })
+    ).body.data.reference;
   const record = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
-  const transferAccount = async (reference: string) => (await call('POST', `/checkout/${reference}/pay-with-transfer`)).body.data.accountNumber;
+  const transferAccount = async (reference: string) =>
+    (await call('POST', `/checkout/${reference}/pay-with-transfer`)).body.data.accountNumber;
   const payCard = (reference: string, cardNumber: string) =>
     call('POST', `/checkout/${reference}/card-payment`, { cardNumber, expiryDate: '12/30', cvv: '123' });
-  const credit = (accountNumber: string) => call('POST', `/sandbox/virtual-accounts/${accountNumber}/credit`, { amount: '310000' });
+  const credit = (accountNumber: string) =>
+    call('POST', `/sandbox/virtual-accounts/${accountNumber}/credit`, { amount: '310000' });
   const settlementBalance = async () => (await call('GET', '/wallets/settlement')).body.data.ledgerBalance;
   const checkoutEntries = async (reference: string) =>
     (
-      await queryTestDatabase<{ count: number }>(`SELECT count(*)::int AS count FROM outlets.journal_entries WHERE kind = 'checkout' AND reference = $1`, [
-        reference,
-      ])
+      await queryTestDatabase<{ count: number }>(
+        `SELECT count(*)::int AS count FROM outlets.journal_entries WHERE kind = 'checkout' AND reference = $1`,
+        [reference],
+      )
     )[0].count;
   const chargeStatus = async (reference: string) =>
-    (await queryTestDatabase<{ status: string }>(`SELECT status FROM card_processor.card_charges WHERE checkout_reference = $1`, [reference]))[0]?.status;
+    (
+      await queryTestDatabase<{ status: string }>(
+        `SELECT status FROM card_processor.card_charges WHERE checkout_reference = $1`,
+        [reference],
+      )
+    )[0]?.status;
 
   beforeAll(async () => {
     apps.push(
@@ -41,7 +56,10 @@ describe('how a checkout ends when payments race', () => {
     partner = createPartner('Race Partner');
     // Onboarding reaches outlet-service over Kafka; until then no account can be assigned.
     const probe = await checkout(['pay-with-transfer']);
-    await eventually(async () => ((await call('POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined), 30_000);
+    await eventually(
+      async () => ((await call('POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined),
+      30_000,
+    );
   });
 
   afterAll(async () => {
@@ -68,7 +86,10 @@ describe('how a checkout ends when payments race', () => {
     const reference = await checkout(['pay-with-transfer']);
     const account = await transferAccount(reference);
     // The gateway's clock runs ahead of outlet-service's: only the gateway sees the checkout expired.
-    await queryTestDatabase(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [reference]);
+    await queryTestDatabase(
+      `UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`,
+      [reference],
+    );
     await eventually(async () => ((await record(reference)).transactionStatus === 'FAILED' ? true : undefined), 30_000);
 
     const transfer = await credit(account);
@@ -86,7 +107,10 @@ describe('how a checkout ends when payments race', () => {
     const otp = await call('POST', `/checkout/${reference}/card-authorization`, { otp: '123456' });
     expect([otp.status, otp.body.data.code]).toEqual([422, 'CHECKOUT_NOT_PAYABLE']);
     expect(await chargeStatus(reference)).toBe('PROCESSING');
-    await eventually(async () => ((await record(reference)).transactionStatus === 'SUCCESS' ? true : undefined), 30_000);
+    await eventually(
+      async () => ((await record(reference)).transactionStatus === 'SUCCESS' ? true : undefined),
+      30_000,
+    );
     expect(await record(reference)).toMatchObject({ usedMethod: 'pay-with-transfer' });
     expect(await checkoutEntries(reference)).toBe(1);
   });
@@ -98,12 +122,15 @@ describe('how a checkout ends when payments race', () => {
     expect(started.body.data.nextAction).toBe('3ds');
     expect((await credit(account)).status).toBe(200);
 
-    const bank = await fetch(started.body.data.redirectUrl.replace(/^https?:\/\/[^/]+/, `http://127.0.0.1:${appPorts['checkout-gateway']}`), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'decision=approve',
-      redirect: 'manual',
-    });
+    const bank = await fetch(
+      started.body.data.redirectUrl.replace(/^https?:\/\/[^/]+/, `http://127.0.0.1:${appPorts['checkout-gateway']}`),
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'decision=approve',
+        redirect: 'manual',
+      },
+    );
     expect(bank.status).toBe(303);
     expect(await chargeStatus(reference)).toBe('PROCESSING');
     expect(await checkoutEntries(reference)).toBe(1);
@@ -113,7 +140,10 @@ describe('how a checkout ends when payments race', () => {
     const reference = await checkout(['qr-wallet']);
     const qr = (await call('POST', `/checkout/${reference}/qr`)).body.data;
     expect((await call('POST', '/sandbox/qr-wallet/pay', { qrPayload: qr.qrPayload })).status).toBe(200);
-    await queryTestDatabase(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [reference]);
+    await queryTestDatabase(
+      `UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`,
+      [reference],
+    );
     // Give the expirer several rounds: the booked payment must keep the checkout SUCCESS.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await record(reference)).toMatchObject({ transactionStatus: 'SUCCESS', usedMethod: 'qr-wallet' });

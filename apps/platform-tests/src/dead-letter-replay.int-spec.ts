@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+
 import { deadLetterTopicOf } from '@payments/contracts';
 import { createKafkaClient, ensureTopics, replayDeadLetters } from '@payments/platform-kafka';
 import { eventually, KafkaCollector, testEnvironment, uniqueName } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
-import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
 
 jest.setTimeout(90_000);
 
@@ -24,7 +25,11 @@ describe('replaying parked messages', () => {
       producer.send({
         topic: deadLetterTopicOf(topic).name,
         acks: -1,
-        messages: ids.map((id) => ({ key: `key-${id}`, value: JSON.stringify({ eventId: id }), headers: { 'event-id': id, 'dlq-reason': 'tenant unknown', 'dlq-source-offset': '7' } })),
+        messages: ids.map((id) => ({
+          key: `key-${id}`,
+          value: JSON.stringify({ eventId: id }),
+          headers: { 'event-id': id, 'dlq-reason': 'tenant unknown', 'dlq-source-offset': '7' },
+        })),
       });
     const collector = await new KafkaCollector(brokers, topic.name).start();
     try {
@@ -50,10 +55,14 @@ describe('replaying parked messages', () => {
   });
 
   it('names the topics it can replay when given another', () => {
-    const run = spawnSync(process.execPath, ['-r', './tools/runtime/register-paths.cjs', 'tools/runtime/dlq-replay.cjs', 'partner.events.v1.dlq'], {
-      cwd: resolve(__dirname, '../../..'),
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['-r', './tools/runtime/register-paths.cjs', 'tools/runtime/dlq-replay.cjs', 'partner.events.v1.dlq'],
+      {
+        cwd: resolve(__dirname, '../../..'),
+        encoding: 'utf8',
+      },
+    );
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('usage: npm run dlq:replay -- <topic>, one of: partner.events.v1,');
   });

@@ -1,13 +1,22 @@
-import { appDockerfileProblems, readCompose, repoRoot } from '@payments/testing';
-import { readdirSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { appDockerfileProblems, readCompose, repoRoot } from '@payments/testing';
 
 describe('docker-compose.yml', () => {
   const { services } = readCompose();
 
   it('runs every app under apps/ that has a main.ts, and nothing unknown', () => {
-    const apps = readdirSync(join(repoRoot, 'apps')).filter((name) => existsSync(join(repoRoot, 'apps', name, 'src/main.ts')));
-    expect(apps.sort()).toEqual(['card-processor', 'checkout-gateway', 'outlet-service', 'pos-ingest', 'webhook-dispatcher']);
+    const apps = readdirSync(join(repoRoot, 'apps')).filter((name) =>
+      existsSync(join(repoRoot, 'apps', name, 'src/main.ts')),
+    );
+    expect(apps.sort()).toEqual([
+      'card-processor',
+      'checkout-gateway',
+      'outlet-service',
+      'pos-ingest',
+      'webhook-dispatcher',
+    ]);
     expect(Object.keys(services).sort()).toEqual([...apps, 'kafka', 'postgres'].sort());
   });
 
@@ -21,12 +30,17 @@ describe('docker-compose.yml', () => {
 
   it('builds every app from the one Dockerfile, with no copy of it beside an app', () => {
     expect(appDockerfileProblems()).toEqual([]);
-    const copies = readdirSync(join(repoRoot, 'apps')).filter((name) => existsSync(join(repoRoot, 'apps', name, 'Dockerfile')));
+    const copies = readdirSync(join(repoRoot, 'apps')).filter((name) =>
+      existsSync(join(repoRoot, 'apps', name, 'Dockerfile')),
+    );
     expect(copies).toEqual([]);
   });
 
   it('gives PostgreSQL and Kafka health checks the apps wait on', () => {
-    expect(services.postgres).toMatchObject({ image: expect.stringMatching(/^postgres:15/), healthcheck: expect.anything() });
+    expect(services.postgres).toMatchObject({
+      image: expect.stringMatching(/^postgres:15/),
+      healthcheck: expect.anything(),
+    });
     expect(services.kafka).toMatchObject({ healthcheck: expect.anything() });
   });
 });

@@ -1,12 +1,23 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser, hence the DOM types.
-import { eventually, queryTestDatabase } from '@payments/testing';
 import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+
+import { eventually, queryTestDatabase } from '@payments/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
-import { appPorts, callGateway, createPartner, PartnerCredentials, repoRoot, RunningApp, spawnApp, waitForReady } from './apps';
+
+import {
+  appPorts,
+  callGateway,
+  createPartner,
+  PartnerCredentials,
+  repoRoot,
+  RunningApp,
+  spawnApp,
+  waitForReady,
+} from './apps';
 import { accessibilityViolations, launchBrowser, recordRequests, screenshot } from './browser';
 
 jest.setTimeout(180_000);
@@ -43,13 +54,24 @@ describe('the hosted checkout page in a real browser', () => {
   let merchant: Server;
   let merchantUrl: string;
 
-  const call = (method: string, path: string, body?: unknown) => callGateway<Record<string, string>>(partner, method, path, body);
+  const call = (method: string, path: string, body?: unknown) =>
+    callGateway<Record<string, string>>(partner, method, path, body);
   const createCheckout = async (paymentMethod: string[], extra: Record<string, unknown> = {}) =>
-    (await call('POST', '/payin/charge/requests', { amount: '1234567', accountName: 'Ada Obi', paymentMethod, ...extra })).body.data as { reference: string; link: string };
+    (
+      await call('POST', '/payin/charge/requests', {
+        amount: '1234567',
+        accountName: 'Ada Obi',
+        paymentMethod,
+        ...extra,
+      })
+    ).body.data as { reference: string; link: string };
   const record = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
   const result = (target = page) => target.locator('#result');
   /** Moves the checkout's expiry into the past, as if the customer had taken too long. */
-  const expireCheckout = (reference: string) => queryTestDatabase(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [reference]);
+  const expireCheckout = (reference: string) =>
+    queryTestDatabase(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [
+      reference,
+    ]);
 
   async function fillCard(test: TestCard): Promise<void> {
     await page.getByLabel('Card number', { exact: true }).fill(test.cardNumber);
@@ -74,17 +96,27 @@ describe('the hosted checkout page in a real browser', () => {
   }
 
   beforeAll(async () => {
-    merchant = createServer((_request, response) => response.end('<!doctype html><title>Merchant</title><h1>Back at the shop</h1>'));
+    merchant = createServer((_request, response) =>
+      response.end('<!doctype html><title>Merchant</title><h1>Back at the shop</h1>'),
+    );
     await new Promise<void>((listening) => merchant.listen(0, '127.0.0.1', listening));
     merchantUrl = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}/orders/42`;
-    apps.push(spawnApp('checkout-gateway', { CHECKOUT_URL: `${gateway}/checkout` }), spawnApp('card-processor'), spawnApp('outlet-service'));
+    apps.push(
+      spawnApp('checkout-gateway', { CHECKOUT_URL: `${gateway}/checkout` }),
+      spawnApp('card-processor'),
+      spawnApp('outlet-service'),
+    );
     const started = Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     browser = await launchBrowser();
     await started;
     partner = createPartner('Lagos Books & Café');
     // Onboarding reaches outlet-service over Kafka; transfer accounts wait for it.
     const probe = await createCheckout(['pay-with-transfer']);
-    await eventually(async () => ((await call('POST', `/checkout/${probe.reference}/pay-with-transfer`)).status === 200 ? true : undefined), 30_000);
+    await eventually(
+      async () =>
+        (await call('POST', `/checkout/${probe.reference}/pay-with-transfer`)).status === 200 ? true : undefined,
+      30_000,
+    );
   });
 
   afterAll(async () => {
@@ -154,7 +186,9 @@ describe('the hosted checkout page in a real browser', () => {
       await page.goto(link);
       await fillCard(card(scenario));
       await expect(result().getByRole('heading').textContent()).resolves.toBe('Payment failed');
-      await expect(page.locator('#result-text').textContent()).resolves.toContain(scenario === 'declined' ? 'Do not honour' : 'Insufficient funds');
+      await expect(page.locator('#result-text').textContent()).resolves.toContain(
+        scenario === 'declined' ? 'Do not honour' : 'Insufficient funds',
+      );
       expect((await record(reference)).transactionStatus).toBe('FAILED');
       await screenshot(page, `card-${scenario.replace(/\s+/g, '-')}`);
     });
@@ -185,7 +219,9 @@ describe('the hosted checkout page in a real browser', () => {
     await page.getByRole('button', { name: 'Pay ₦12,345.67' }).click();
     await expect(page.locator('#card-number-error').textContent()).resolves.toBe('Enter a valid card number.');
     await expect(page.locator('#card-expiry-error').textContent()).resolves.toBe('This card has expired.');
-    await expect(page.getByLabel('Card number', { exact: true }).evaluate((input) => input === document.activeElement)).resolves.toBe(true);
+    await expect(
+      page.getByLabel('Card number', { exact: true }).evaluate((input) => input === document.activeElement),
+    ).resolves.toBe(true);
     expect(requests.filter((request) => request.method === 'POST')).toEqual([]);
   });
 
@@ -213,7 +249,10 @@ describe('the hosted checkout page in a real browser', () => {
     await page.locator('#copy-status').filter({ hasText: 'Account number copied.' }).waitFor();
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(accountNumber);
 
-    const paid = await call('POST', `/sandbox/virtual-accounts/${accountNumber}/credit`, { amount: '1234567', senderName: 'Ada Obi' });
+    const paid = await call('POST', `/sandbox/virtual-accounts/${accountNumber}/credit`, {
+      amount: '1234567',
+      senderName: 'Ada Obi',
+    });
     expect(paid.status).toBe(200);
     await expect(result().getByRole('heading').textContent({ timeout: 30_000 })).resolves.toBe('Payment successful');
     await expect(page.locator('#result-text').textContent()).resolves.toContain('by bank transfer');
@@ -225,7 +264,9 @@ describe('the hosted checkout page in a real browser', () => {
     const { link, reference } = await createCheckout(['qr-wallet']);
     await page.goto(link);
     const image = page.getByRole('img', { name: 'QR code to pay ₦12,345.67' });
-    await expect(image.evaluate((element: HTMLImageElement) => element.decode().then(() => element.naturalWidth))).resolves.toBeGreaterThan(0);
+    await expect(
+      image.evaluate((element: HTMLImageElement) => element.decode().then(() => element.naturalWidth)),
+    ).resolves.toBeGreaterThan(0);
     const qr = (await call('POST', `/checkout/${reference}/qr`)).body.data;
     expect((await call('POST', '/sandbox/qr-wallet/pay', { qrPayload: qr.qrPayload })).status).toBe(200);
     await expect(result().getByRole('heading').textContent({ timeout: 30_000 })).resolves.toBe('Payment successful');
@@ -245,7 +286,8 @@ describe('the hosted checkout page in a real browser', () => {
 
     // The card method is chosen first; from the top of the page, Tab reaches its fields.
     const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
-    for (let presses = 0; presses < 10 && (await focused()) !== 'card-number'; presses += 1) await page.keyboard.press('Tab');
+    for (let presses = 0; presses < 10 && (await focused()) !== 'card-number'; presses += 1)
+      await page.keyboard.press('Tab');
     expect(await focused()).toBe('card-number');
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     expect(outline).not.toBe('none');
@@ -269,9 +311,11 @@ describe('the hosted checkout page in a real browser', () => {
 
     // Card details went only into one request body: never a URL, storage or a cookie.
     expect(requests.filter((request) => request.url.includes(test.cardNumber))).toEqual([]);
-    expect(requests.filter((request) => request.postData?.includes(test.cardNumber)).map((request) => new URL(request.url).pathname)).toEqual([
-      `/checkout/session/${reference}/card-payment`,
-    ]);
+    expect(
+      requests
+        .filter((request) => request.postData?.includes(test.cardNumber))
+        .map((request) => new URL(request.url).pathname),
+    ).toEqual([`/checkout/session/${reference}/card-payment`]);
     expect(await context.cookies()).toEqual([]);
     expect(apps[0].output()).not.toContain(test.cardNumber);
   });
@@ -299,7 +343,13 @@ describe('the hosted checkout page in a real browser', () => {
     await answerStep('Confirm your billing address', test);
     await result().getByRole('heading').waitFor();
     screens['success'] = await accessibilityViolations(page);
-    expect(screens).toEqual({ 'card form with errors': [], 'QR code': [], 'bank transfer': [], 'address step': [], success: [] });
+    expect(screens).toEqual({
+      'card form with errors': [],
+      'QR code': [],
+      'bank transfer': [],
+      'address step': [],
+      success: [],
+    });
   });
 
   it('keeps nothing of the card in browser storage', async () => {
@@ -307,13 +357,19 @@ describe('the hosted checkout page in a real browser', () => {
     await page.goto(link);
     await fillCard(card('no verification'));
     await result().getByRole('heading').waitFor();
-    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([
+      0,
+      0,
+      '',
+    ]);
   });
 
   it('answers an unknown reference, a paid checkout and an expired one with a clear page', async () => {
     const unknown = await page.goto(`${gateway}/checkout?checkoutReference=CHK-UNKNOWN`);
     expect(unknown!.status()).toBe(404);
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('We could not find this checkout');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'We could not find this checkout',
+    );
     await screenshot(page, 'not-found');
 
     const paid = await createCheckout(['qr-wallet'], { returnUrl: merchantUrl });
@@ -321,7 +377,9 @@ describe('the hosted checkout page in a real browser', () => {
     await call('POST', '/sandbox/qr-wallet/pay', { qrPayload: qr.qrPayload });
     await page.goto(paid.link);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This checkout has been paid');
-    await expect(page.getByRole('link', { name: /Return to/ }).getAttribute('href')).resolves.toBe(`${merchantUrl}?reference=${paid.reference}&status=SUCCESS`);
+    await expect(page.getByRole('link', { name: /Return to/ }).getAttribute('href')).resolves.toBe(
+      `${merchantUrl}?reference=${paid.reference}&status=SUCCESS`,
+    );
 
     const expired = await createCheckout(['card']);
     await expireCheckout(expired.reference);
@@ -331,9 +389,25 @@ describe('the hosted checkout page in a real browser', () => {
   });
 
   it('shows a checkout only what the customer may see, and refuses work on another reference', async () => {
-    const { reference } = await createCheckout(['card'], { email: 'ada@example.ng', metadata: { orderId: 'secret-42' }, callBackUrl: merchantUrl });
-    const view = (await (await fetch(`${gateway}/checkout/session/${reference}`)).json()) as { data: Record<string, unknown> };
-    expect(Object.keys(view.data).sort()).toEqual(['amount', 'businessName', 'expiresAt', 'paymentMethod', 'reference', 'returnUrl', 'testMode', 'transactionStatus', 'usedMethod']);
+    const { reference } = await createCheckout(['card'], {
+      email: 'ada@example.ng',
+      metadata: { orderId: 'secret-42' },
+      callBackUrl: merchantUrl,
+    });
+    const view = (await (await fetch(`${gateway}/checkout/session/${reference}`)).json()) as {
+      data: Record<string, unknown>;
+    };
+    expect(Object.keys(view.data).sort()).toEqual([
+      'amount',
+      'businessName',
+      'expiresAt',
+      'paymentMethod',
+      'reference',
+      'returnUrl',
+      'testMode',
+      'transactionStatus',
+      'usedMethod',
+    ]);
     expect(JSON.stringify(view)).not.toContain('secret-42');
     const other = await fetch(`${gateway}/checkout/session/CHK-NOT-A-CHECKOUT/card-payment`, {
       method: 'POST',

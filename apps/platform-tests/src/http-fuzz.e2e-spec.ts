@@ -1,10 +1,23 @@
-import { encryptPosPayload } from '@payments/platform-crypto';
-import { eventually } from '@payments/testing';
-import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { appPorts, AppName, callGateway, createPartner, npmRun, PartnerCredentials, repoRoot, RunningApp, spawnApp, waitForReady } from './apps';
+
+import { encryptPosPayload } from '@payments/platform-crypto';
+import { eventually } from '@payments/testing';
+import fc from 'fast-check';
+
+import {
+  AppName,
+  appPorts,
+  callGateway,
+  createPartner,
+  npmRun,
+  PartnerCredentials,
+  repoRoot,
+  RunningApp,
+  spawnApp,
+  waitForReady,
+} from './apps';
 import { bodyBytes, Credentials, hostileHeaders, hostileValue, pathSegment, Schema, schemaValue } from './fuzz/hostile';
 
 // Requests per run: `npm test` sends 2,000, `npm run fuzz` 10,000. FUZZ_SEED replays a run.
@@ -40,7 +53,16 @@ interface Answer {
 const bodyLimit = 64 * 1024;
 
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { in: string; name: string; schema?: Schema }[];
+        requestBody?: { content: Record<string, { schema: Schema }> };
+      }
+    >
+  >;
   components?: { schemas?: Record<string, Schema> };
 }
 
@@ -49,7 +71,10 @@ const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 /** Writes a failing request to .data/http-fuzz-failure.json, whole, to replay by hand. */
 function keepForReplay(fuzz: FuzzRequest): void {
   mkdirSync(join(repoRoot, '.data'), { recursive: true });
-  writeFileSync(join(repoRoot, '.data/http-fuzz-failure.json'), JSON.stringify({ ...fuzz, port: appPorts[fuzz.app], body: fuzz.body?.toString('base64') }, null, 2));
+  writeFileSync(
+    join(repoRoot, '.data/http-fuzz-failure.json'),
+    JSON.stringify({ ...fuzz, port: appPorts[fuzz.app], body: fuzz.body?.toString('base64') }, null, 2),
+  );
 }
 
 /**
@@ -61,11 +86,25 @@ function send(fuzz: FuzzRequest): Promise<Answer> {
   const headers = fuzz.body ? { ...fuzz.headers, 'content-length': String(fuzz.body.length) } : fuzz.headers;
   return new Promise((resolve, reject) => {
     const outgoing = request(
-      { host: '127.0.0.1', port: appPorts[fuzz.app], method: fuzz.method, path: fuzz.path, headers, agent, timeout: 30_000 },
+      {
+        host: '127.0.0.1',
+        port: appPorts[fuzz.app],
+        method: fuzz.method,
+        path: fuzz.path,
+        headers,
+        agent,
+        timeout: 30_000,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            contentType: String(response.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         response.on('error', reject);
       },
     );
@@ -94,8 +133,10 @@ function problemWith(answer: Answer): string | null {
   } catch {
     return `answered ${answer.status} with JSON that does not parse`;
   }
-  if (typeof body.status !== 'boolean' || typeof body.message !== 'string') return `answered ${answer.status} without an envelope: ${answer.text.slice(0, 200)}`;
-  if (answer.status >= 400 && (body.status !== false || body.statusCode !== answer.status)) return `error envelope disagrees with the status line: ${answer.text.slice(0, 200)}`;
+  if (typeof body.status !== 'boolean' || typeof body.message !== 'string')
+    return `answered ${answer.status} without an envelope: ${answer.text.slice(0, 200)}`;
+  if (answer.status >= 400 && (body.status !== false || body.statusCode !== answer.status))
+    return `error envelope disagrees with the status line: ${answer.text.slice(0, 200)}`;
   return null;
 }
 
@@ -107,7 +148,9 @@ async function documentedRoutes(app: AppName): Promise<{ routes: Route[]; compon
       app,
       method: method.toUpperCase(),
       path,
-      query: (operation.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => ({ name: parameter.name, schema: parameter.schema ?? {} })),
+      query: (operation.parameters ?? [])
+        .filter((parameter) => parameter.in === 'query')
+        .map((parameter) => ({ name: parameter.name, schema: parameter.schema ?? {} })),
       body: operation.requestBody?.content['application/json']?.schema,
     })),
   );
@@ -122,17 +165,46 @@ describe('HTTP fuzz: hostile requests to every route', () => {
   let serial: string;
 
   beforeAll(async () => {
-    for (const name of ['checkout-gateway', 'card-processor', 'outlet-service', 'pos-ingest', 'webhook-dispatcher'] as const) apps.push(spawnApp(name, { LOG_LEVEL: 'warn' }));
+    for (const name of [
+      'checkout-gateway',
+      'card-processor',
+      'outlet-service',
+      'pos-ingest',
+      'webhook-dispatcher',
+    ] as const)
+      apps.push(spawnApp(name, { LOG_LEVEL: 'warn' }));
     await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Fuzz Partner');
     other = createPartner('Fuzz Neighbour');
-    await eventually(async () => ((await callGateway(partner, 'GET', '/wallets/settlement')).status === 200 ? true : undefined), 30_000);
-    const outlet = (await callGateway<{ outletId: string }>(partner, 'POST', '/outlets', { accountName: 'Fuzz Shop' })).body.data;
-    const checkout = (await callGateway<{ reference: string }>(partner, 'POST', '/payin/charge/requests', { amount: '150000', accountName: 'Fuzz Shop', paymentMethod: ['card', 'pay-with-transfer', 'qr'] })).body.data;
+    await eventually(
+      async () => ((await callGateway(partner, 'GET', '/wallets/settlement')).status === 200 ? true : undefined),
+      30_000,
+    );
+    const outlet = (await callGateway<{ outletId: string }>(partner, 'POST', '/outlets', { accountName: 'Fuzz Shop' }))
+      .body.data;
+    const checkout = (
+      await callGateway<{ reference: string }>(partner, 'POST', '/payin/charge/requests', {
+        amount: '150000',
+        accountName: 'Fuzz Shop',
+        paymentMethod: ['card', 'pay-with-transfer', 'qr'],
+      })
+    ).body.data;
     serial = `SN-FUZZ-${Date.now()}`;
     // Onboarding reaches pos-ingest over Kafka: register once it has.
-    await eventually(async () => (npmRun('terminal:register', ['--business', partner.businessId, '--serial', serial, '--outlet', outlet.outletId]).status === 0 ? true : undefined), 30_000);
-    Object.assign(known, { reference: [checkout.reference], checkoutReference: [checkout.reference], outletId: [outlet.outletId], id: [outlet.outletId] });
+    await eventually(
+      async () =>
+        npmRun('terminal:register', ['--business', partner.businessId, '--serial', serial, '--outlet', outlet.outletId])
+          .status === 0
+          ? true
+          : undefined,
+      30_000,
+    );
+    Object.assign(known, {
+      reference: [checkout.reference],
+      checkoutReference: [checkout.reference],
+      outletId: [outlet.outletId],
+      id: [outlet.outletId],
+    });
   });
 
   afterAll(async () => {
@@ -149,67 +221,126 @@ describe('HTTP fuzz: hostile requests to every route', () => {
     const sessionRoutes: Route[] = [
       { app: 'checkout-gateway', method: 'GET', path: '/checkout/session/{reference}', query: [] },
       { app: 'checkout-gateway', method: 'GET', path: '/checkout/session/{reference}/qr.svg', query: [] },
-      { app: 'checkout-gateway', method: 'POST', path: '/checkout/session/{reference}/card-payment', query: [], body: gateway.routes.find((route) => route.path === '/checkout/{reference}/card-payment')?.body },
-      { app: 'checkout-gateway', method: 'POST', path: '/checkout/session/{reference}/card-authorization', query: [], body: gateway.routes.find((route) => route.path === '/checkout/{reference}/card-authorization')?.body },
+      {
+        app: 'checkout-gateway',
+        method: 'POST',
+        path: '/checkout/session/{reference}/card-payment',
+        query: [],
+        body: gateway.routes.find((route) => route.path === '/checkout/{reference}/card-payment')?.body,
+      },
+      {
+        app: 'checkout-gateway',
+        method: 'POST',
+        path: '/checkout/session/{reference}/card-authorization',
+        query: [],
+        body: gateway.routes.find((route) => route.path === '/checkout/{reference}/card-authorization')?.body,
+      },
       { app: 'checkout-gateway', method: 'POST', path: '/checkout/session/{reference}/pay-with-transfer', query: [] },
     ];
     const routes = [...gateway.routes, ...pos.routes, ...sessionRoutes].filter((route) => route.path !== '/docs-json');
     expect(routes.length).toBeGreaterThan(20);
     expect(routes.some((route) => route.app === 'pos-ingest' && route.path === '/pos')).toBe(true);
 
-    const credentials = (of: PartnerCredentials): Credentials => ({ 'x-api-key': of.apiKey, 'x-api-secret': of.apiSecret });
+    const credentials = (of: PartnerCredentials): Credentials => ({
+      'x-api-key': of.apiKey,
+      'x-api-secret': of.apiSecret,
+    });
     const headers = hostileHeaders(credentials(partner), credentials(other));
-    const posPayload = fc.record({
-      accountType: fc.oneof(fc.constant('savings'), hostileValue),
-      amount: fc.oneof(fc.integer({ min: 1, max: 1_000_000 }).map(String), hostileValue),
-      cardExpiryDate: fc.oneof(fc.constant('2812'), hostileValue),
-      iccData: fc.oneof(fc.stringMatching(/^9F26[0-9A-F]{16}$/), hostileValue),
-      pan: fc.oneof(fc.constant('5061460410120223210'), hostileValue),
-      pinBlock: fc.oneof(fc.constant('null'), hostileValue),
-      sequenceNumber: fc.oneof(fc.integer({ min: 1, max: 999_999 }).map((n) => String(n).padStart(6, '0')), hostileValue),
-      cardHolderName: fc.oneof(fc.constant('SANDBOX CARDHOLDER'), hostileValue),
-      aid: fc.oneof(fc.constant('A0000003710001'), hostileValue),
-      track2Data: fc.oneof(fc.constant('5061460410120223210D28121010000000000000'), hostileValue),
-      institutionCode: fc.oneof(fc.constant('627629'), hostileValue),
-    }, { requiredKeys: [] });
-    const posBody = fc.record({
-      serialNumber: fc.oneof({ weight: 4, arbitrary: fc.constant(serial) }, { weight: 1, arbitrary: hostileValue }),
-      data: fc.oneof(
-        { weight: 3, arbitrary: posPayload.map((payload) => encryptPosPayload(payload, partner.posEncryptionKey)) },
-        { weight: 1, arbitrary: hostileValue.map((value) => encryptPosPayload(JSON.stringify(value) ?? 'null', partner.posEncryptionKey)) },
-        { weight: 1, arbitrary: posPayload.map((payload) => encryptPosPayload(payload, other.posEncryptionKey)) },
-        { weight: 1, arbitrary: hostileValue },
-      ),
-    }, { requiredKeys: [] });
+    const posPayload = fc.record(
+      {
+        accountType: fc.oneof(fc.constant('savings'), hostileValue),
+        amount: fc.oneof(fc.integer({ min: 1, max: 1_000_000 }).map(String), hostileValue),
+        cardExpiryDate: fc.oneof(fc.constant('2812'), hostileValue),
+        iccData: fc.oneof(fc.stringMatching(/^9F26[0-9A-F]{16}$/), hostileValue),
+        pan: fc.oneof(fc.constant('5061460410120223210'), hostileValue),
+        pinBlock: fc.oneof(fc.constant('null'), hostileValue),
+        sequenceNumber: fc.oneof(
+          fc.integer({ min: 1, max: 999_999 }).map((n) => String(n).padStart(6, '0')),
+          hostileValue,
+        ),
+        cardHolderName: fc.oneof(fc.constant('SANDBOX CARDHOLDER'), hostileValue),
+        aid: fc.oneof(fc.constant('A0000003710001'), hostileValue),
+        track2Data: fc.oneof(fc.constant('5061460410120223210D28121010000000000000'), hostileValue),
+        institutionCode: fc.oneof(fc.constant('627629'), hostileValue),
+      },
+      { requiredKeys: [] },
+    );
+    const posBody = fc.record(
+      {
+        serialNumber: fc.oneof({ weight: 4, arbitrary: fc.constant(serial) }, { weight: 1, arbitrary: hostileValue }),
+        data: fc.oneof(
+          { weight: 3, arbitrary: posPayload.map((payload) => encryptPosPayload(payload, partner.posEncryptionKey)) },
+          {
+            weight: 1,
+            arbitrary: hostileValue.map((value) =>
+              encryptPosPayload(JSON.stringify(value) ?? 'null', partner.posEncryptionKey),
+            ),
+          },
+          { weight: 1, arbitrary: posPayload.map((payload) => encryptPosPayload(payload, other.posEncryptionKey)) },
+          { weight: 1, arbitrary: hostileValue },
+        ),
+      },
+      { requiredKeys: [] },
+    );
 
     const requests: fc.Arbitrary<FuzzRequest> = fc.constantFrom(...routes).chain((route) => {
-      const segments = route.path.split('/').map((part) => (/^\{(.+)\}$/.test(part) ? pathSegment(known[part.slice(1, -1)] ?? []) : fc.constant(part)));
+      const segments = route.path
+        .split('/')
+        .map((part) => (/^\{(.+)\}$/.test(part) ? pathSegment(known[part.slice(1, -1)] ?? []) : fc.constant(part)));
       const query = fc.array(
-        fc.tuple(fc.oneof(fc.constantFrom(...(route.query.length ? route.query.map((parameter) => parameter.name) : ['page'])), fc.stringMatching(/^[a-z]{1,8}$/)), fc.oneof(fc.integer({ min: -5, max: 1e12 }).map(String), fc.string({ maxLength: 20 }))),
+        fc.tuple(
+          fc.oneof(
+            fc.constantFrom(...(route.query.length ? route.query.map((parameter) => parameter.name) : ['page'])),
+            fc.stringMatching(/^[a-z]{1,8}$/),
+          ),
+          fc.oneof(fc.integer({ min: -5, max: 1e12 }).map(String), fc.string({ maxLength: 20 })),
+        ),
         { maxLength: 3 },
       );
-      const body = route.app === 'pos-ingest' && route.path === '/pos' ? bodyBytes(posBody) : route.body ? bodyBytes(schemaValue(route.body, components)) : fc.option(bodyBytes(hostileValue), { freq: 4 }).map((bytes) => bytes ?? undefined);
+      const body =
+        route.app === 'pos-ingest' && route.path === '/pos'
+          ? bodyBytes(posBody)
+          : route.body
+            ? bodyBytes(schemaValue(route.body, components))
+            : fc.option(bodyBytes(hostileValue), { freq: 4 }).map((bytes) => bytes ?? undefined);
       return fc.record({
         app: fc.constant(route.app),
-        method: fc.oneof({ weight: 12, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') }),
-        path: fc.tuple(fc.tuple(...segments), query).map(([parts, pairs]) => parts.join('/') + (pairs.length ? `?${pairs.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}` : '')),
+        method: fc.oneof(
+          { weight: 12, arbitrary: fc.constant(route.method) },
+          { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') },
+        ),
+        path: fc
+          .tuple(fc.tuple(...segments), query)
+          .map(
+            ([parts, pairs]) =>
+              parts.join('/') +
+              (pairs.length
+                ? `?${pairs.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`
+                : ''),
+          ),
         headers,
         body,
       });
     });
 
-    process.stdout.write(`HTTP fuzz: ${runs} requests over ${routes.length} routes, seed ${seed} (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs})\n`);
+    process.stdout.write(
+      `HTTP fuzz: ${runs} requests over ${routes.length} routes, seed ${seed} (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs})\n`,
+    );
     const statuses = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(requests, async (fuzz) => {
-        const describe = () => `${fuzz.method} ${fuzz.path.slice(0, 400)} on ${fuzz.app}\nheaders ${JSON.stringify(fuzz.headers).slice(0, 600)}, body ${fuzz.body?.length ?? 0} bytes: ${fuzz.body?.subarray(0, 300).toString('utf8') ?? 'none'}`;
-        const answer = await send(fuzz.method === 'HEAD' ? { ...fuzz, body: undefined } : fuzz).catch((error: Error) => {
-          keepForReplay(fuzz);
-          throw new Error(`${describe()}\nno answer: ${error.message}`);
-        });
+        const describe = () =>
+          `${fuzz.method} ${fuzz.path.slice(0, 400)} on ${fuzz.app}\nheaders ${JSON.stringify(fuzz.headers).slice(0, 600)}, body ${fuzz.body?.length ?? 0} bytes: ${fuzz.body?.subarray(0, 300).toString('utf8') ?? 'none'}`;
+        const answer = await send(fuzz.method === 'HEAD' ? { ...fuzz, body: undefined } : fuzz).catch(
+          (error: Error) => {
+            keepForReplay(fuzz);
+            throw new Error(`${describe()}\nno answer: ${error.message}`);
+          },
+        );
         const key = answer.reset ? 'reset while sending' : String(answer.status);
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
-        const problem = fuzz.method === 'HEAD' ? (answer.status >= 500 ? `answered ${answer.status}` : null) : problemWith(answer);
+        const problem =
+          fuzz.method === 'HEAD' ? (answer.status >= 500 ? `answered ${answer.status}` : null) : problemWith(answer);
         if (problem) {
           keepForReplay(fuzz);
           const output = apps.find((app) => app.name === fuzz.app)?.output() ?? '';
@@ -218,7 +349,9 @@ describe('HTTP fuzz: hostile requests to every route', () => {
       }),
       { numRuns: runs, seed, endOnFailure: true },
     );
-    process.stdout.write(`HTTP fuzz: answers by status ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a.localeCompare(b))))}\n`);
+    process.stdout.write(
+      `HTTP fuzz: answers by status ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a.localeCompare(b))))}\n`,
+    );
 
     // Requests did reach the rules, not only the front door.
     expect((statuses.get('422') ?? 0) + (statuses.get('400') ?? 0)).toBeGreaterThan(0);

@@ -1,10 +1,21 @@
+import { randomUUID } from 'node:crypto';
+
 import { PosTransactionAcceptedV1, Topics } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { createKafkaClient } from '@payments/platform-kafka';
 import { eventually, queryTestDatabase, testEnvironment } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
-import { randomUUID } from 'node:crypto';
-import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, sharedSecrets, spawnApp, waitForReady } from './apps';
+
+import {
+  appPorts,
+  callGateway,
+  createPartner,
+  PartnerCredentials,
+  RunningApp,
+  sharedSecrets,
+  spawnApp,
+  waitForReady,
+} from './apps';
 
 jest.setTimeout(240_000);
 
@@ -13,11 +24,20 @@ const backlog = 5000;
 /** What pos-ingest publishes for an accepted submission, sealed with the platform's card key. */
 async function queuePosTransactions(businessId: string, count: number): Promise<void> {
   const sealer = new Sealer(sharedSecrets.CARD_DATA_KEY);
-  const producer = createKafkaClient({ brokers: testEnvironment().KAFKA_BROKERS!.split(','), clientId: 'isolation-test' }).producer({
+  const producer = createKafkaClient({
+    brokers: testEnvironment().KAFKA_BROKERS!.split(','),
+    clientId: 'isolation-test',
+  }).producer({
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
-  const card = JSON.stringify({ pan: '5061460410120223210', pinBlock: 'null', track2Data: '5061460410120223210D2812', iccData: '9F2608C0FFEE', cardExpiryDate: '2812' });
+  const card = JSON.stringify({
+    pan: '5061460410120223210',
+    pinBlock: 'null',
+    track2Data: '5061460410120223210D2812',
+    iccData: '9F2608C0FFEE',
+    cardExpiryDate: '2812',
+  });
   try {
     for (let sent = 0; sent < count; sent += 500) {
       const messages = Array.from({ length: Math.min(500, count - sent) }, () => {
@@ -38,7 +58,16 @@ async function queuePosTransactions(businessId: string, count: number): Promise<
           maskedPan: '506146*********3210',
           sealedCard: sealer.seal(card, reference),
         };
-        return { key: serialNumber, value: JSON.stringify({ eventId: randomUUID(), type: PosTransactionAcceptedV1, occurredAt: new Date().toISOString(), businessId, payload }) };
+        return {
+          key: serialNumber,
+          value: JSON.stringify({
+            eventId: randomUUID(),
+            type: PosTransactionAcceptedV1,
+            occurredAt: new Date().toISOString(),
+            businessId,
+            payload,
+          }),
+        };
       });
       await producer.send({ topic: Topics.posTransactions.name, acks: -1, messages });
     }
@@ -59,7 +88,10 @@ describe('a backlog on one topic never delays commands on another', () => {
     apps.push(spawnApp('checkout-gateway'), spawnApp('card-processor'), spawnApp('outlet-service'));
     await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Isolation Partner');
-    await eventually(async () => ((await callGateway(partner, 'GET', '/wallets/settlement')).status === 200 ? true : undefined), 30_000);
+    await eventually(
+      async () => ((await callGateway(partner, 'GET', '/wallets/settlement')).status === 200 ? true : undefined),
+      30_000,
+    );
   });
 
   afterAll(async () => {
@@ -68,17 +100,31 @@ describe('a backlog on one topic never delays commands on another', () => {
   });
 
   const decided = async () =>
-    (await queryTestDatabase<{ count: number }>(`SELECT count(*)::int AS count FROM card_processor.pos_authorisations WHERE business_id = $1`, [partner.businessId]))[0].count;
+    (
+      await queryTestDatabase<{ count: number }>(
+        `SELECT count(*)::int AS count FROM card_processor.pos_authorisations WHERE business_id = $1`,
+        [partner.businessId],
+      )
+    )[0].count;
 
   it('answers a card payment while card-processor still has POS transactions queued, and then works through them', async () => {
-    const checkout = await callGateway<{ reference: string }>(partner, 'POST', '/payin/charge/requests', { amount: '50000', accountName: 'Isolation', paymentMethod: ['card'] });
+    const checkout = await callGateway<{ reference: string }>(partner, 'POST', '/payin/charge/requests', {
+      amount: '50000',
+      accountName: 'Isolation',
+      paymentMethod: ['card'],
+    });
     await queuePosTransactions(partner.businessId, backlog);
 
-    const payment = await callGateway<{ transactionStatus: string }>(partner, 'POST', `/checkout/${checkout.body.data.reference}/card-payment`, {
-      cardNumber: '5060990000000000019',
-      expiryDate: '12/30',
-      cvv: '123',
-    });
+    const payment = await callGateway<{ transactionStatus: string }>(
+      partner,
+      'POST',
+      `/checkout/${checkout.body.data.reference}/card-payment`,
+      {
+        cardNumber: '5060990000000000019',
+        expiryDate: '12/30',
+        cvv: '123',
+      },
+    );
     const decidedWhenAnswered = await decided();
     expect([payment.status, payment.body.data.transactionStatus]).toEqual([200, 'SUCCESS']);
     expect(decidedWhenAnswered).toBeLessThan(backlog);

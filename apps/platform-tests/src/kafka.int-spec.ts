@@ -32,19 +32,28 @@ describe('kafkajs 2.2.4 against the local broker', () => {
   it('round-trips messages with an idempotent producer and a consumer group', async () => {
     const topic = { name: uniqueName('compat'), partitions: 3 };
     await ensureTopics(admin, [topic]);
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+    const producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
     await producer.connect();
     await producer.send({
       topic: topic.name,
       acks: -1,
-      messages: Array.from({ length: 30 }, (_, i) => ({ key: `k${i % 5}`, value: JSON.stringify({ eventId: `e${i}` }), headers: { n: String(i) } })),
+      messages: Array.from({ length: 30 }, (_, i) => ({
+        key: `k${i % 5}`,
+        value: JSON.stringify({ eventId: `e${i}` }),
+        headers: { n: String(i) },
+      })),
     });
     await producer.disconnect();
 
     const collector = await new KafkaCollector(brokers, topic.name).start();
     try {
       const deadline = Date.now() + 30_000;
-      while (collector.messages.length < 30 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (collector.messages.length < 30 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect(collector.eventIds().size).toBe(30);
       expect(collector.messages.find((message) => message.headers.n === '7')?.key).toBe('k2');
     } finally {
@@ -58,7 +67,11 @@ describe('kafkajs 2.2.4 against the local broker', () => {
     for (const topic of allTopics) {
       expect(metadata.topics.find((actual) => actual.name === topic.name)?.partitions).toHaveLength(topic.partitions);
     }
-    const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: 1 } });
+    const producer = kafka.producer({
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      retry: { retries: 1 },
+    });
     await producer.connect();
     await expect(producer.send({ topic: uniqueName('undeclared'), messages: [{ value: 'x' }] })).rejects.toThrow();
     await producer.disconnect();
@@ -69,13 +82,20 @@ describe('kafkajs 2.2.4 against the local broker', () => {
     const sealed = ['card.commands.v1', 'card.commands.v1.dlq', 'pos.transactions.v1', 'pos.transactions.v1.dlq'];
     const { resources } = await admin.describeConfigs({
       includeSynonyms: false,
-      resources: sealed.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'segment.ms', 'cleanup.policy'] })),
+      resources: sealed.map((name) => ({
+        type: ConfigResourceTypes.TOPIC,
+        name,
+        configNames: ['retention.ms', 'segment.ms', 'cleanup.policy'],
+      })),
     });
     const sixHours = 6 * 60 * 60 * 1000;
     for (const resource of resources) {
       const config = Object.fromEntries(resource.configEntries.map((entry) => [entry.configName, entry.configValue]));
       // A segment is deleted only once it is rolled: the roll interval bounds how long data really stays.
-      expect({ topic: resource.resourceName, within: Number(config['retention.ms']) + Number(config['segment.ms']) <= sixHours + 60 * 60 * 1000 }).toEqual({
+      expect({
+        topic: resource.resourceName,
+        within: Number(config['retention.ms']) + Number(config['segment.ms']) <= sixHours + 60 * 60 * 1000,
+      }).toEqual({
         topic: resource.resourceName,
         within: true,
       });
@@ -91,7 +111,9 @@ describe('kafkajs 2.2.4 against the local broker', () => {
       includeSynonyms: false,
       resources: [{ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'segment.ms'] }],
     });
-    expect(Object.fromEntries(resources[0].configEntries.map((entry) => [entry.configName, entry.configValue]))).toEqual({ 'retention.ms': '600000', 'segment.ms': '300000' });
+    expect(
+      Object.fromEntries(resources[0].configEntries.map((entry) => [entry.configName, entry.configValue])),
+    ).toEqual({ 'retention.ms': '600000', 'segment.ms': '300000' });
   });
 
   it('grows a topic that has fewer partitions than declared, and is safe to repeat', async () => {

@@ -1,4 +1,4 @@
-import { appPorts, AppName, exitWithin, RunningApp, spawnApp, waitForReady } from './apps';
+import { AppName, appPorts, exitWithin, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(120_000);
 
@@ -44,8 +44,13 @@ describe('the five apps as processes', () => {
         .find((candidate) => candidate.includes(traceId));
       return line && (JSON.parse(line) as Record<string, unknown>);
     };
-    await fetch(`http://127.0.0.1:${appPorts['checkout-gateway']}/business`, { headers: { 'x-request-id': 'e2e-trace-42' } });
-    expect(await requestLine('checkout-gateway', 'e2e-trace-42')).toMatchObject({ service: 'checkout-gateway', requestId: 'e2e-trace-42' });
+    await fetch(`http://127.0.0.1:${appPorts['checkout-gateway']}/business`, {
+      headers: { 'x-request-id': 'e2e-trace-42' },
+    });
+    expect(await requestLine('checkout-gateway', 'e2e-trace-42')).toMatchObject({
+      service: 'checkout-gateway',
+      requestId: 'e2e-trace-42',
+    });
     // pos-ingest writes request lines from a Fastify hook, probes excepted.
     await fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/pos`, {
       method: 'POST',
@@ -58,7 +63,9 @@ describe('the five apps as processes', () => {
       req: { method: 'POST', url: '/pos' },
       res: { statusCode: 404 },
     });
-    await fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/health/live`, { headers: { 'x-request-id': 'e2e-trace-44' } });
+    await fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/health/live`, {
+      headers: { 'x-request-id': 'e2e-trace-44' },
+    });
     expect(await requestLine('pos-ingest', 'e2e-trace-44')).toBeUndefined();
   });
 

@@ -1,10 +1,18 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
 import { TopicSpec } from '@payments/contracts';
 import { ensureDatabase, postgresOptions } from '@payments/platform-database';
 import { createKafkaClient, ensureTopics } from '@payments/platform-kafka';
+import {
+  Outbox,
+  outboxEntities,
+  OutboxMessage,
+  OutboxRelay,
+  outboxTablesV1,
+  ProcessedEvents,
+} from '@payments/platform-outbox';
 import { eventually, KafkaCollector, PrivateBroker, testEnvironment, uniqueName } from '@payments/testing';
-import { Outbox, OutboxMessage, outboxEntities, OutboxRelay, outboxTablesV1, ProcessedEvents } from '@payments/platform-outbox';
-import { ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
 
 jest.setTimeout(120_000);
@@ -42,7 +50,12 @@ async function commitPayments(dataSource: DataSource, topic: TopicSpec, count: n
     await dataSource.transaction(async (em) => {
       const reference = uniqueName('pay');
       await em.query(`INSERT INTO ${schemaOf(em)}.payments (reference) VALUES ($1)`, [reference]);
-      const event = await outbox.enqueue(em, { topic, type: 'payment.recorded', key: reference, payload: { reference } });
+      const event = await outbox.enqueue(em, {
+        topic,
+        type: 'payment.recorded',
+        key: reference,
+        payload: { reference },
+      });
       ids.push(event.eventId);
     });
   }
@@ -54,7 +67,13 @@ function schemaOf(em: EntityManager): string {
 }
 
 const unpublishedCount = async (dataSource: DataSource) =>
-  Number((await dataSource.query(`SELECT count(*) FROM ${dataSource.getMetadata(OutboxMessage).tablePath} WHERE published_at IS NULL`))[0].count);
+  Number(
+    (
+      await dataSource.query(
+        `SELECT count(*) FROM ${dataSource.getMetadata(OutboxMessage).tablePath} WHERE published_at IS NULL`,
+      )
+    )[0].count,
+  );
 
 describe('transactional outbox', () => {
   let dataSource: DataSource;
@@ -85,9 +104,9 @@ describe('transactional outbox', () => {
   });
 
   it('refuses to enqueue outside a transaction', async () => {
-    await expect(outbox.enqueue(dataSource.manager, { topic: { name: 't', partitions: 1 }, type: 't', key: 'k', payload: {} })).rejects.toThrow(
-      'inside a transaction',
-    );
+    await expect(
+      outbox.enqueue(dataSource.manager, { topic: { name: 't', partitions: 1 }, type: 't', key: 'k', payload: {} }),
+    ).rejects.toThrow('inside a transaction');
   });
 
   it('publishes committed events to Kafka with their id in a header and marks them sent', async () => {
@@ -205,15 +224,25 @@ describe('transactional outbox', () => {
       ['00000000-0000-4000-8000-0000000000a2', '350 hours'],
       ['00000000-0000-4000-8000-0000000000a3', '300 hours'],
     ]) {
-      await dataSource.query(`INSERT INTO "${schema}".processed_events (consumer, event_id, processed_at) VALUES ('c', $1, now() - $2::interval)`, [id, age]);
+      await dataSource.query(
+        `INSERT INTO "${schema}".processed_events (consumer, event_id, processed_at) VALUES ('c', $1, now() - $2::interval)`,
+        [id, age],
+      );
     }
 
-    const relay = new OutboxRelay(dataSource, createKafkaClient({ brokers: [KAFKA_BROKERS], clientId: uniqueName('relay') }), { batchSize: 10, pollIntervalMs: 1000 });
+    const relay = new OutboxRelay(
+      dataSource,
+      createKafkaClient({ brokers: [KAFKA_BROKERS], clientId: uniqueName('relay') }),
+      { batchSize: 10, pollIntervalMs: 1000 },
+    );
     // Batches of two: the sent rows take two rounds.
     expect(await relay.prune({ sentHours: 72, processedHours: 336 }, 2)).toBe(5);
 
     const outbox = await dataSource.query(`SELECT id FROM "${schema}".outbox ORDER BY id`);
-    expect(outbox.map((kept: { id: string }) => kept.id)).toEqual(['00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000005']);
+    expect(outbox.map((kept: { id: string }) => kept.id)).toEqual([
+      '00000000-0000-4000-8000-000000000004',
+      '00000000-0000-4000-8000-000000000005',
+    ]);
     const processed = await dataSource.query(`SELECT event_id FROM "${schema}".processed_events`);
     expect(processed).toEqual([{ event_id: '00000000-0000-4000-8000-0000000000a3' }]);
   });

@@ -1,5 +1,7 @@
-import { testEnvironment } from '@payments/testing';
 import { spawnSync } from 'node:child_process';
+
+import { testEnvironment } from '@payments/testing';
+
 import { repoRoot } from './apps';
 
 jest.setTimeout(120_000);
@@ -19,7 +21,13 @@ describe('npm run partner:create', () => {
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const created = JSON.parse(lines[0]);
-    expect(Object.keys(created).sort()).toEqual(['apiKey', 'apiSecret', 'businessId', 'posEncryptionKey', 'webhookUrl']);
+    expect(Object.keys(created).sort()).toEqual([
+      'apiKey',
+      'apiSecret',
+      'businessId',
+      'posEncryptionKey',
+      'webhookUrl',
+    ]);
     expect(created.apiKey).toMatch(/^pk_test_/);
     expect(created.webhookUrl).toBe('https://kano.example/hooks');
   });

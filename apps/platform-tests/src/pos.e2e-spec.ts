@@ -1,7 +1,8 @@
 import { Topics } from '@payments/contracts';
-import { eventually, KafkaCollector, testEnvironment } from '@payments/testing';
 import { encryptPosPayload } from '@payments/platform-crypto';
+import { eventually, KafkaCollector, testEnvironment } from '@payments/testing';
 import { Client } from 'pg';
+
 import { appPorts, createPartner, npmRun, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
@@ -16,10 +17,21 @@ describe('POS transactions from terminal to wallet', () => {
   const serial = `SN-E2E-${Date.now()}`;
 
   const wallet = async () => {
-    const response = await fetch(`${gateway}/outlets/${outlet.outletId}`, { headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret } });
+    const response = await fetch(`${gateway}/outlets/${outlet.outletId}`, {
+      headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret },
+    });
     return ((await response.json()) as { data: { collectionWallet: { ledgerBalance: string } } }).data.collectionWallet;
   };
-  const send = (args: string[]) => npmRun('pos:send', ['--serial', serial, '--key', partner.posEncryptionKey, '--url', `http://127.0.0.1:${appPorts['pos-ingest']}`, ...args]);
+  const send = (args: string[]) =>
+    npmRun('pos:send', [
+      '--serial',
+      serial,
+      '--key',
+      partner.posEncryptionKey,
+      '--url',
+      `http://127.0.0.1:${appPorts['pos-ingest']}`,
+      ...args,
+    ]);
   const partnerEvent = (name: string, reference: string) =>
     eventually(
       () =>
@@ -30,7 +42,8 @@ describe('POS transactions from terminal to wallet', () => {
     );
 
   beforeAll(async () => {
-    for (const name of ['checkout-gateway', 'pos-ingest', 'card-processor', 'outlet-service'] as const) apps.push(spawnApp(name));
+    for (const name of ['checkout-gateway', 'pos-ingest', 'card-processor', 'outlet-service'] as const)
+      apps.push(spawnApp(name));
     await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     events = await new KafkaCollector(testEnvironment().KAFKA_BROKERS!, Topics.partnerEvents.name).start();
     partner = createPartner('POS Partner');
@@ -43,7 +56,21 @@ describe('POS transactions from terminal to wallet', () => {
       return response.status === 200 ? ((await response.json()) as { data: typeof outlet }).data : undefined;
     }, 30_000);
     // Onboarding reaches pos-ingest over Kafka too: register once it has.
-    await eventually(async () => (npmRun('terminal:register', ['--business', partner.businessId, '--serial', serial, '--outlet', outlet.outletId, '--json']).status === 0 ? true : undefined), 30_000);
+    await eventually(
+      async () =>
+        npmRun('terminal:register', [
+          '--business',
+          partner.businessId,
+          '--serial',
+          serial,
+          '--outlet',
+          outlet.outletId,
+          '--json',
+        ]).status === 0
+          ? true
+          : undefined,
+      30_000,
+    );
   });
 
   afterAll(async () => {
@@ -68,21 +95,41 @@ describe('POS transactions from terminal to wallet', () => {
     expect(first.status).toBe(0);
     const { data } = JSON.parse(first.stdout) as { data: { reference: string; transactionStatus: string } };
     expect(data.transactionStatus).toBe('PROCESSING');
-    const again = JSON.parse(send(['--amount', '250000', '--sequence', '000001']).stdout) as { data: { reference: string } };
+    const again = JSON.parse(send(['--amount', '250000', '--sequence', '000001']).stdout) as {
+      data: { reference: string };
+    };
     expect(again.data.reference).toBe(data.reference);
 
     const event = await partnerEvent('fundAccount.success', data.reference);
-    expect(event.eventData).toMatchObject({ productType: 'pos', amount: '250000', transactionStatus: 'SUCCESS', transactionType: 'CREDIT' });
+    expect(event.eventData).toMatchObject({
+      productType: 'pos',
+      amount: '250000',
+      transactionStatus: 'SUCCESS',
+      transactionType: 'CREDIT',
+    });
     expect(JSON.stringify(event)).not.toContain('5061460410120223210');
     expect((await wallet()).ledgerBalance).toBe('250000');
   });
 
   it('applies a captured request replayed under another terminal, after pos-ingest restarted, as the one transaction it is', async () => {
     const secondTerminal = `${serial}-B`;
-    expect(npmRun('terminal:register', ['--business', partner.businessId, '--serial', secondTerminal, '--outlet', outlet.outletId]).status).toBe(0);
+    expect(
+      npmRun('terminal:register', [
+        '--business',
+        partner.businessId,
+        '--serial',
+        secondTerminal,
+        '--outlet',
+        outlet.outletId,
+      ]).status,
+    ).toBe(0);
     const before = BigInt((await wallet()).ledgerBalance);
     const submit = (serialNumber: string, data: string) =>
-      fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/pos`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ serialNumber, data }) });
+      fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/pos`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ serialNumber, data }),
+      });
     const captured = encryptPosPayload(
       {
         accountType: 'savings',
@@ -109,11 +156,25 @@ describe('POS transactions from terminal to wallet', () => {
     apps.splice(apps.indexOf(posIngest), 1, spawnApp('pos-ingest'));
     await waitForReady(appPorts['pos-ingest'], apps.at(-1));
     const replay = await submit(secondTerminal, captured);
-    expect([replay.status, ((await replay.json()) as { data: { reference: string } }).data.reference]).toEqual([200, original.data.reference]);
+    expect([replay.status, ((await replay.json()) as { data: { reference: string } }).data.reference]).toEqual([
+      200,
+      original.data.reference,
+    ]);
 
     // A new purchase behind the replay on the second terminal's partition: once it is credited,
     // the replay was processed too.
-    const next = JSON.parse(npmRun('pos:send', ['--serial', secondTerminal, '--key', partner.posEncryptionKey, '--url', `http://127.0.0.1:${appPorts['pos-ingest']}`, '--amount', '900']).stdout) as {
+    const next = JSON.parse(
+      npmRun('pos:send', [
+        '--serial',
+        secondTerminal,
+        '--key',
+        partner.posEncryptionKey,
+        '--url',
+        `http://127.0.0.1:${appPorts['pos-ingest']}`,
+        '--amount',
+        '900',
+      ]).stdout,
+    ) as {
       data: { reference: string };
     };
     await partnerEvent('fundAccount.success', next.data.reference);
@@ -121,23 +182,30 @@ describe('POS transactions from terminal to wallet', () => {
     const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
     await db.connect();
     try {
-      const { rows } = await db.query(`SELECT serial_number FROM card_processor.pos_authorisations WHERE reference = $1`, [original.data.reference]);
+      const { rows } = await db.query(
+        `SELECT serial_number FROM card_processor.pos_authorisations WHERE reference = $1`,
+        [original.data.reference],
+      );
       expect(rows).toEqual([{ serial_number: serial }]);
-      const credits = await db.query(`SELECT count(*)::int AS count FROM outlets.journal_entries WHERE business_id = $1 AND reference = $2`, [
-        partner.businessId,
-        original.data.reference,
-      ]);
+      const credits = await db.query(
+        `SELECT count(*)::int AS count FROM outlets.journal_entries WHERE business_id = $1 AND reference = $2`,
+        [partner.businessId, original.data.reference],
+      );
       expect(credits.rows).toEqual([{ count: 1 }]);
     } finally {
       await db.end();
     }
-    const successes = events.messages.filter((message) => message.value.includes(original.data.reference) && message.value.includes('fundAccount.success'));
+    const successes = events.messages.filter(
+      (message) => message.value.includes(original.data.reference) && message.value.includes('fundAccount.success'),
+    );
     expect(successes).toHaveLength(1);
   });
 
   it('sends a FAILED event for a declined card and credits nothing', async () => {
     const before = (await wallet()).ledgerBalance;
-    const declined = JSON.parse(send(['--amount', '7000', '--card', '4000000000000002']).stdout) as { data: { reference: string } };
+    const declined = JSON.parse(send(['--amount', '7000', '--card', '4000000000000002']).stdout) as {
+      data: { reference: string };
+    };
     const event = await partnerEvent('fundAccount.failed', declined.data.reference);
     expect(event.eventData).toMatchObject({ transactionStatus: 'FAILED', comment: 'Do not honour' });
     expect((await wallet()).ledgerBalance).toBe(before);

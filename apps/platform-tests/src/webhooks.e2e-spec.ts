@@ -1,10 +1,12 @@
-import { EventEnvelope, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
-import { createKafkaClient } from '@payments/platform-kafka';
-import { eventually, testEnvironment } from '@payments/testing';
 import { randomUUID } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+
+import { EventEnvelope, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
+import { createKafkaClient } from '@payments/platform-kafka';
+import { eventually, testEnvironment } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
+
 import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
 
 jest.setTimeout(240_000);
@@ -50,7 +52,8 @@ class FlakyReceiver {
   }
 }
 
-const call = <T>(partner: PartnerCredentials, method: string, path: string, body?: unknown) => callGateway<T>(partner, method, path, body);
+const call = <T>(partner: PartnerCredentials, method: string, path: string, body?: unknown) =>
+  callGateway<T>(partner, method, path, body);
 
 describe('webhooks end to end', () => {
   const receiver = new FlakyReceiver();
@@ -62,7 +65,10 @@ describe('webhooks end to end', () => {
     await receiver.start();
     gatewayApp = spawnApp('checkout-gateway');
     dispatcher = spawnApp('webhook-dispatcher', dispatcherSettings);
-    await Promise.all([waitForReady(appPorts['checkout-gateway'], gatewayApp), waitForReady(appPorts['webhook-dispatcher'], dispatcher)]);
+    await Promise.all([
+      waitForReady(appPorts['checkout-gateway'], gatewayApp),
+      waitForReady(appPorts['webhook-dispatcher'], dispatcher),
+    ]);
     partner = createPartner('Webhook Partner', ['--webhook-url', receiver.url]);
     await eventually(async () => {
       const endpoint = await call<{ url: string }>(partner, 'GET', '/webhooks/endpoint');
@@ -77,8 +83,16 @@ describe('webhooks end to end', () => {
   });
 
   it('shows the endpoint and its signing secret, and refuses a URL that is not http(s)', async () => {
-    const endpoint = await call<{ url: string; signingSecret: string; status: string }>(partner, 'GET', '/webhooks/endpoint');
-    expect(endpoint.body.data).toMatchObject({ url: receiver.url, status: 'active', signingSecret: expect.stringMatching(/^whsec_/) });
+    const endpoint = await call<{ url: string; signingSecret: string; status: string }>(
+      partner,
+      'GET',
+      '/webhooks/endpoint',
+    );
+    expect(endpoint.body.data).toMatchObject({
+      url: receiver.url,
+      status: 'active',
+      signingSecret: expect.stringMatching(/^whsec_/),
+    });
     const bad = await call(partner, 'PUT', '/webhooks/endpoint', { url: 'ftp://example.com/hooks' });
     expect(bad.status).toBe(422);
   });
@@ -112,21 +126,39 @@ describe('webhooks end to end', () => {
     await waitForReady(appPorts['webhook-dispatcher'], dispatcher);
     await eventually(async () => (ids.every((id) => receiver.accepted.has(id)) ? true : undefined), 150_000);
 
-    const delivered = await call<{ total: number }>(partner, 'GET', '/webhooks/deliveries?status=succeeded&event=fundAccount.success&limit=1');
+    const delivered = await call<{ total: number }>(
+      partner,
+      'GET',
+      '/webhooks/deliveries?status=succeeded&event=fundAccount.success&limit=1',
+    );
     expect(delivered.body.data.total).toBe(2000);
   });
 
   it('lists a delivery with its attempts, replays it, and sends a test event', async () => {
-    const page = await call<{ items: { deliveryId: string; eventId: string }[] }>(partner, 'GET', '/webhooks/deliveries?limit=1');
+    const page = await call<{ items: { deliveryId: string; eventId: string }[] }>(
+      partner,
+      'GET',
+      '/webhooks/deliveries?limit=1',
+    );
     const [latest] = page.body.data.items;
-    const detail = await call<{ attemptLog: { statusCode: number }[] }>(partner, 'GET', `/webhooks/deliveries/${latest.deliveryId}`);
+    const detail = await call<{ attemptLog: { statusCode: number }[] }>(
+      partner,
+      'GET',
+      `/webhooks/deliveries/${latest.deliveryId}`,
+    );
     expect(detail.status).toBe(200);
     expect(detail.body.data.attemptLog.at(-1)!.statusCode).toBe(200);
 
     const before = receiver.events.length;
     expect((await call(partner, 'POST', `/webhooks/deliveries/${latest.deliveryId}/replay`)).status).toBe(200);
     expect((await call(partner, 'POST', '/webhooks/test')).status).toBe(200);
-    await eventually(async () => (receiver.events.slice(before).includes('webhook.test') && receiver.events.length >= before + 2 ? true : undefined), 30_000);
+    await eventually(
+      async () =>
+        receiver.events.slice(before).includes('webhook.test') && receiver.events.length >= before + 2
+          ? true
+          : undefined,
+      30_000,
+    );
 
     const unknown = await call(partner, 'GET', '/webhooks/deliveries/01ARZ3NDEKTSV4RRFFQ69G5FAV');
     expect(unknown.status).toBe(404);

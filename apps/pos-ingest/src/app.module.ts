@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
 import { Sealer } from '@payments/platform-crypto';
+
 import { Env } from './config/env';
 import { database } from './database/data-source';
 import { BusinessEventsConsumer } from './integrators/business-events.consumer';

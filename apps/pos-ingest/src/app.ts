@@ -1,4 +1,5 @@
 import { AppSpec } from '@payments/platform-bootstrap';
+
 import { AppModule } from './app.module';
 import { Env } from './config/env';
 import { database } from './database/data-source';
@@ -12,7 +13,8 @@ export const posIngestApp: AppSpec<Env> = {
   kafkaConsumer: true,
   docs: {
     title: 'POS ingest API',
-    description: 'Point-of-sale terminals submit AES-128-ECB encrypted card transactions here. See docs/pos.md for the encryption steps.',
+    description:
+      'Point-of-sale terminals submit AES-128-ECB encrypted card transactions here. See docs/pos.md for the encryption steps.',
     paths: posRouteDocs,
   },
 };

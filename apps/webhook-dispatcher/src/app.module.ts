@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
 import { Sealer } from '@payments/platform-crypto';
+
 import { WebhookCommandsController } from './commands/webhook-commands.controller';
 import { Env } from './config/env';
 import { database } from './database/data-source';

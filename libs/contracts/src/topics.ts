@@ -34,7 +34,11 @@ export const Topics = {
    * Answers to every request above. A requesting instance reads one partition of its own
    * choosing, named in each request; a reply is kept only as long as anyone could wait for it.
    */
-  commandReplies: { name: 'command.replies.v1', partitions: 12, config: { 'retention.ms': String(60 * minute), 'segment.ms': String(10 * minute), 'cleanup.policy': 'delete' } },
+  commandReplies: {
+    name: 'command.replies.v1',
+    partitions: 12,
+    config: { 'retention.ms': String(60 * minute), 'segment.ms': String(10 * minute), 'cleanup.policy': 'delete' },
+  },
   /** Internal business lifecycle events (partner provisioned, keys rotated), keyed by business id. */
   businessEvents: { name: 'business.events.v1', partitions: 3 },
   /**
@@ -65,4 +69,7 @@ export function deadLetterTopicOf(topic: TopicSpec): TopicSpec {
   return { name: `${topic.name}.dlq`, partitions: 1, ...(topic.config ? { config: topic.config } : {}) };
 }
 
-export const allTopics: readonly TopicSpec[] = Object.values(Topics).flatMap((topic) => [topic, deadLetterTopicOf(topic)]);
+export const allTopics: readonly TopicSpec[] = Object.values(Topics).flatMap((topic) => [
+  topic,
+  deadLetterTopicOf(topic),
+]);

@@ -1,6 +1,7 @@
-import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+
+import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
 import { parse } from 'yaml';
 
 export const repoRoot = resolve(__dirname, '../../..');
@@ -32,12 +33,15 @@ export function composeServiceProblems<E extends PlatformEnv>(name: string, envC
   const problems: string[] = [];
   const defaults = new envClass();
   const declared = new Set(Object.keys(defaults));
-  const environment = Object.fromEntries(Object.entries(service.environment ?? {}).map(([key, value]) => [key, String(value)]));
+  const environment = Object.fromEntries(
+    Object.entries(service.environment ?? {}).map(([key, value]) => [key, String(value)]),
+  );
 
   try {
     const env = loadEnv(envClass, environment);
     if (env.PORT !== defaults.PORT) problems.push(`PORT is ${env.PORT}, the app's port is ${defaults.PORT}`);
-    if (!env.KAFKA_BROKERS.split(',').every((broker) => services[broker.split(':')[0]])) problems.push('KAFKA_BROKERS names no compose service');
+    if (!env.KAFKA_BROKERS.split(',').every((broker) => services[broker.split(':')[0]]))
+      problems.push('KAFKA_BROKERS names no compose service');
     if (!services[new URL(env.DATABASE_URL).hostname]) problems.push('DATABASE_URL names no compose service');
   } catch (error) {
     if (!(error instanceof InvalidEnvironmentError)) throw error;
@@ -46,9 +50,11 @@ export function composeServiceProblems<E extends PlatformEnv>(name: string, envC
   for (const key of Object.keys(environment)) {
     if (!declared.has(key)) problems.push(`environment: ${key} is not read by the app`);
   }
-  if (!service.ports?.includes(`${defaults.PORT}:${defaults.PORT}`)) problems.push(`ports must publish ${defaults.PORT}:${defaults.PORT}`);
+  if (!service.ports?.includes(`${defaults.PORT}:${defaults.PORT}`))
+    problems.push(`ports must publish ${defaults.PORT}:${defaults.PORT}`);
   for (const dependency of ['postgres', 'kafka']) {
-    if (service.depends_on?.[dependency]?.condition !== 'service_healthy') problems.push(`must wait for ${dependency} to be healthy`);
+    if (service.depends_on?.[dependency]?.condition !== 'service_healthy')
+      problems.push(`must wait for ${dependency} to be healthy`);
   }
 
   const build = service.build;
@@ -68,6 +74,7 @@ export function appDockerfileProblems(): string[] {
   const user = text.match(/^USER (\S+)/m)?.[1];
   if (!user || user === 'root' || user === '0') problems.push(`${appDockerfile} must run as a non-root USER`);
   if (!/^HEALTHCHECK .*/m.test(text)) problems.push(`${appDockerfile} needs a HEALTHCHECK`);
-  if (!text.includes('dist/apps/$APP/src/main.js')) problems.push(`${appDockerfile} does not start the app named by APP`);
+  if (!text.includes('dist/apps/$APP/src/main.js'))
+    problems.push(`${appDockerfile} does not start the app named by APP`);
   return problems;
 }

@@ -1,5 +1,6 @@
 import { createKafkaClient } from '@payments/platform-kafka';
 import { Consumer } from 'kafkajs';
+
 import { uniqueName } from './test-env';
 
 export interface CollectedMessage {
@@ -28,7 +29,9 @@ export class KafkaCollector {
         this.messages.push({
           key: message.key?.toString() ?? null,
           value: message.value?.toString() ?? '',
-          headers: Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)])),
+          headers: Object.fromEntries(
+            Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)]),
+          ),
         });
       },
     });

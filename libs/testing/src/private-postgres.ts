@@ -44,7 +44,9 @@ export class PrivatePostgres {
     const root = process.getuid?.() === 0;
     this.asUser = root ? ['runuser', '-u', 'postgres', '--'] : [];
     if (root) {
-      const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' })));
+      const [uid, gid] = ['-u', '-g'].map((flag) =>
+        Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' })),
+      );
       chownSync(this.dataDir, uid, gid);
     }
   }
@@ -59,7 +61,16 @@ export class PrivatePostgres {
       this.initialised = true;
     }
     const options = `-p ${this.port} -k ${this.dataDir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-    await this.exec('pg_ctl', ['-D', this.dataDir, '-o', options, '-l', join(this.dataDir, 'server.log'), '-w', 'start']);
+    await this.exec('pg_ctl', [
+      '-D',
+      this.dataDir,
+      '-o',
+      options,
+      '-l',
+      join(this.dataDir, 'server.log'),
+      '-w',
+      'start',
+    ]);
   }
 
   async stop(): Promise<void> {

@@ -2,6 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppSpec, createApp } from '@payments/platform-bootstrap';
 import { loadEnv, PlatformEnv } from '@payments/platform-config';
 import { migrate, postgresOptions } from '@payments/platform-database';
+
 import { testEnvironment } from './test-env';
 
 /** Builds an app in-process against the real database and broker, migrated, ready for `inject`. */

@@ -20,7 +20,10 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 }
 
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -31,7 +34,10 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
 }
 
 /** One statement on the test database, for end-to-end tests that move time or inspect tables. */
-export async function queryTestDatabase<T = Record<string, unknown>>(statement: string, params: unknown[] = []): Promise<T[]> {
+export async function queryTestDatabase<T = Record<string, unknown>>(
+  statement: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const { Client } = await import('pg');
   const client = new Client({ connectionString: testEnvironment().DATABASE_URL });
   await client.connect();

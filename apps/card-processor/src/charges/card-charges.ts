@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
@@ -10,11 +12,11 @@ import {
   Topics,
 } from '@payments/contracts';
 import { newUlid, Sealer } from '@payments/platform-crypto';
-import { apiError } from '@payments/platform-envelope';
 import { preparedQuery } from '@payments/platform-database';
+import { apiError } from '@payments/platform-envelope';
 import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
-import { createHmac } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+
 import { Env } from '../config/env';
 import { SANDBOX_OTP, SANDBOX_PIN, SandboxIssuer, sandboxScenarios, Step } from '../issuer/sandbox-issuer';
 import { CARD_SEALER } from '../pos/pos-transactions.consumer';
@@ -65,7 +67,8 @@ export class CardCharges {
   }): Promise<CardChargeState> {
     const card = JSON.parse(this.sealer.open(command.sealedCard, command.checkoutReference)) as CardPaymentRequest;
     const fingerprint = createHmac('sha256', this.fingerprintKey).update(card.cardNumber).digest('hex');
-    if (command.expiresAt && Date.parse(command.expiresAt) <= Date.now()) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${command.checkoutReference} has expired`);
+    if (command.expiresAt && Date.parse(command.expiresAt) <= Date.now())
+      throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${command.checkoutReference} has expired`);
     const decision = this.issuer.authorise({ pan: card.cardNumber, cardExpiryDate: card.expiryDate }, command.mode);
     let steps = [...(sandboxScenarios[card.cardNumber] ?? [])];
     let attemptsLeft = maxAttempts;
@@ -141,22 +144,35 @@ export class CardCharges {
     return row ?? null;
   }
 
-  async authorize(command: { businessId: string; checkoutReference: string; sealedAuthorization: string }): Promise<CardChargeState> {
-    const answer = JSON.parse(this.sealer.open(command.sealedAuthorization, command.checkoutReference)) as CardAuthorizationRequest;
+  async authorize(command: {
+    businessId: string;
+    checkoutReference: string;
+    sealedAuthorization: string;
+  }): Promise<CardChargeState> {
+    const answer = JSON.parse(
+      this.sealer.open(command.sealedAuthorization, command.checkoutReference),
+    ) as CardAuthorizationRequest;
     return this.dataSource.transaction(async (em) => {
       const charge = await this.lock(em, command.checkoutReference);
-      if (!charge || charge.business_id !== command.businessId) throw apiError('TRANSACTION_NOT_FOUND', `No card charge for ${command.checkoutReference}`);
+      if (!charge || charge.business_id !== command.businessId)
+        throw apiError('TRANSACTION_NOT_FOUND', `No card charge for ${command.checkoutReference}`);
       if (charge.status !== 'PROCESSING') return toState(charge);
       if (pastDeadline(charge)) return toState(await this.finish(em, charge, 'FAILED', checkoutExpired));
       const expected = charge.steps[0];
-      const given = (['pin', 'otp', 'birthday', 'phone', 'address'] as const).filter((field) => answer[field] !== undefined);
+      const given = (['pin', 'otp', 'birthday', 'phone', 'address'] as const).filter(
+        (field) => answer[field] !== undefined,
+      );
       const givenStep: Step | undefined = given[0] === 'address' ? 'avs' : given[0];
       // 3-D Secure is answered on the bank's page, never here.
       if (given.length !== 1 || givenStep !== expected) {
-        const how = expected === '3ds' ? 'complete 3-D Secure at the redirectUrl' : `send ${expected === 'avs' ? 'address' : expected}`;
+        const how =
+          expected === '3ds'
+            ? 'complete 3-D Secure at the redirectUrl'
+            : `send ${expected === 'avs' ? 'address' : expected}`;
         throw apiError('UNEXPECTED_AUTHORIZATION', `This charge expects ${expected} next: ${how}`);
       }
-      const correct = expected === 'pin' ? answer.pin === SANDBOX_PIN : expected === 'otp' ? answer.otp === SANDBOX_OTP : true;
+      const correct =
+        expected === 'pin' ? answer.pin === SANDBOX_PIN : expected === 'otp' ? answer.otp === SANDBOX_OTP : true;
       if (!correct) return toState(await this.wrongAnswer(em, charge));
       // Each step has its own three tries.
       return toState(await this.advance(em, { ...charge, steps: charge.steps.slice(1), attempts_left: maxAttempts }));
@@ -166,10 +182,10 @@ export class CardCharges {
   /** The sandbox bank's 3-D Secure page answered. */
   async complete3ds(chargeId: string, checkoutReference: string, approved: boolean): Promise<CardChargeState> {
     return this.dataSource.transaction(async (em) => {
-      const [charge] = (await em.query(`SELECT * FROM card_processor.card_charges WHERE id = $1 AND checkout_reference = $2 FOR UPDATE`, [
-        chargeId,
-        checkoutReference,
-      ])) as ChargeRow[];
+      const [charge] = (await em.query(
+        `SELECT * FROM card_processor.card_charges WHERE id = $1 AND checkout_reference = $2 FOR UPDATE`,
+        [chargeId, checkoutReference],
+      )) as ChargeRow[];
       if (!charge) throw apiError('TRANSACTION_NOT_FOUND', `No card charge ${chargeId}`);
       if (charge.status !== 'PROCESSING' || charge.steps[0] !== '3ds') return toState(charge);
       if (pastDeadline(charge)) return toState(await this.finish(em, charge, 'FAILED', checkoutExpired));
@@ -187,17 +203,30 @@ export class CardCharges {
   /** Saves the remaining steps; with none left, the issuer's decision ends the charge. */
   private async advance(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
     if (charge.steps.length > 0) return this.save(em, charge);
-    return charge.issuer_decline ? this.finish(em, charge, 'FAILED', charge.issuer_decline) : this.finish(em, charge, 'SUCCESS', null);
+    return charge.issuer_decline
+      ? this.finish(em, charge, 'FAILED', charge.issuer_decline)
+      : this.finish(em, charge, 'SUCCESS', null);
   }
 
   private async wrongAnswer(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
     const attemptsLeft = charge.attempts_left - 1;
-    if (attemptsLeft <= 0) return this.finish(em, { ...charge, attempts_left: 0 }, 'FAILED', `Too many wrong ${charge.steps[0].toUpperCase()} attempts`);
+    if (attemptsLeft <= 0)
+      return this.finish(
+        em,
+        { ...charge, attempts_left: 0 },
+        'FAILED',
+        `Too many wrong ${charge.steps[0].toUpperCase()} attempts`,
+      );
     return this.save(em, { ...charge, attempts_left: attemptsLeft });
   }
 
   /** Ends the charge; a success also tells outlet-service, in the same transaction, to book the money. */
-  private async finish(em: EntityManager, charge: ChargeRow, status: 'SUCCESS' | 'FAILED', reason: string | null): Promise<ChargeRow> {
+  private async finish(
+    em: EntityManager,
+    charge: ChargeRow,
+    status: 'SUCCESS' | 'FAILED',
+    reason: string | null,
+  ): Promise<ChargeRow> {
     const ended = await this.save(em, { ...charge, steps: [], status, decline_reason: reason });
     if (status === 'SUCCESS') await this.outbox.enqueue(em, succeeded(ended));
     return ended;
@@ -267,7 +296,10 @@ function toState(charge: ChargeRow): CardChargeState {
   };
   return {
     ...base,
-    message: wrongTries > 0 ? `Wrong ${nextAction.toUpperCase()}: ${charge.attempts_left} attempts left. ${messages[nextAction as Exclude<NextAction, 'none'>]}` : messages[nextAction as Exclude<NextAction, 'none'>],
+    message:
+      wrongTries > 0
+        ? `Wrong ${nextAction.toUpperCase()}: ${charge.attempts_left} attempts left. ${messages[nextAction as Exclude<NextAction, 'none'>]}`
+        : messages[nextAction as Exclude<NextAction, 'none'>],
     ...(wrongTries > 0 ? { attemptsLeft: charge.attempts_left } : {}),
     ...(nextAction === 'avs' ? { fields: avsFields } : {}),
   };

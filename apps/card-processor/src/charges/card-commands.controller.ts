@@ -2,6 +2,7 @@ import { Controller, Logger } from '@nestjs/common';
 import { CardCommand, CommandReply, Topics } from '@payments/contracts';
 import { commandReply } from '@payments/platform-envelope';
 import { CommandHandler } from '@payments/platform-kafka';
+
 import { CardCharges } from './card-charges';
 
 /** The gateway's card requests over Kafka request/reply; domain errors travel back as data. */

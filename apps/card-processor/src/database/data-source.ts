@@ -1,5 +1,6 @@
 import { AppDatabase } from '@payments/platform-database';
 import { outboxEntities } from '@payments/platform-outbox';
+
 import { migrations } from './migrations';
 
 export const database: AppDatabase = {

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+
 import { isLuhnValid } from '@payments/contracts';
-import { SANDBOX_OTP, SANDBOX_PIN, sandboxDeclines, sandboxScenarios, SandboxIssuer } from './sandbox-issuer';
+
+import { SANDBOX_OTP, SANDBOX_PIN, sandboxDeclines, SandboxIssuer, sandboxScenarios } from './sandbox-issuer';
 
 const published = JSON.parse(readFileSync(resolve(__dirname, '../../../../docs/test-cards.json'), 'utf8')) as {
   scenario: string;
@@ -12,7 +14,9 @@ const published = JSON.parse(readFileSync(resolve(__dirname, '../../../../docs/t
 
 describe('sandbox test cards', () => {
   it('publishes exactly the cards the sandbox issuer knows, each Luhn-valid, with the fixed PIN and OTP', () => {
-    expect(published.map((card) => card.cardNumber).sort()).toEqual([...Object.keys(sandboxScenarios), ...Object.keys(sandboxDeclines)].sort());
+    expect(published.map((card) => card.cardNumber).sort()).toEqual(
+      [...Object.keys(sandboxScenarios), ...Object.keys(sandboxDeclines)].sort(),
+    );
     for (const card of published) {
       expect(isLuhnValid(card.cardNumber)).toBe(true);
       expect([card.pin, card.otp]).toEqual([SANDBOX_PIN, SANDBOX_OTP]);
@@ -26,8 +30,15 @@ describe('sandbox test cards', () => {
 
   it('never approves a test card for a live business, and declines expired cards', () => {
     const issuer = new SandboxIssuer();
-    expect(issuer.authorise({ pan: '5060990000000000019', cardExpiryDate: '12/30' }, 'live')).toMatchObject({ approved: false });
-    expect(issuer.authorise({ pan: '5060990000000000019', cardExpiryDate: '01/20' }, 'test')).toEqual({ approved: false, reason: 'Expired card' });
-    expect(issuer.authorise({ pan: '5060990000000000019', cardExpiryDate: '2812' }, 'test')).toEqual({ approved: true });
+    expect(issuer.authorise({ pan: '5060990000000000019', cardExpiryDate: '12/30' }, 'live')).toMatchObject({
+      approved: false,
+    });
+    expect(issuer.authorise({ pan: '5060990000000000019', cardExpiryDate: '01/20' }, 'test')).toEqual({
+      approved: false,
+      reason: 'Expired card',
+    });
+    expect(issuer.authorise({ pan: '5060990000000000019', cardExpiryDate: '2812' }, 'test')).toEqual({
+      approved: true,
+    });
   });
 });

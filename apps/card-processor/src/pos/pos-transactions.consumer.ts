@@ -12,6 +12,7 @@ import { Sealer } from '@payments/platform-crypto';
 import { EventHandler, PoisonMessageError } from '@payments/platform-kafka';
 import { Outbox } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
+
 import { CardForAuthorisation, SandboxIssuer } from '../issuer/sandbox-issuer';
 
 export const CARD_SEALER = Symbol('CARD_SEALER');
@@ -77,7 +78,9 @@ export class PosTransactionsConsumer {
     try {
       return JSON.parse(this.cardSealer.open(transaction.sealedCard, transaction.reference)) as CardForAuthorisation;
     } catch (error) {
-      throw new PoisonMessageError(`card data of ${transaction.reference} cannot be opened with this CARD_DATA_KEY`, { cause: error });
+      throw new PoisonMessageError(`card data of ${transaction.reference} cannot be opened with this CARD_DATA_KEY`, {
+        cause: error,
+      });
     }
   }
 }

@@ -1,6 +1,7 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
 import { UnauthorizedError } from '@payments/platform-envelope';
 import type { FastifyRequest } from 'fastify';
+
 import { Business } from './business.entity';
 import { BusinessesService } from './businesses.service';
 

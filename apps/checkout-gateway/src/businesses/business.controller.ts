@@ -2,6 +2,7 @@ import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BusinessProfileResponse } from '@payments/contracts';
 import { ApiEnvelopeOk, ApiKeyProtected, SuccessMessage } from '@payments/platform-envelope';
+
 import { ApiKeyGuard, CurrentBusiness } from './api-key.guard';
 import { Business } from './business.entity';
 

@@ -3,6 +3,7 @@ import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Top
 import { Sealer } from '@payments/platform-crypto';
 import { eventually, KafkaCollector, startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
+
 import { gatewayApp } from '../app';
 import { Env } from '../config/env';
 import { BusinessesService, PartnerCredentials } from './businesses.service';
@@ -16,7 +17,9 @@ describe('partners and API keys', () => {
 
   beforeAll(async () => {
     ({ app, env } = await startTestApp({ ...gatewayApp, kafkaConsumer: false }));
-    partner = await app.get(BusinessesService).provision({ name: 'Acme Ltd', mode: 'test', webhookUrl: 'https://acme.example/hooks' });
+    partner = await app
+      .get(BusinessesService)
+      .provision({ name: 'Acme Ltd', mode: 'test', webhookUrl: 'https://acme.example/hooks' });
   });
 
   afterAll(() => app.close());
@@ -35,7 +38,12 @@ describe('partners and API keys', () => {
     expect(response.json()).toMatchObject({
       status: true,
       statusCode: 200,
-      data: { businessId: partner.businessId, name: 'Acme Ltd', mode: 'test', webhookUrl: 'https://acme.example/hooks' },
+      data: {
+        businessId: partner.businessId,
+        name: 'Acme Ltd',
+        mode: 'test',
+        webhookUrl: 'https://acme.example/hooks',
+      },
     });
   });
 
@@ -46,7 +54,10 @@ describe('partners and API keys', () => {
     ['an unknown key', { 'x-api-key': 'pk_test_unknown', 'x-api-secret': 'SECRET' }],
   ])('answers 401 UNAUTHORIZED for %s', async (_case, headers: Record<string, string>) => {
     const filled = Object.fromEntries(
-      Object.entries(headers).map(([name, value]) => [name, value.replace('KEY', partner.apiKey).replace('SECRET', partner.apiSecret)]),
+      Object.entries(headers).map(([name, value]) => [
+        name,
+        value.replace('KEY', partner.apiKey).replace('SECRET', partner.apiSecret),
+      ]),
     );
     const response = await profile(filled);
     expect(response.statusCode).toBe(401);
@@ -54,7 +65,9 @@ describe('partners and API keys', () => {
   });
 
   it('keeps no key, secret or POS key in clear in the database', async () => {
-    const [row] = await app.get(DataSource).query('SELECT * FROM gateway.businesses WHERE id = $1', [partner.businessId]);
+    const [row] = await app
+      .get(DataSource)
+      .query('SELECT * FROM gateway.businesses WHERE id = $1', [partner.businessId]);
     const stored = JSON.stringify(row);
     expect(stored).not.toContain(partner.apiKey);
     expect(stored).not.toContain(partner.apiSecret);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Sealer } from '@payments/platform-crypto';
+
 import { Env } from '../config/env';
 import { ApiKeyGuard } from './api-key.guard';
 import { BusinessController } from './business.controller';

@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload, Topics } from '@payments/contracts';
-import { constantTimeEquals, hashSecret, newUlid, randomAlphanumeric, randomToken, Sealer } from '@payments/platform-crypto';
+import {
+  constantTimeEquals,
+  hashSecret,
+  newUlid,
+  randomAlphanumeric,
+  randomToken,
+  Sealer,
+} from '@payments/platform-crypto';
 import { Outbox } from '@payments/platform-outbox';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
+
 import { Business, BusinessMode } from './business.entity';
 
 export interface NewPartner {

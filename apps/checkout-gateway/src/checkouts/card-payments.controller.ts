@@ -1,7 +1,14 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CardAuthorizationRequest, CardChargeResponse, CardPaymentRequest } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import {
+  ApiEnvelopeErrors,
+  ApiEnvelopeOk,
+  ApiKeyProtected,
+  ApiRequestBody,
+  SuccessMessage,
+} from '@payments/platform-envelope';
+
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { CardPaymentsService } from './card-payments.service';
@@ -20,7 +27,11 @@ export class CardPaymentsController {
   @ApiEnvelopeOk(CardChargeResponse)
   @ApiEnvelopeErrors(404, 422, 503)
   @SuccessMessage('Card charge processed')
-  pay(@CurrentBusiness() business: Business, @Param('reference') reference: string, @Body() card: CardPaymentRequest): Promise<CardChargeResponse> {
+  pay(
+    @CurrentBusiness() business: Business,
+    @Param('reference') reference: string,
+    @Body() card: CardPaymentRequest,
+  ): Promise<CardChargeResponse> {
     return this.payments.pay(business, reference, card);
   }
 

@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { CardAuthorizationRequest, CardChargeResponse, CardChargeState, CardPaymentRequest, CheckoutPaymentResult, CheckoutResponse } from '@payments/contracts';
+import {
+  CardAuthorizationRequest,
+  CardChargeResponse,
+  CardChargeState,
+  CardPaymentRequest,
+  CheckoutPaymentResult,
+  CheckoutResponse,
+} from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { DomainError, ValidationFailedError } from '@payments/platform-envelope';
+
 import { Business } from '../businesses/business.entity';
 import { Env } from '../config/env';
 import { CardServiceClient } from '../services/card-service.client';
@@ -42,10 +50,18 @@ export class CardPaymentsService {
     return this.record(state, checkout);
   }
 
-  async authorize(business: Business, reference: string, answer: CardAuthorizationRequest): Promise<CardChargeResponse> {
-    const given = (['pin', 'otp', 'birthday', 'phone', 'address'] as const).filter((field) => answer[field] !== undefined);
+  async authorize(
+    business: Business,
+    reference: string,
+    answer: CardAuthorizationRequest,
+  ): Promise<CardChargeResponse> {
+    const given = (['pin', 'otp', 'birthday', 'phone', 'address'] as const).filter(
+      (field) => answer[field] !== undefined,
+    );
     if (given.length !== 1) {
-      throw new ValidationFailedError([{ field: 'body', messages: ['send exactly one of pin, otp, birthday, phone, address'] }]);
+      throw new ValidationFailedError([
+        { field: 'body', messages: ['send exactly one of pin, otp, birthday, phone, address'] },
+      ]);
     }
     const checkout = await this.checkouts.payable(business.id, reference, 'card');
     const state = await this.cards.send<CardChargeState>({
@@ -65,25 +81,43 @@ export class CardPaymentsService {
     const checkout = await this.checkouts.findForPage(checkoutReference);
     const open = checkout?.transactionStatus === 'PROCESSING' && Date.parse(checkout.expiresAt) > Date.now();
     if (!open) return { reference: checkoutReference };
-    return this.record(await this.cards.send<CardChargeState>({ type: 'complete3ds', chargeId, checkoutReference, approved }));
+    return this.record(
+      await this.cards.send<CardChargeState>({ type: 'complete3ds', chargeId, checkoutReference, approved }),
+    );
   }
 
   private async record(state: CardChargeState, checkout?: CheckoutResponse): Promise<CardChargeResponse> {
     const { chargeId, checkoutReference, businessId, maskedPan, amount: _amount, ...response } = state;
     if (state.transactionStatus === 'FAILED') {
-      await this.checkouts.close([{ businessId, checkoutReference, comment: state.message, method: 'card', maskedCard: maskedPan }]);
+      await this.checkouts.close([
+        { businessId, checkoutReference, comment: state.message, method: 'card', maskedCard: maskedPan },
+      ]);
     }
     if (state.transactionStatus === 'SUCCESS') {
       const result = await this.outlets
-        .send<CheckoutPaymentResult>({ type: 'settleCheckoutPayment', businessId, checkoutReference, amount: state.amount, method: 'card', paymentId: chargeId, maskedCard: maskedPan })
+        .send<CheckoutPaymentResult>({
+          type: 'settleCheckoutPayment',
+          businessId,
+          checkoutReference,
+          amount: state.amount,
+          method: 'card',
+          paymentId: chargeId,
+          maskedCard: maskedPan,
+        })
         .catch((error: unknown) => {
           // The card is captured and its event will book it: until the ledger answers, the outcome is not known.
-          if (error instanceof DomainError && (error.code === 'INVALID_TENANT' || error.status === 503)) throw recording();
+          if (error instanceof DomainError && (error.code === 'INVALID_TENANT' || error.status === 503))
+            throw recording();
           throw error;
         });
       await this.checkouts.applyOutcome(result.outcome, checkout);
       if (!result.accepted) {
-        return { ...response, transactionStatus: 'FAILED', message: 'The checkout had already ended, so this card payment did not pay it; the amount will be refunded to the card' };
+        return {
+          ...response,
+          transactionStatus: 'FAILED',
+          message:
+            'The checkout had already ended, so this card payment did not pay it; the amount will be refunded to the card',
+        };
       }
     }
     if (state.nextAction === '3ds') {
@@ -96,5 +130,9 @@ export class CardPaymentsService {
 }
 
 function recording(): DomainError {
-  return new DomainError('PROCESSOR_UNAVAILABLE', 'The payment is being recorded; retrying the same request is safe and answers how it ended', 503);
+  return new DomainError(
+    'PROCESSOR_UNAVAILABLE',
+    'The payment is being recorded; retrying the same request is safe and answers how it ended',
+    503,
+  );
 }

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { WorkerLoop } from '@payments/platform-bootstrap';
+
 import { Env } from '../config/env';
 import { CheckoutsService } from './checkouts.service';
 
@@ -9,7 +10,11 @@ export class CheckoutExpirer implements OnApplicationBootstrap, BeforeApplicatio
   private readonly worker: WorkerLoop;
 
   constructor(checkouts: CheckoutsService, env: Env) {
-    this.worker = new WorkerLoop(CheckoutExpirer.name, env.CHECKOUT_EXPIRY_POLL_MS, async () => (await checkouts.expireDue()) > 0);
+    this.worker = new WorkerLoop(
+      CheckoutExpirer.name,
+      env.CHECKOUT_EXPIRY_POLL_MS,
+      async () => (await checkouts.expireDue()) > 0,
+    );
   }
 
   onApplicationBootstrap(): void {

@@ -1,6 +1,14 @@
 import { Controller } from '@nestjs/common';
-import { CheckoutDecidedV1, CheckoutDecidedV1Payload, CheckoutPaidV1, CheckoutPaidV1Payload, EventEnvelope, Topics } from '@payments/contracts';
+import {
+  CheckoutDecidedV1,
+  CheckoutDecidedV1Payload,
+  CheckoutPaidV1,
+  CheckoutPaidV1Payload,
+  EventEnvelope,
+  Topics,
+} from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
+
 import { CheckoutsService } from './checkouts.service';
 
 /**

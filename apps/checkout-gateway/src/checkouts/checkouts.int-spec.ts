@@ -1,7 +1,14 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { CheckoutClosing, CheckoutOutcome, EventEnvelope, OutletCommand, PartnerEventV1Payload } from '@payments/contracts';
+import {
+  CheckoutClosing,
+  CheckoutOutcome,
+  EventEnvelope,
+  OutletCommand,
+  PartnerEventV1Payload,
+} from '@payments/contracts';
 import { startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
+
 import { gatewayApp } from '../app';
 import { BusinessesService, PartnerCredentials } from '../businesses/businesses.service';
 import { OutletServiceClient } from '../services/outlet-service.client';
@@ -15,11 +22,14 @@ describe('checkout transactions', () => {
   let other: PartnerCredentials;
 
   beforeAll(async () => {
-    ({ app } = await startTestApp({ ...gatewayApp, kafkaConsumer: false }, {
-      CHECKOUT_URL: 'https://pay.example.ng/checkout',
-      CHECKOUT_EXPIRY_POLL_MS: '600000',
-      SERVICE_TIMEOUT_MS: '1500',
-    }));
+    ({ app } = await startTestApp(
+      { ...gatewayApp, kafkaConsumer: false },
+      {
+        CHECKOUT_URL: 'https://pay.example.ng/checkout',
+        CHECKOUT_EXPIRY_POLL_MS: '600000',
+        SERVICE_TIMEOUT_MS: '1500',
+      },
+    ));
     partner = await app.get(BusinessesService).provision({ name: 'Checkout Ltd', mode: 'test', webhookUrl: null });
     other = await app.get(BusinessesService).provision({ name: 'Other Ltd', mode: 'test', webhookUrl: null });
   });
@@ -34,8 +44,17 @@ describe('checkout transactions', () => {
       payload: body as Record<string, unknown>,
     });
   const get = (reference: string, as = partner) =>
-    app.inject({ method: 'GET', url: `/payin/charge/requests/${reference}`, headers: { 'x-api-key': as.apiKey, 'x-api-secret': as.apiSecret } });
-  const valid = { amount: '150000', accountName: 'Acme Store', paymentMethod: ['card', 'pay-with-transfer'], email: 'ada@example.com' };
+    app.inject({
+      method: 'GET',
+      url: `/payin/charge/requests/${reference}`,
+      headers: { 'x-api-key': as.apiKey, 'x-api-secret': as.apiSecret },
+    });
+  const valid = {
+    amount: '150000',
+    accountName: 'Acme Store',
+    paymentMethod: ['card', 'pay-with-transfer'],
+    email: 'ada@example.com',
+  };
 
   it('creates a checkout with a reference and a link carrying checkoutReference', async () => {
     const response = await create(valid);
@@ -82,8 +101,14 @@ describe('checkout transactions', () => {
 
   describe('input no receiver or database could store faithfully', () => {
     const keyed = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
-      app.inject({ method, url, headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret }, ...(payload ? { payload } : {}) });
-    const fields = (response: { json: () => { data: { errors?: { field: string }[] } } }) => response.json().data.errors?.map((error) => error.field);
+      app.inject({
+        method,
+        url,
+        headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret },
+        ...(payload ? { payload } : {}),
+      });
+    const fields = (response: { json: () => { data: { errors?: { field: string }[] } } }) =>
+      response.json().data.errors?.map((error) => error.field);
 
     it.each([
       ['a NUL in accountName', { accountName: 'Acme\u0000Store' }, 'accountName'],
@@ -130,9 +155,16 @@ describe('checkout transactions', () => {
 
   it('returns the first answer to a retry with the same Idempotency-Key, and refuses the key for another body', async () => {
     const key = `idem-${Date.now()}`;
-    const [first, second] = await Promise.all([create(valid, { 'idempotency-key': key }), create(valid, { 'idempotency-key': key })]);
+    const [first, second] = await Promise.all([
+      create(valid, { 'idempotency-key': key }),
+      create(valid, { 'idempotency-key': key }),
+    ]);
     expect(second.json().data).toEqual(first.json().data);
-    const [{ count }] = await app.get(DataSource).query(`SELECT count(*)::int AS count FROM gateway.checkouts WHERE reference = $1`, [first.json().data.reference]);
+    const [{ count }] = await app
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS count FROM gateway.checkouts WHERE reference = $1`, [
+        first.json().data.reference,
+      ]);
     expect(count).toBe(1);
     const reused = await create({ ...valid, amount: '999' }, { 'idempotency-key': key });
     expect(reused.statusCode).toBe(422);
@@ -143,7 +175,12 @@ describe('checkout transactions', () => {
     const reference = (await create(valid)).json().data.reference;
     const response = await get(reference, other);
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ status: false, statusCode: 404, message: `Transaction ${reference} not found`, data: { code: 'TRANSACTION_NOT_FOUND' } });
+    expect(response.json()).toEqual({
+      status: false,
+      statusCode: 404,
+      message: `Transaction ${reference} not found`,
+      data: { code: 'TRANSACTION_NOT_FOUND' },
+    });
   });
 
   it('answers 503 PROCESSOR_UNAVAILABLE when the card processor does not answer in time', async () => {
@@ -165,13 +202,26 @@ describe('checkout transactions', () => {
     const ledgerAnswers = (decide: (closing: CheckoutClosing) => Partial<CheckoutOutcome>) =>
       jest.spyOn(app.get(OutletServiceClient), 'send').mockImplementation(async (command: OutletCommand) => {
         if (command.type !== 'closeCheckouts') throw new Error(`unexpected ${command.type}`);
-        return command.checkouts.map((closing) => ({ ...closing, status: 'FAILED', method: null, paymentId: null, maskedCard: null, ...decide(closing) })) as never;
+        return command.checkouts.map((closing) => ({
+          ...closing,
+          status: 'FAILED',
+          method: null,
+          paymentId: null,
+          maskedCard: null,
+          ...decide(closing),
+        })) as never;
       });
     const expire = (reference: string) =>
-      app.get(DataSource).query(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [reference]);
+      app
+        .get(DataSource)
+        .query(`UPDATE gateway.checkouts SET expires_at = now() - interval '1 second' WHERE reference = $1`, [
+          reference,
+        ]);
     const outcomeEvents = async (reference: string) =>
       (
-        (await app.get(DataSource).query(`SELECT payload FROM gateway.outbox WHERE payload::text LIKE $1`, [`%${reference}%`])) as {
+        (await app
+          .get(DataSource)
+          .query(`SELECT payload FROM gateway.outbox WHERE payload::text LIKE $1`, [`%${reference}%`])) as {
           payload: EventEnvelope<PartnerEventV1Payload>;
         }[]
       ).map((row) => row.payload.payload);
@@ -180,7 +230,9 @@ describe('checkout transactions', () => {
 
     it('ends an unpaid checkout FAILED and sends checkout.failed to the callback URL too', async () => {
       ledgerAnswers(() => ({}));
-      const reference = (await create({ ...valid, callBackUrl: 'https://merchant.example/callback', metadata: { orderId: 'A-1' } })).json().data.reference;
+      const reference = (
+        await create({ ...valid, callBackUrl: 'https://merchant.example/callback', metadata: { orderId: 'A-1' } })
+      ).json().data.reference;
       await expire(reference);
       expect(await app.get(CheckoutsService).expireDue()).toBeGreaterThanOrEqual(1);
       expect((await get(reference)).json().data.transactionStatus).toBe('FAILED');
@@ -188,16 +240,29 @@ describe('checkout transactions', () => {
         expect.objectContaining({
           event: 'checkout.failed',
           callbackUrl: 'https://merchant.example/callback',
-          eventData: expect.objectContaining({ transactionReference: reference, transactionStatus: 'FAILED', amount: '150000', metadata: { orderId: 'A-1' } }),
+          eventData: expect.objectContaining({
+            transactionReference: reference,
+            transactionStatus: 'FAILED',
+            amount: '150000',
+            metadata: { orderId: 'A-1' },
+          }),
         }),
       ]);
     });
 
     it('ends a checkout SUCCESS when the ledger booked a transfer in its final second, and never says FAILED', async () => {
-      ledgerAnswers(() => ({ status: 'SUCCESS', method: 'pay-with-transfer', paymentId: 'rail-session-9', comment: 'Paid by bank transfer' }));
+      ledgerAnswers(() => ({
+        status: 'SUCCESS',
+        method: 'pay-with-transfer',
+        paymentId: 'rail-session-9',
+        comment: 'Paid by bank transfer',
+      }));
       const reference = (await create(valid)).json().data.reference;
       await expire(reference);
-      expect((await get(reference)).json().data).toMatchObject({ transactionStatus: 'SUCCESS', usedMethod: 'pay-with-transfer' });
+      expect((await get(reference)).json().data).toMatchObject({
+        transactionStatus: 'SUCCESS',
+        usedMethod: 'pay-with-transfer',
+      });
       await app.get(CheckoutsService).expireDue();
       expect((await outcomeEvents(reference)).map((event) => event.event)).toEqual(['checkout.success']);
     });

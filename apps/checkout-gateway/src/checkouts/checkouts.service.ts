@@ -13,12 +13,13 @@ import {
   PaymentMethod,
   Topics,
 } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
-import { preparedQuery } from '@payments/platform-database';
-import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { newUlid, requestHash } from '@payments/platform-crypto';
+import { preparedQuery } from '@payments/platform-database';
+import { apiError } from '@payments/platform-envelope';
+import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
+
 import { Env } from '../config/env';
 import { OutletServiceClient } from '../services/outlet-service.client';
 import { checkoutLink } from './checkout-link';
@@ -63,18 +64,30 @@ export class CheckoutsService {
   ) {}
 
   /** Creates a checkout; with an Idempotency-Key, a retry of the same request gets the first answer. */
-  async create(businessId: string, request: CreateCheckoutRequest, idempotencyKey?: string): Promise<CreateCheckoutResponse> {
+  async create(
+    businessId: string,
+    request: CreateCheckoutRequest,
+    idempotencyKey?: string,
+  ): Promise<CreateCheckoutResponse> {
     if (!idempotencyKey) return this.insert(this.dataSource.manager, businessId, request);
     return this.dataSource.transaction(async (em) => {
       const earlier = await this.claimKey(em, businessId, idempotencyKey, request);
       if (earlier) return earlier;
       const response = await this.insert(em, businessId, request);
-      await em.query(`UPDATE gateway.idempotency_keys SET response = $3 WHERE business_id = $1 AND key = $2`, [businessId, idempotencyKey, JSON.stringify(response)]);
+      await em.query(`UPDATE gateway.idempotency_keys SET response = $3 WHERE business_id = $1 AND key = $2`, [
+        businessId,
+        idempotencyKey,
+        JSON.stringify(response),
+      ]);
       return response;
     });
   }
 
-  private async insert(em: EntityManager, businessId: string, request: CreateCheckoutRequest): Promise<CreateCheckoutResponse> {
+  private async insert(
+    em: EntityManager,
+    businessId: string,
+    request: CreateCheckoutRequest,
+  ): Promise<CreateCheckoutResponse> {
     const reference = `CHK-${newUlid()}`;
     const values = [
       reference,
@@ -103,7 +116,12 @@ export class CheckoutsService {
    */
   async get(businessId: string, reference: string): Promise<CheckoutResponse> {
     const row = await this.closingIfExpired(async () => {
-      const [found] = await preparedQuery<CheckoutRow>(this.dataSource, 'gateway.checkout', `SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`, [businessId, reference]);
+      const [found] = await preparedQuery<CheckoutRow>(
+        this.dataSource,
+        'gateway.checkout',
+        `SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`,
+        [businessId, reference],
+      );
       return found;
     });
     if (!row) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${reference} not found`);
@@ -117,7 +135,8 @@ export class CheckoutsService {
       const state = checkout.transactionStatus === 'PROCESSING' ? 'expired' : checkout.transactionStatus.toLowerCase();
       throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} is ${state} and cannot be paid`);
     }
-    if (!checkout.paymentMethod.includes(method)) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} does not accept ${method}`);
+    if (!checkout.paymentMethod.includes(method))
+      throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} does not accept ${method}`);
     return checkout;
   }
 
@@ -161,7 +180,10 @@ export class CheckoutsService {
     if (recorded !== 'PROCESSING') {
       this.ended.set(outcome.checkoutReference, recorded);
       if (recorded !== outcome.status) {
-        this.logger.error({ checkoutReference: outcome.checkoutReference, recorded, decided: outcome.status }, 'checkout record disagrees with the ledger');
+        this.logger.error(
+          { checkoutReference: outcome.checkoutReference, recorded, decided: outcome.status },
+          'checkout record disagrees with the ledger',
+        );
       }
       return;
     }
@@ -175,7 +197,19 @@ export class CheckoutsService {
          WHERE business_id = $1 AND reference = $2 AND status = 'PROCESSING' RETURNING reference
        )
        INSERT INTO gateway.outbox (id, topic, message_key, payload, headers) SELECT $7, $8, $9, $10, $11 FROM ended`,
-      [outcome.businessId, outcome.checkoutReference, outcome.status, outcome.method, outcome.maskedCard, at, event.id, event.topic, event.key, event.payload, event.headers],
+      [
+        outcome.businessId,
+        outcome.checkoutReference,
+        outcome.status,
+        outcome.method,
+        outcome.maskedCard,
+        at,
+        event.id,
+        event.topic,
+        event.key,
+        event.payload,
+        event.headers,
+      ],
     );
     outboxCommitted(this.dataSource);
     this.ended.set(outcome.checkoutReference, outcome.status);
@@ -183,7 +217,10 @@ export class CheckoutsService {
 
   /** The record as stored, without closing an expired one. */
   private async current(businessId: string, reference: string): Promise<CheckoutResponse | null> {
-    const [row] = (await this.dataSource.query(`SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`, [businessId, reference])) as CheckoutRow[];
+    const [row] = (await this.dataSource.query(
+      `SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`,
+      [businessId, reference],
+    )) as CheckoutRow[];
     return row ? toResponse(row) : null;
   }
 
@@ -201,7 +238,9 @@ export class CheckoutsService {
       `SELECT business_id, reference FROM gateway.checkouts WHERE status = 'PROCESSING' AND expires_at <= now() ORDER BY expires_at LIMIT $1`,
       [limit],
     )) as Pick<CheckoutRow, 'business_id' | 'reference'>[];
-    await this.close(due.map((row) => ({ businessId: row.business_id, checkoutReference: row.reference, comment: expiredComment })));
+    await this.close(
+      due.map((row) => ({ businessId: row.business_id, checkoutReference: row.reference, comment: expiredComment })),
+    );
     return due.length;
   }
 
@@ -218,17 +257,22 @@ export class CheckoutsService {
     return read();
   }
 
-  private async claimKey(em: EntityManager, businessId: string, key: string, request: CreateCheckoutRequest): Promise<CreateCheckoutResponse | null> {
+  private async claimKey(
+    em: EntityManager,
+    businessId: string,
+    key: string,
+    request: CreateCheckoutRequest,
+  ): Promise<CreateCheckoutResponse | null> {
     const hash = requestHash('create_checkout', request);
     const claimed: unknown[] = await em.query(
       `INSERT INTO gateway.idempotency_keys (business_id, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING key`,
       [businessId, key, hash],
     );
     if (claimed.length === 1) return null;
-    const [earlier] = (await em.query(`SELECT request_hash, response FROM gateway.idempotency_keys WHERE business_id = $1 AND key = $2`, [
-      businessId,
-      key,
-    ])) as { request_hash: string; response: CreateCheckoutResponse | null }[];
+    const [earlier] = (await em.query(
+      `SELECT request_hash, response FROM gateway.idempotency_keys WHERE business_id = $1 AND key = $2`,
+      [businessId, key],
+    )) as { request_hash: string; response: CreateCheckoutResponse | null }[];
     if (earlier.request_hash !== hash || !earlier.response) {
       throw apiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request');
     }

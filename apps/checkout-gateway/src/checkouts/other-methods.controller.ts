@@ -1,7 +1,14 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CheckoutAccountResponse, CheckoutQrResponse, QrWalletPayRequest } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import {
+  ApiEnvelopeErrors,
+  ApiEnvelopeOk,
+  ApiKeyProtected,
+  ApiRequestBody,
+  SuccessMessage,
+} from '@payments/platform-envelope';
+
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { OtherMethodsService } from './other-methods.service';

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { CheckoutAccount, CheckoutPaymentResult, CheckoutQrResponse } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
 import { newUlid } from '@payments/platform-crypto';
+import { apiError } from '@payments/platform-envelope';
 import { toDataURL, toString } from 'qrcode';
+
 import { Business } from '../businesses/business.entity';
 import { OutletServiceClient } from '../services/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
@@ -19,7 +20,13 @@ export class OtherMethodsService {
 
   async bankAccount(business: Business, reference: string): Promise<CheckoutAccount> {
     const checkout = await this.checkouts.payable(business.id, reference, 'pay-with-transfer');
-    return this.outlets.send({ type: 'assignCheckoutAccount', businessId: business.id, checkoutReference: reference, amount: checkout.amount, expiresAt: checkout.expiresAt });
+    return this.outlets.send({
+      type: 'assignCheckoutAccount',
+      businessId: business.id,
+      checkoutReference: reference,
+      amount: checkout.amount,
+      expiresAt: checkout.expiresAt,
+    });
   }
 
   async qr(business: Business, reference: string): Promise<CheckoutQrResponse> {

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Header, Param, Post, Query, Redirect } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { apiError, RawResponse } from '@payments/platform-envelope';
+
 import { Env } from '../config/env';
 import { CardPaymentsService } from './card-payments.service';
 import { checkoutLink } from './checkout-link';
@@ -35,7 +36,9 @@ export class SandboxAcsController {
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
   show(@Param('chargeId') chargeId: string, @Query('checkoutReference') checkoutReference: unknown): string {
-    const action = escapeAttribute(`/sandbox/3ds/${encodeURIComponent(chargeId)}?${new URLSearchParams({ checkoutReference: String(checkoutReference ?? '') })}`);
+    const action = escapeAttribute(
+      `/sandbox/3ds/${encodeURIComponent(chargeId)}?${new URLSearchParams({ checkoutReference: String(checkoutReference ?? '') })}`,
+    );
     return page(
       'Sandbox bank: confirm this payment',
       `<p>This page stands in for your bank's 3-D Secure check.</p>

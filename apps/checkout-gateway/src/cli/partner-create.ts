@@ -1,10 +1,13 @@
 import 'reflect-metadata';
+
+import { parseArgs } from 'node:util';
+
 import { loadEnvOrExit } from '@payments/platform-bootstrap';
 import { Sealer } from '@payments/platform-crypto';
 import { migrate, postgresOptions } from '@payments/platform-database';
 import { Outbox } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
-import { parseArgs } from 'node:util';
+
 import { BusinessesService, PartnerCredentials } from '../businesses/businesses.service';
 import { Env } from '../config/env';
 import { database } from '../database/data-source';

@@ -11,7 +11,8 @@ export function AcceptsIdempotencyKey(): MethodDecorator {
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
-      description: 'Up to 255 printable characters. A retry with the same key and body returns the first answer; the same key with another body answers 422 IDEMPOTENCY_KEY_REUSED.',
+      description:
+        'Up to 255 printable characters. A retry with the same key and body returns the first answer; the same key with another body answers 422 IDEMPOTENCY_KEY_REUSED.',
     }),
   );
 }
@@ -21,7 +22,9 @@ export const IdempotencyKey = createParamDecorator((_data: unknown, context: Exe
   const value = context.switchToHttp().getRequest<FastifyRequest>().headers[header];
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(value)) {
-    throw new ValidationFailedError([{ field: 'Idempotency-Key', messages: ['Idempotency-Key must be 1 to 255 printable ASCII characters'] }]);
+    throw new ValidationFailedError([
+      { field: 'Idempotency-Key', messages: ['Idempotency-Key must be 1 to 255 printable ASCII characters'] },
+    ]);
   }
   return value;
 });

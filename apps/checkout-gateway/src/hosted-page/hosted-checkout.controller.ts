@@ -1,7 +1,14 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { CardAuthorizationRequest, CardChargeResponse, CardPaymentRequest, CheckoutAccount, HostedCheckoutView } from '@payments/contracts';
+import {
+  CardAuthorizationRequest,
+  CardChargeResponse,
+  CardPaymentRequest,
+  CheckoutAccount,
+  HostedCheckoutView,
+} from '@payments/contracts';
 import { apiError, RawResponse, SuccessMessage } from '@payments/platform-envelope';
+
 import { HostedCheckoutService } from './hosted-checkout.service';
 
 /**
@@ -35,7 +42,10 @@ export class HostedCheckoutController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @SuccessMessage('Card verification processed')
-  authorizeCard(@Param('reference') reference: string, @Body() answer: CardAuthorizationRequest): Promise<CardChargeResponse> {
+  authorizeCard(
+    @Param('reference') reference: string,
+    @Body() answer: CardAuthorizationRequest,
+  ): Promise<CardChargeResponse> {
     return this.hosted.authorizeCard(reference, answer);
   }
 

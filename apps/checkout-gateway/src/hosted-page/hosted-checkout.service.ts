@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { CardAuthorizationRequest, CardChargeResponse, CardPaymentRequest, CheckoutAccount, HostedCheckoutView } from '@payments/contracts';
+import {
+  CardAuthorizationRequest,
+  CardChargeResponse,
+  CardPaymentRequest,
+  CheckoutAccount,
+  HostedCheckoutView,
+} from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
+
 import { Business } from '../businesses/business.entity';
 import { BusinessesService } from '../businesses/businesses.service';
 import { CardPaymentsService } from '../checkouts/card-payments.service';

@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RawResponse } from '@payments/platform-envelope';
 import type { FastifyReply } from 'fastify';
+
 import { HostedCheckoutService } from './hosted-checkout.service';
 import { PageAssets } from './page-assets';
 import { renderCheckoutPage, renderNotFoundPage } from './page-html';
@@ -40,9 +41,15 @@ export class HostedPageController {
   @Get()
   @RawResponse()
   async page(@Query('checkoutReference') reference: unknown, @Res() reply: FastifyReply): Promise<void> {
-    const view = typeof reference === 'string' && reference.length > 0 && reference.length <= 64 ? await this.hosted.view(reference) : null;
+    const view =
+      typeof reference === 'string' && reference.length > 0 && reference.length <= 64
+        ? await this.hosted.view(reference)
+        : null;
     const html = view ? renderCheckoutPage(view, this.assets) : renderNotFoundPage(this.assets);
-    await reply.status(view ? 200 : 404).headers(pageHeaders).send(html);
+    await reply
+      .status(view ? 200 : 404)
+      .headers(pageHeaders)
+      .send(html);
   }
 
   @Get('assets/:name')
@@ -50,11 +57,16 @@ export class HostedPageController {
   async asset(@Param('name') name: string, @Query('v') version: unknown, @Res() reply: FastifyReply): Promise<void> {
     const asset = this.assets.get(name);
     if (!asset) {
-      await reply.status(404).headers({ 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }).send('Not found');
+      await reply
+        .status(404)
+        .headers({ 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
+        .send('Not found');
       return;
     }
     // A versioned URL never changes content, so browsers keep it; an unversioned one is revalidated.
     const caching = version === asset.version ? 'public, max-age=31536000, immutable' : 'no-cache';
-    await reply.headers({ 'content-type': asset.contentType, 'cache-control': caching, 'x-content-type-options': 'nosniff' }).send(asset.body);
+    await reply
+      .headers({ 'content-type': asset.contentType, 'cache-control': caching, 'x-content-type-options': 'nosniff' })
+      .send(asset.body);
   }
 }

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { Injectable } from '@nestjs/common';
 
 export interface PageAsset {
   body: Buffer;

@@ -1,4 +1,5 @@
 import { HostedCheckoutView } from '@payments/contracts';
+
 import { PageAssets } from './page-assets';
 import { renderCheckoutPage, returnTarget } from './page-html';
 
@@ -31,22 +32,33 @@ describe('the hosted page markup', () => {
     expect(single).not.toContain('method-pay-with-transfer');
     expect(single).not.toContain('class="methods"');
     const several = renderCheckoutPage(view({ paymentMethod: ['qr-wallet', 'pay-with-transfer'] }), assets);
-    expect(several.match(/data-method="[^"]+"/g)).toEqual(['data-method="qr-wallet"', 'data-method="pay-with-transfer"']);
+    expect(several.match(/data-method="[^"]+"/g)).toEqual([
+      'data-method="qr-wallet"',
+      'data-method="pay-with-transfer"',
+    ]);
     expect(several).not.toContain('id="card-form"');
   });
 
   it('shows an ended checkout as paid, expired or not completed, with the way back', () => {
-    const paid = renderCheckoutPage(view({ transactionStatus: 'SUCCESS', usedMethod: 'card', returnUrl: 'https://shop.example/done' }), assets);
+    const paid = renderCheckoutPage(
+      view({ transactionStatus: 'SUCCESS', usedMethod: 'card', returnUrl: 'https://shop.example/done' }),
+      assets,
+    );
     expect(paid).toContain('This checkout has been paid');
     expect(paid).toContain('href="https://shop.example/done?reference=CHK-01TEST&#38;status=SUCCESS"');
     expect(paid).not.toContain('card-form');
-    const expired = renderCheckoutPage(view({ transactionStatus: 'FAILED', expiresAt: new Date(Date.now() - 1000).toISOString() }), assets);
+    const expired = renderCheckoutPage(
+      view({ transactionStatus: 'FAILED', expiresAt: new Date(Date.now() - 1000).toISOString() }),
+      assets,
+    );
     expect(expired).toContain('This checkout has expired');
     const declined = renderCheckoutPage(view({ transactionStatus: 'FAILED', usedMethod: 'card' }), assets);
     expect(declined).toContain('This payment was not completed');
   });
 
   it('adds the outcome to the merchant return URL, keeping its own query', () => {
-    expect(returnTarget('https://shop.example/back?order=42', 'CHK-1', 'FAILED')).toBe('https://shop.example/back?order=42&reference=CHK-1&status=FAILED');
+    expect(returnTarget('https://shop.example/back?order=42', 'CHK-1', 'FAILED')).toBe(
+      'https://shop.example/back?order=42&reference=CHK-1&status=FAILED',
+    );
   });
 });

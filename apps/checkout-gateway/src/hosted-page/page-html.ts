@@ -1,4 +1,5 @@
 import { HostedCheckoutView, PaymentMethod } from '@payments/contracts';
+
 import { formatNaira } from './naira';
 import { PageAssets } from './page-assets';
 
@@ -58,7 +59,11 @@ export function renderNotFoundPage(assets: PageAssets): string {
 function renderEnded(view: HostedCheckoutView): string {
   const paid = view.transactionStatus === 'SUCCESS';
   const expired = !paid && view.usedMethod === null && Date.parse(view.expiresAt) <= Date.now();
-  const title = paid ? 'This checkout has been paid' : expired ? 'This checkout has expired' : 'This payment was not completed';
+  const title = paid
+    ? 'This checkout has been paid'
+    : expired
+      ? 'This checkout has expired'
+      : 'This payment was not completed';
   const text = paid
     ? `${escapeHtml(view.businessName)} has received your payment. There is nothing more to do.`
     : `No money was taken for this checkout. Ask ${escapeHtml(view.businessName)} for a new payment link.`;
@@ -89,7 +94,10 @@ export function returnTarget(returnUrl: string, reference: string, status: strin
 function methodChooser(methods: PaymentMethod[]): string {
   if (methods.length < 2) return '';
   const buttons = methods
-    .map((method) => `<button type="button" class="method" data-method="${method}" aria-pressed="false" aria-controls="method-${method}">${methodLabels[method]}</button>`)
+    .map(
+      (method) =>
+        `<button type="button" class="method" data-method="${method}" aria-pressed="false" aria-controls="method-${method}">${methodLabels[method]}</button>`,
+    )
     .join('\n    ');
   return `<nav class="methods" aria-label="Choose how to pay">
     ${buttons}
@@ -130,7 +138,9 @@ const cardPanel = (amount: string) => `<section class="panel" id="method-card" a
   </form>
 </section>`;
 
-const transferPanel = (amount: string) => `<section class="panel" id="method-pay-with-transfer" aria-labelledby="transfer-title" hidden>
+const transferPanel = (
+  amount: string,
+) => `<section class="panel" id="method-pay-with-transfer" aria-labelledby="transfer-title" hidden>
   <h2 id="transfer-title">Pay by bank transfer</h2>
   <p>Transfer exactly <strong>${amount}</strong> to the account below from your bank app. It is for this payment only.</p>
   <p id="transfer-loading" class="hint" role="status">Getting your account number…</p>
@@ -160,7 +170,11 @@ export function renderCheckoutPage(view: HostedCheckoutView, assets: PageAssets)
   const amount = formatNaira(view.amount);
   const title = `Pay ${amount} to ${view.businessName}`;
   if (view.transactionStatus !== 'PROCESSING') {
-    return layout(assets, title, `<main class="checkout" id="checkout">\n${summary(view)}\n${renderEnded(view)}\n</main>`);
+    return layout(
+      assets,
+      title,
+      `<main class="checkout" id="checkout">\n${summary(view)}\n${renderEnded(view)}\n</main>`,
+    );
   }
   const panels = { card: cardPanel(amount), 'pay-with-transfer': transferPanel(amount), 'qr-wallet': qrPanel(amount) };
   return layout(

@@ -8,8 +8,15 @@ import {
   SweepSettingsRequest,
   SweepSettingsResponse,
 } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 import { newUlid } from '@payments/platform-crypto';
+import {
+  ApiEnvelopeErrors,
+  ApiEnvelopeOk,
+  ApiKeyProtected,
+  ApiRequestBody,
+  SuccessMessage,
+} from '@payments/platform-envelope';
+
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
@@ -30,8 +37,18 @@ export class OutletsController {
   @ApiEnvelopeErrors(422, 503)
   @SuccessMessage('Outlet created successfully')
   @AcceptsIdempotencyKey()
-  create(@CurrentBusiness() business: Business, @Body() request: CreateOutletRequest, @IdempotencyKey() idempotencyKey?: string): Promise<OutletResponse> {
-    return this.outletService.send({ type: 'createOutlet', businessId: business.id, request, idempotencyKey, commandId: newUlid() });
+  create(
+    @CurrentBusiness() business: Business,
+    @Body() request: CreateOutletRequest,
+    @IdempotencyKey() idempotencyKey?: string,
+  ): Promise<OutletResponse> {
+    return this.outletService.send({
+      type: 'createOutlet',
+      businessId: business.id,
+      request,
+      idempotencyKey,
+      commandId: newUlid(),
+    });
   }
 
   @Get()
@@ -49,7 +66,10 @@ export class OutletsController {
   @ApiEnvelopeOk(SweepSettingsResponse)
   @ApiEnvelopeErrors(422, 503)
   @SuccessMessage('Sweep settings updated')
-  updateSweepSettings(@CurrentBusiness() business: Business, @Body() request: SweepSettingsRequest): Promise<SweepSettingsResponse> {
+  updateSweepSettings(
+    @CurrentBusiness() business: Business,
+    @Body() request: SweepSettingsRequest,
+  ): Promise<SweepSettingsResponse> {
     return this.outletService.send({ type: 'setSweepSettings', businessId: business.id, request });
   }
 

@@ -2,6 +2,7 @@ import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WalletResponse } from '@payments/contracts';
 import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, SuccessMessage } from '@payments/platform-envelope';
+
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { OutletServiceClient } from '../services/outlet-service.client';

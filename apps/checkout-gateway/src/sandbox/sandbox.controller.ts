@@ -1,16 +1,21 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreditVirtualAccountRequest, CreditVirtualAccountResponse, CreditVirtualAccountResult } from '@payments/contracts';
+import {
+  CreditVirtualAccountRequest,
+  CreditVirtualAccountResponse,
+  CreditVirtualAccountResult,
+} from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import {
   ApiEnvelopeErrors,
   ApiEnvelopeOk,
-  ApiKeyProtected,
   apiError,
+  ApiKeyProtected,
   ApiRequestBody,
   SuccessMessage,
   ValidationFailedError,
 } from '@payments/platform-envelope';
+
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { CheckoutsService } from '../checkouts/checkouts.service';

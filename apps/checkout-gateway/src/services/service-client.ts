@@ -1,7 +1,7 @@
+import { Logger } from '@nestjs/common';
 import { TopicSpec } from '@payments/contracts';
 import { DomainError } from '@payments/platform-envelope';
 import { CommandClient, CommandTimeoutError } from '@payments/platform-kafka';
-import { Logger } from '@nestjs/common';
 
 /**
  * Kafka request/reply to a backing service. A reply that carries an error becomes that error;
@@ -24,7 +24,8 @@ export abstract class ServiceClient<Command extends { type: string }> {
     try {
       reply = await this.client.request<T>(this.requests, command, this.timeoutMs);
     } catch (error) {
-      if (!(error instanceof CommandTimeoutError)) this.logger.error({ err: error, command: command.type }, 'request failed');
+      if (!(error instanceof CommandTimeoutError))
+        this.logger.error({ err: error, command: command.type }, 'request failed');
       throw new DomainError(this.unavailableCode, this.unavailableMessage, 503);
     }
     if (!reply.ok) throw new DomainError(reply.error.code, reply.error.message, reply.error.status);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommandClient } from '@payments/platform-kafka';
+
 import { CardServiceClient } from './card-service.client';
 import { OutletServiceClient } from './outlet-service.client';
 import { WebhookServiceClient } from './webhook-service.client';

@@ -1,12 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { Topics, WebhookCommand } from '@payments/contracts';
 import { CommandClient } from '@payments/platform-kafka';
+
 import { Env } from '../config/env';
 import { ServiceClient } from './service-client';
 
 @Injectable()
 export class WebhookServiceClient extends ServiceClient<WebhookCommand> {
   constructor(client: CommandClient, env: Env) {
-    super(client, Topics.webhookCommands, env.SERVICE_TIMEOUT_MS, 'The webhook service did not answer in time; retry the request');
+    super(
+      client,
+      Topics.webhookCommands,
+      env.SERVICE_TIMEOUT_MS,
+      'The webhook service did not answer in time; retry the request',
+    );
   }
 }

@@ -1,7 +1,19 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BankTransferRequest, BankTransferResponse, InternalTransferRequest, InternalTransferResponse } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import {
+  BankTransferRequest,
+  BankTransferResponse,
+  InternalTransferRequest,
+  InternalTransferResponse,
+} from '@payments/contracts';
+import {
+  ApiEnvelopeErrors,
+  ApiEnvelopeOk,
+  ApiKeyProtected,
+  ApiRequestBody,
+  SuccessMessage,
+} from '@payments/platform-envelope';
+
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { OutletServiceClient } from '../services/outlet-service.client';
@@ -20,7 +32,10 @@ export class TransfersController {
   @ApiEnvelopeOk(InternalTransferResponse)
   @ApiEnvelopeErrors(404, 422, 503)
   @SuccessMessage('Transfer successful')
-  internal(@CurrentBusiness() business: Business, @Body() request: InternalTransferRequest): Promise<InternalTransferResponse> {
+  internal(
+    @CurrentBusiness() business: Business,
+    @Body() request: InternalTransferRequest,
+  ): Promise<InternalTransferResponse> {
     return this.outletService.send({ type: 'internalTransfer', businessId: business.id, request });
   }
 

@@ -8,7 +8,14 @@ import {
   SetWebhookEndpointRequest,
   WebhookEndpointResponse,
 } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import {
+  ApiEnvelopeErrors,
+  ApiEnvelopeOk,
+  ApiKeyProtected,
+  ApiRequestBody,
+  SuccessMessage,
+} from '@payments/platform-envelope';
+
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { WebhookServiceClient } from '../services/webhook-service.client';
@@ -34,7 +41,10 @@ export class WebhooksController {
   @ApiEnvelopeOk(WebhookEndpointResponse)
   @ApiEnvelopeErrors(422)
   @SuccessMessage('Webhook endpoint updated')
-  setEndpoint(@CurrentBusiness() business: Business, @Body() request: SetWebhookEndpointRequest): Promise<WebhookEndpointResponse> {
+  setEndpoint(
+    @CurrentBusiness() business: Business,
+    @Body() request: SetWebhookEndpointRequest,
+  ): Promise<WebhookEndpointResponse> {
     return this.webhooks.send({ type: 'setEndpoint', businessId: business.id, url: request.url });
   }
 
@@ -43,7 +53,10 @@ export class WebhooksController {
   @ApiEnvelopeOk(DeliveryPageResponse)
   @ApiEnvelopeErrors(422)
   @SuccessMessage('Deliveries retrieved')
-  deliveries(@CurrentBusiness() business: Business, @Query() query: ListDeliveriesQuery): Promise<DeliveryPageResponse> {
+  deliveries(
+    @CurrentBusiness() business: Business,
+    @Query() query: ListDeliveriesQuery,
+  ): Promise<DeliveryPageResponse> {
     return this.webhooks.send({ type: 'listDeliveries', businessId: business.id, query });
   }
 
@@ -52,7 +65,10 @@ export class WebhooksController {
   @ApiEnvelopeOk(DeliveryDetailResponse)
   @ApiEnvelopeErrors(404)
   @SuccessMessage('Delivery retrieved')
-  delivery(@CurrentBusiness() business: Business, @Param('deliveryId') deliveryId: string): Promise<DeliveryDetailResponse> {
+  delivery(
+    @CurrentBusiness() business: Business,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<DeliveryDetailResponse> {
     return this.webhooks.send({ type: 'getDelivery', businessId: business.id, deliveryId });
   }
 

@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
+
 import { CardChargeSucceededV1, CommandReply, OutletCommand, PosTransactionDecidedV1 } from '@payments/contracts';
 import { eventually } from '@payments/testing';
-import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
+
 import { OutletCommandsController } from '../commands/outlet-commands.controller';
-import { OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { PosOutcomesConsumer } from '../pos/pos-outcomes.consumer';
+import { OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { CardChargesConsumer } from './card-charges.consumer';
 
 jest.setTimeout(90_000);
@@ -47,14 +49,20 @@ describe('checkout outcomes in the ledger', () => {
       checkouts: [{ businessId, checkoutReference, comment: 'Checkout expired before payment' }],
     });
   const payQr = (checkoutReference: string, paymentId = ulid()) =>
-    send({ type: 'settleCheckoutPayment', businessId, checkoutReference, amount: '5000', method: 'qr-wallet', paymentId });
+    send({
+      type: 'settleCheckoutPayment',
+      businessId,
+      checkoutReference,
+      amount: '5000',
+      method: 'qr-wallet',
+      paymentId,
+    });
   const entries = async (kind: string, reference: string) =>
     (
-      (await fixture.dataSource.query(`SELECT count(*)::int AS count FROM outlets.journal_entries WHERE business_id = $1 AND kind = $2 AND reference = $3`, [
-        businessId,
-        kind,
-        reference,
-      ])) as { count: number }[]
+      (await fixture.dataSource.query(
+        `SELECT count(*)::int AS count FROM outlets.journal_entries WHERE business_id = $1 AND kind = $2 AND reference = $3`,
+        [businessId, kind, reference],
+      )) as { count: number }[]
     )[0].count;
   const decidedEvents = async (checkoutReference: string) =>
     (
@@ -65,7 +73,10 @@ describe('checkout outcomes in the ledger', () => {
     ).map((row) => row.outcome);
   const systemWallet = async (type: string) =>
     (
-      (await fixture.dataSource.query(`SELECT id, ledger_balance FROM outlets.wallets WHERE business_id = $1 AND type = $2`, [businessId, type])) as {
+      (await fixture.dataSource.query(
+        `SELECT id, ledger_balance FROM outlets.wallets WHERE business_id = $1 AND type = $2`,
+        [businessId, type],
+      )) as {
         id: string;
         ledger_balance: string;
       }[]
@@ -74,7 +85,9 @@ describe('checkout outcomes in the ledger', () => {
   it('refuses a transfer to a checkout that was closed FAILED, and books nothing', async () => {
     const reference = newCheckout();
     const account = await accountFor(reference);
-    expect(await close(reference)).toEqual([expect.objectContaining({ checkoutReference: reference, status: 'FAILED' })]);
+    expect(await close(reference)).toEqual([
+      expect.objectContaining({ checkoutReference: reference, status: 'FAILED' }),
+    ]);
     const reply = await transfer(account, randomUUID());
     expect(reply).toMatchObject({ ok: false, error: { code: 'INVALID_TRANSFER' } });
     expect(await entries('checkout', reference)).toBe(0);
@@ -84,15 +97,21 @@ describe('checkout outcomes in the ledger', () => {
     const reference = newCheckout();
     const account = await accountFor(reference);
     expect((await transfer(account, randomUUID())).ok).toBe(true);
-    expect(await close(reference)).toEqual([expect.objectContaining({ status: 'SUCCESS', method: 'pay-with-transfer' })]);
-    expect(await decidedEvents(reference)).toEqual([expect.objectContaining({ status: 'SUCCESS', method: 'pay-with-transfer' })]);
+    expect(await close(reference)).toEqual([
+      expect.objectContaining({ status: 'SUCCESS', method: 'pay-with-transfer' }),
+    ]);
+    expect(await decidedEvents(reference)).toEqual([
+      expect.objectContaining({ status: 'SUCCESS', method: 'pay-with-transfer' }),
+    ]);
   });
 
   it('books a QR payment and its outcome in one commit, which closing cannot undo', async () => {
     const reference = newCheckout();
     const paid = await payQr(reference);
     expect(paid.ok).toBe(true);
-    expect(await decidedEvents(reference)).toEqual([expect.objectContaining({ status: 'SUCCESS', method: 'qr-wallet' })]);
+    expect(await decidedEvents(reference)).toEqual([
+      expect.objectContaining({ status: 'SUCCESS', method: 'qr-wallet' }),
+    ]);
     expect(await close(reference)).toEqual([expect.objectContaining({ status: 'SUCCESS', method: 'qr-wallet' })]);
     expect(await entries('checkout', reference)).toBe(1);
   });
@@ -107,21 +126,34 @@ describe('checkout outcomes in the ledger', () => {
       eventId: randomUUID(),
       type: CardChargeSucceededV1,
       occurredAt: new Date().toISOString(),
-      payload: { chargeId, businessId, checkoutReference: reference, amount: '5000', maskedPan: '506099*********0035', succeededAt: new Date().toISOString() },
+      payload: {
+        chargeId,
+        businessId,
+        checkoutReference: reference,
+        amount: '5000',
+        maskedPan: '506099*********0035',
+        succeededAt: new Date().toISOString(),
+      },
     };
     await fixture.get(CardChargesConsumer).handle(event);
     await fixture.get(CardChargesConsumer).handle({ ...event, eventId: randomUUID() });
 
     expect(BigInt((await systemWallet('suspense')).ledger_balance) - suspenseBefore).toBe(5000n);
     expect(await entries('checkout', reference)).toBe(1);
-    const refunds = (await fixture.dataSource.query(`SELECT amount::text, status, transaction_reference FROM outlets.refunds WHERE business_id = $1 AND checkout_reference = $2`, [
-      businessId,
-      reference,
-    ])) as { amount: string; status: string; transaction_reference: string }[];
+    const refunds = (await fixture.dataSource.query(
+      `SELECT amount::text, status, transaction_reference FROM outlets.refunds WHERE business_id = $1 AND checkout_reference = $2`,
+      [businessId, reference],
+    )) as { amount: string; status: string; transaction_reference: string }[];
     expect(refunds).toEqual([{ amount: '5000', status: 'PENDING', transaction_reference: chargeId }]);
     const refundEvents = (await fixture.partnerEvents(businessId)).filter((e) => e.event === 'refund.pending');
     expect(refundEvents).toEqual([
-      expect.objectContaining({ eventData: expect.objectContaining({ amount: '5000', transactionStatus: 'PROCESSING', details: expect.objectContaining({ checkoutReference: reference, chargeId }) }) }),
+      expect.objectContaining({
+        eventData: expect.objectContaining({
+          amount: '5000',
+          transactionStatus: 'PROCESSING',
+          details: expect.objectContaining({ checkoutReference: reference, chargeId }),
+        }),
+      }),
     ]);
   });
 
@@ -131,7 +163,14 @@ describe('checkout outcomes in the ledger', () => {
       eventId: randomUUID(),
       type: CardChargeSucceededV1,
       occurredAt: new Date().toISOString(),
-      payload: { chargeId: ulid(), businessId: stranger, checkoutReference: newCheckout(), amount: '700', maskedPan: '506099*********0019', succeededAt: new Date().toISOString() },
+      payload: {
+        chargeId: ulid(),
+        businessId: stranger,
+        checkoutReference: newCheckout(),
+        amount: '700',
+        maskedPan: '506099*********0019',
+        succeededAt: new Date().toISOString(),
+      },
     };
     const pos = {
       eventId: randomUUID(),
@@ -153,7 +192,10 @@ describe('checkout outcomes in the ledger', () => {
     await fixture.get(CardChargesConsumer).handle(charge);
     await fixture.get(PosOutcomesConsumer).handle(pos);
     await fixture.get(PosOutcomesConsumer).handle(pos);
-    const held = () => fixture.dataSource.query(`SELECT kind FROM outlets.awaiting_onboarding WHERE business_id = $1 ORDER BY kind`, [stranger]) as Promise<{ kind: string }[]>;
+    const held = () =>
+      fixture.dataSource.query(`SELECT kind FROM outlets.awaiting_onboarding WHERE business_id = $1 ORDER BY kind`, [
+        stranger,
+      ]) as Promise<{ kind: string }[]>;
     expect(await held()).toEqual([{ kind: 'card-charge' }, { kind: 'pos-outcome' }]);
 
     await fixture.business('test', stranger);
@@ -196,19 +238,34 @@ describe('checkout outcomes in the ledger', () => {
   it('creates one outlet for a repeated Idempotency-Key, and refuses the key with another body', async () => {
     const idempotencyKey = `outlet-${randomUUID()}`;
     const create = (accountName: string, commandId = ulid()) =>
-      send<{ outletId: string }>({ type: 'createOutlet', businessId, request: { accountName }, idempotencyKey, commandId });
+      send<{ outletId: string }>({
+        type: 'createOutlet',
+        businessId,
+        request: { accountName },
+        idempotencyKey,
+        commandId,
+      });
     const first = await create('Keyed Outlet');
     const again = await create('Keyed Outlet');
     expect(first.ok && again.ok && again.data.outletId === first.data.outletId).toBe(true);
-    expect(await create('Another Name')).toMatchObject({ ok: false, error: { code: 'IDEMPOTENCY_KEY_REUSED', status: 422 } });
-    const [{ count }] = (await fixture.dataSource.query(`SELECT count(*)::int AS count FROM outlets.outlets WHERE business_id = $1 AND account_name = 'Keyed Outlet'`, [
-      businessId,
-    ])) as { count: number }[];
+    expect(await create('Another Name')).toMatchObject({
+      ok: false,
+      error: { code: 'IDEMPOTENCY_KEY_REUSED', status: 422 },
+    });
+    const [{ count }] = (await fixture.dataSource.query(
+      `SELECT count(*)::int AS count FROM outlets.outlets WHERE business_id = $1 AND account_name = 'Keyed Outlet'`,
+      [businessId],
+    )) as { count: number }[];
     expect(count).toBe(1);
   });
 
   it('creates one outlet when the same create command is delivered twice without a key', async () => {
-    const command: OutletCommand = { type: 'createOutlet', businessId, request: { accountName: `Once ${ulid()}` }, commandId: ulid() };
+    const command: OutletCommand = {
+      type: 'createOutlet',
+      businessId,
+      request: { accountName: `Once ${ulid()}` },
+      commandId: ulid(),
+    };
     const first = await send<{ outletId: string }>(command);
     const again = await send<{ outletId: string }>(command);
     expect(first.ok && again.ok && again.data.outletId === first.data.outletId).toBe(true);
@@ -221,7 +278,12 @@ describe('checkout outcomes in the ledger', () => {
     const internal = await send({
       type: 'internalTransfer',
       businessId,
-      request: { reference: `checkout:${reference}`, amount: '100', sourceWalletId: outlet.collectionWallet.walletId, destinationWalletId: outlet.depositWallet.walletId },
+      request: {
+        reference: `checkout:${reference}`,
+        amount: '100',
+        sourceWalletId: outlet.collectionWallet.walletId,
+        destinationWalletId: outlet.depositWallet.walletId,
+      },
     });
     expect(internal.ok).toBe(true);
     expect((await payQr(reference)).ok).toBe(true);

@@ -12,7 +12,8 @@ interface OutcomeRow {
   comment: string;
 }
 
-export type NewOutcome = Omit<CheckoutOutcome, 'method' | 'paymentId' | 'maskedCard'> & Partial<Pick<CheckoutOutcome, 'method' | 'paymentId' | 'maskedCard'>>;
+export type NewOutcome = Omit<CheckoutOutcome, 'method' | 'paymentId' | 'maskedCard'> &
+  Partial<Pick<CheckoutOutcome, 'method' | 'paymentId' | 'maskedCard'>>;
 
 /**
  * How each checkout ended: one row, written by whichever comes first of a booked payment and
@@ -25,13 +26,21 @@ export class CheckoutOutcomesRepository {
     const [inserted] = (await em.query(
       `INSERT INTO outlets.checkout_outcomes (checkout_reference, business_id, status, method, payment_id, masked_card, comment)
        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (checkout_reference) DO NOTHING RETURNING *`,
-      [outcome.checkoutReference, outcome.businessId, outcome.status, outcome.method ?? null, outcome.paymentId ?? null, outcome.maskedCard ?? null, outcome.comment],
+      [
+        outcome.checkoutReference,
+        outcome.businessId,
+        outcome.status,
+        outcome.method ?? null,
+        outcome.paymentId ?? null,
+        outcome.maskedCard ?? null,
+        outcome.comment,
+      ],
     )) as OutcomeRow[];
     if (inserted) return { outcome: toOutcome(inserted), decided: true };
-    const [existing] = (await em.query(`SELECT * FROM outlets.checkout_outcomes WHERE business_id = $1 AND checkout_reference = $2`, [
-      outcome.businessId,
-      outcome.checkoutReference,
-    ])) as OutcomeRow[];
+    const [existing] = (await em.query(
+      `SELECT * FROM outlets.checkout_outcomes WHERE business_id = $1 AND checkout_reference = $2`,
+      [outcome.businessId, outcome.checkoutReference],
+    )) as OutcomeRow[];
     // A reference is a ULID the gateway made for one business; another business cannot hold it.
     if (!existing) throw new Error(`checkout ${outcome.checkoutReference} was decided for another business`);
     return { outcome: toOutcome(existing), decided: false };

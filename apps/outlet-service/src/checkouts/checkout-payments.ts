@@ -13,11 +13,12 @@ import {
   PartnerEvents,
   Topics,
 } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
 import { newUlid } from '@payments/platform-crypto';
+import { apiError } from '@payments/platform-envelope';
 import { Outbox } from '@payments/platform-outbox';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
+
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
@@ -62,7 +63,12 @@ export class CheckoutPayments {
   ) {}
 
   /** The checkout's dynamic account; asking again returns the same one. */
-  async assignAccount(businessId: string, checkoutReference: string, amount: string, expiresAt: string): Promise<CheckoutAccount> {
+  async assignAccount(
+    businessId: string,
+    checkoutReference: string,
+    amount: string,
+    expiresAt: string,
+  ): Promise<CheckoutAccount> {
     return this.dataSource.transaction(async (em) => {
       const tenant = await this.tenants.require(em, businessId);
       await em.query(
@@ -70,10 +76,10 @@ export class CheckoutPayments {
          VALUES (nextval('outlets.account_number_seq')::text, $1, $2, $3, $4) ON CONFLICT (checkout_reference) DO NOTHING`,
         [businessId, checkoutReference, amount, expiresAt],
       );
-      const [row] = (await em.query(`SELECT * FROM outlets.checkout_accounts WHERE checkout_reference = $1 AND business_id = $2`, [
-        checkoutReference,
-        businessId,
-      ])) as CheckoutAccountRow[];
+      const [row] = (await em.query(
+        `SELECT * FROM outlets.checkout_accounts WHERE checkout_reference = $1 AND business_id = $2`,
+        [checkoutReference, businessId],
+      )) as CheckoutAccountRow[];
       return {
         accountNumber: row.account_number.trim(),
         accountName: `${tenant.name} checkout`,
@@ -89,7 +95,12 @@ export class CheckoutPayments {
    * The rail's session id makes a repeated notification answer as the first one did. The sandbox
    * bank refuses what the checkout cannot take, so nothing lands half-matched.
    */
-  async receiveTransfer(em: EntityManager, accountNumber: string, sessionId: string, request: CreditVirtualAccountRequest): Promise<CreditVirtualAccountResult | null> {
+  async receiveTransfer(
+    em: EntityManager,
+    accountNumber: string,
+    sessionId: string,
+    request: CreditVirtualAccountRequest,
+  ): Promise<CreditVirtualAccountResult | null> {
     const [account] = (await em.query(
       `SELECT a.* FROM outlets.checkout_accounts a JOIN outlets.tenants t USING (business_id)
        WHERE a.account_number = $1 AND t.mode = 'test' FOR UPDATE OF a`,
@@ -97,25 +108,43 @@ export class CheckoutPayments {
     )) as CheckoutAccountRow[];
     if (!account) return null;
     const key = { namespace: 'session', reference: sessionId } as const;
-    return this.commands.once(em, account.business_id, key, 'checkout_transfer', { accountNumber, amount: request.amount }, async () => {
-      if (request.amount !== account.amount) throw apiError('INVALID_TRANSFER', `Account ${accountNumber} accepts exactly ${account.amount} kobo`);
-      if (account.expires_at <= new Date()) throw apiError('INVALID_TRANSFER', `Account ${accountNumber} has expired`);
-      const { outcome, decided } = await this.outcomes.decide(em, {
-        businessId: account.business_id,
-        checkoutReference: account.checkout_reference,
-        status: 'SUCCESS',
-        method: 'pay-with-transfer',
-        paymentId: sessionId,
-        comment: 'Paid by bank transfer',
-      });
-      if (!decided) {
-        const why = outcome.status === 'SUCCESS' ? 'has already been paid' : 'has ended';
-        throw apiError('INVALID_TRANSFER', `The checkout behind account ${accountNumber} ${why}`);
-      }
-      const entryId = await this.book(em, outcome, account.amount);
-      await em.query(`UPDATE outlets.checkout_accounts SET paid_at = now() WHERE account_number = $1`, [accountNumber]);
-      return { sessionId, transactionReference: entryId, accountNumber, amount: account.amount, transactionStatus: 'SUCCESS', checkoutOutcome: outcome };
-    });
+    return this.commands.once(
+      em,
+      account.business_id,
+      key,
+      'checkout_transfer',
+      { accountNumber, amount: request.amount },
+      async () => {
+        if (request.amount !== account.amount)
+          throw apiError('INVALID_TRANSFER', `Account ${accountNumber} accepts exactly ${account.amount} kobo`);
+        if (account.expires_at <= new Date())
+          throw apiError('INVALID_TRANSFER', `Account ${accountNumber} has expired`);
+        const { outcome, decided } = await this.outcomes.decide(em, {
+          businessId: account.business_id,
+          checkoutReference: account.checkout_reference,
+          status: 'SUCCESS',
+          method: 'pay-with-transfer',
+          paymentId: sessionId,
+          comment: 'Paid by bank transfer',
+        });
+        if (!decided) {
+          const why = outcome.status === 'SUCCESS' ? 'has already been paid' : 'has ended';
+          throw apiError('INVALID_TRANSFER', `The checkout behind account ${accountNumber} ${why}`);
+        }
+        const entryId = await this.book(em, outcome, account.amount);
+        await em.query(`UPDATE outlets.checkout_accounts SET paid_at = now() WHERE account_number = $1`, [
+          accountNumber,
+        ]);
+        return {
+          sessionId,
+          transactionReference: entryId,
+          accountNumber,
+          amount: account.amount,
+          transactionStatus: 'SUCCESS',
+          checkoutOutcome: outcome,
+        };
+      },
+    );
   }
 
   /**
@@ -124,7 +153,12 @@ export class CheckoutPayments {
    * wallet for a refund. Once per charge, however often the gateway or the event asks. The
    * usual case (it pays the checkout) takes one database round trip.
    */
-  async payCard(charge: Pick<CardChargeSucceededV1Payload, 'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'>): Promise<CheckoutPaymentResult> {
+  async payCard(
+    charge: Pick<
+      CardChargeSucceededV1Payload,
+      'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'
+    >,
+  ): Promise<CheckoutPaymentResult> {
     // Usually the gateway asked first and its card.charge.succeeded event follows: answered from memory.
     const known = this.cardPayments.get(charge.chargeId);
     if (known) return known;
@@ -133,7 +167,12 @@ export class CheckoutPayments {
     return result;
   }
 
-  private async bookCard(charge: Pick<CardChargeSucceededV1Payload, 'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'>): Promise<CheckoutPaymentResult> {
+  private async bookCard(
+    charge: Pick<
+      CardChargeSucceededV1Payload,
+      'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'
+    >,
+  ): Promise<CheckoutPaymentResult> {
     const wallets = await this.wallets.systemWalletIds(this.dataSource.manager, charge.businessId);
     const outcome: CheckoutOutcome = {
       businessId: charge.businessId,
@@ -160,7 +199,13 @@ export class CheckoutPayments {
         narration: `Checkout ${charge.checkoutReference}`,
         at: new Date(),
         result: { outcome, accepted: true },
-        event: this.outbox.row<CheckoutDecidedV1Payload>({ topic: Topics.checkoutPayments, type: CheckoutDecidedV1, key: charge.businessId, businessId: charge.businessId, payload: outcome }),
+        event: this.outbox.row<CheckoutDecidedV1Payload>({
+          topic: Topics.checkoutPayments,
+          type: CheckoutDecidedV1,
+          key: charge.businessId,
+          businessId: charge.businessId,
+          payload: outcome,
+        }),
         outcome,
       });
     } catch (error) {
@@ -170,7 +215,12 @@ export class CheckoutPayments {
   }
 
   /** The checkout had ended when the card was captured: kept for a refund, or answered as the first time. */
-  private async payCardAfterEnd(charge: Pick<CardChargeSucceededV1Payload, 'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'>): Promise<CheckoutPaymentResult> {
+  private async payCardAfterEnd(
+    charge: Pick<
+      CardChargeSucceededV1Payload,
+      'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'
+    >,
+  ): Promise<CheckoutPaymentResult> {
     return this.dataSource.transaction(async (em) => {
       await this.tenants.require(em, charge.businessId);
       const key = { namespace: 'card-charge', reference: charge.chargeId } as const;
@@ -193,7 +243,12 @@ export class CheckoutPayments {
   }
 
   /** The sandbox wallet app paid the QR code: booked and decided together, or refused. */
-  async payQr(businessId: string, checkoutReference: string, amount: string, paymentId: string): Promise<CheckoutPaymentResult> {
+  async payQr(
+    businessId: string,
+    checkoutReference: string,
+    amount: string,
+    paymentId: string,
+  ): Promise<CheckoutPaymentResult> {
     return this.dataSource.transaction(async (em) => {
       await this.tenants.require(em, businessId);
       const key = { namespace: 'qr-payment', reference: paymentId } as const;
@@ -206,7 +261,11 @@ export class CheckoutPayments {
           paymentId,
           comment: 'Paid by QR wallet',
         });
-        if (!decided) throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${checkoutReference} has already ${outcome.status === 'SUCCESS' ? 'been paid' : 'ended'}`);
+        if (!decided)
+          throw apiError(
+            'CHECKOUT_NOT_PAYABLE',
+            `Checkout ${checkoutReference} has already ${outcome.status === 'SUCCESS' ? 'been paid' : 'ended'}`,
+          );
         await this.book(em, outcome, amount);
         return { outcome, accepted: true };
       });
@@ -231,7 +290,10 @@ export class CheckoutPayments {
   /** Rail → settlement wallet, and the outcome sent to the gateway, in the caller's transaction. */
   private async book(em: EntityManager, outcome: CheckoutOutcome, amount: string): Promise<string> {
     const { businessId, checkoutReference } = outcome;
-    const [railId, settlementId] = [(await this.wallets.systemWallet(em, businessId, 'rail')).id, (await this.wallets.systemWallet(em, businessId, 'settlement')).id];
+    const [railId, settlementId] = [
+      (await this.wallets.systemWallet(em, businessId, 'rail')).id,
+      (await this.wallets.systemWallet(em, businessId, 'settlement')).id,
+    ];
     const locked = await this.wallets.lock(em, businessId, [railId, settlementId]);
     const entry = await this.ledger.post(em, {
       businessId,
@@ -248,9 +310,19 @@ export class CheckoutPayments {
   }
 
   /** Rail → suspense wallet, a refund record and refund.pending: captured money is never lost. */
-  private async holdForRefund(em: EntityManager, charge: Pick<CardChargeSucceededV1Payload, 'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'>, outcome: CheckoutOutcome) {
+  private async holdForRefund(
+    em: EntityManager,
+    charge: Pick<
+      CardChargeSucceededV1Payload,
+      'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'
+    >,
+    outcome: CheckoutOutcome,
+  ) {
     const { businessId, checkoutReference, chargeId } = charge;
-    const [railId, suspenseId] = [(await this.wallets.systemWallet(em, businessId, 'rail')).id, (await this.wallets.systemWallet(em, businessId, 'suspense')).id];
+    const [railId, suspenseId] = [
+      (await this.wallets.systemWallet(em, businessId, 'rail')).id,
+      (await this.wallets.systemWallet(em, businessId, 'suspense')).id,
+    ];
     const locked = await this.wallets.lock(em, businessId, [railId, suspenseId]);
     const reason =
       outcome.status === 'SUCCESS'
@@ -266,7 +338,14 @@ export class CheckoutPayments {
         { wallet: locked.get(suspenseId)!, amount: BigInt(charge.amount) },
       ],
     });
-    const refund = await this.refunds.addPending(em, { businessId, transactionReference: chargeId, checkoutReference, amount: BigInt(charge.amount), reason, walletId: suspenseId });
+    const refund = await this.refunds.addPending(em, {
+      businessId,
+      transactionReference: chargeId,
+      checkoutReference,
+      amount: BigInt(charge.amount),
+      reason,
+      walletId: suspenseId,
+    });
     await this.events.add(
       em,
       businessId,

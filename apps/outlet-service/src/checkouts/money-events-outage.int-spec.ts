@@ -1,11 +1,19 @@
+import { randomUUID } from 'node:crypto';
+
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BusinessProvisionedV1, CardChargeSucceededV1, deadLetterTopicOf, PosTransactionDecidedV1, Topics } from '@payments/contracts';
+import {
+  BusinessProvisionedV1,
+  CardChargeSucceededV1,
+  deadLetterTopicOf,
+  PosTransactionDecidedV1,
+  Topics,
+} from '@payments/contracts';
 import { createKafkaClient } from '@payments/platform-kafka';
 import { eventually, PrivateBroker, PrivatePostgres, startTestApp } from '@payments/testing';
 import { Partitioners, Producer } from 'kafkajs';
-import { randomUUID } from 'node:crypto';
-import { ulid } from 'ulid';
 import { DataSource } from 'typeorm';
+import { ulid } from 'ulid';
+
 import { outletServiceApp } from '../app';
 import { OutletsService } from '../outlets/outlets.service';
 import { BusinessEventsConsumer } from '../tenants/business-events.consumer';
@@ -25,8 +33,13 @@ describe('card successes and POS credits while PostgreSQL is down for 20 s', () 
 
   beforeAll(async () => {
     await Promise.all([postgres.start(), broker.start()]);
-    ({ app } = await startTestApp({ ...outletServiceApp, kafkaConsumer: true }, { DATABASE_URL: postgres.url, KAFKA_BROKERS: broker.brokers, DATABASE_POOL_SIZE: '4' }));
-    producer = createKafkaClient({ brokers: [broker.brokers], clientId: 'outage-test' }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    ({ app } = await startTestApp(
+      { ...outletServiceApp, kafkaConsumer: true },
+      { DATABASE_URL: postgres.url, KAFKA_BROKERS: broker.brokers, DATABASE_POOL_SIZE: '4' },
+    ));
+    producer = createKafkaClient({ brokers: [broker.brokers], clientId: 'outage-test' }).producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
     await producer.connect();
   });
 
@@ -36,14 +49,29 @@ describe('card successes and POS credits while PostgreSQL is down for 20 s', () 
     await Promise.all([postgres.destroy(), broker.destroy()]);
   });
 
-  const envelope = (type: string, businessId: string, payload: object) => ({ eventId: randomUUID(), type, occurredAt: new Date().toISOString(), businessId, payload });
+  const envelope = (type: string, businessId: string, payload: object) => ({
+    eventId: randomUUID(),
+    type,
+    occurredAt: new Date().toISOString(),
+    businessId,
+    payload,
+  });
 
   it('books every one exactly once after the database returns, and parks nothing', async () => {
     const businessId = ulid();
     await app.get(BusinessEventsConsumer).handle(
-      envelope(BusinessProvisionedV1, businessId, { businessId, name: 'Outage Ltd', mode: 'test', webhookUrl: null, sealedApiKey: 'x', sealedPosEncryptionKey: 'x' }) as never,
+      envelope(BusinessProvisionedV1, businessId, {
+        businessId,
+        name: 'Outage Ltd',
+        mode: 'test',
+        webhookUrl: null,
+        sealedApiKey: 'x',
+        sealedPosEncryptionKey: 'x',
+      }) as never,
     );
-    const outlet = await app.get(OutletsService).create(businessId, { accountName: 'Outage Outlet' }, undefined, ulid());
+    const outlet = await app
+      .get(OutletsService)
+      .create(businessId, { accountName: 'Outage Outlet' }, undefined, ulid());
     const cardEvents = Array.from({ length: 10 }, (_, i) =>
       envelope(CardChargeSucceededV1, businessId, {
         chargeId: ulid(),
@@ -71,7 +99,11 @@ describe('card successes and POS credits while PostgreSQL is down for 20 s', () 
     await postgres.stop();
     // Redelivered duplicates ride along: they must not book twice either.
     const send = (topic: string, events: object[]) =>
-      producer.send({ topic, acks: -1, messages: events.map((event) => ({ key: businessId, value: JSON.stringify(event) })) });
+      producer.send({
+        topic,
+        acks: -1,
+        messages: events.map((event) => ({ key: businessId, value: JSON.stringify(event) })),
+      });
     await send(Topics.cardCharges.name, [...cardEvents, ...cardEvents.slice(0, 3)]);
     await send(Topics.posOutcomes.name, [...posEvents, ...posEvents.slice(0, 3)]);
     await new Promise((resolve) => setTimeout(resolve, 20_000));
@@ -79,8 +111,18 @@ describe('card successes and POS credits while PostgreSQL is down for 20 s', () 
 
     const dataSource = app.get(DataSource);
     const entries = async (kind: string) =>
-      Number((await dataSource.query(`SELECT count(*) FROM outlets.journal_entries WHERE business_id = $1 AND kind = $2`, [businessId, kind]))[0].count);
-    await eventually(async () => ((await entries('checkout')) === 10 && (await entries('pos')) === 10 ? true : undefined), 120_000);
+      Number(
+        (
+          await dataSource.query(`SELECT count(*) FROM outlets.journal_entries WHERE business_id = $1 AND kind = $2`, [
+            businessId,
+            kind,
+          ])
+        )[0].count,
+      );
+    await eventually(
+      async () => ((await entries('checkout')) === 10 && (await entries('pos')) === 10 ? true : undefined),
+      120_000,
+    );
     // Give any straggler a moment to show up as a second booking.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect([await entries('checkout'), await entries('pos')]).toEqual([10, 10]);
@@ -90,7 +132,10 @@ describe('card successes and POS credits while PostgreSQL is down for 20 s', () 
     try {
       for (const topic of [Topics.cardCharges, Topics.posOutcomes]) {
         const offsets = await admin.fetchTopicOffsets(deadLetterTopicOf(topic).name);
-        expect({ topic: topic.name, parked: offsets.reduce((sum, { high }) => sum + Number(high), 0) }).toEqual({ topic: topic.name, parked: 0 });
+        expect({ topic: topic.name, parked: offsets.reduce((sum, { high }) => sum + Number(high), 0) }).toEqual({
+          topic: topic.name,
+          parked: 0,
+        });
       }
     } finally {
       await admin.disconnect();

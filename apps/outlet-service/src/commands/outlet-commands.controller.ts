@@ -2,6 +2,7 @@ import { Controller, Logger } from '@nestjs/common';
 import { CommandReply, OutletCommand, Topics } from '@payments/contracts';
 import { commandReply } from '@payments/platform-envelope';
 import { CommandHandler } from '@payments/platform-kafka';
+
 import { CheckoutPayments } from '../checkouts/checkout-payments';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { OutletsService } from '../outlets/outlets.service';
@@ -51,14 +52,30 @@ export class OutletCommandsController {
       case 'creditVirtualAccount':
         return this.funding.execute(command.accountNumber, command.request, {
           sessionId: command.sessionId,
-          idempotency: command.idempotencyKey ? { businessId: command.businessId, key: command.idempotencyKey } : undefined,
+          idempotency: command.idempotencyKey
+            ? { businessId: command.businessId, key: command.idempotencyKey }
+            : undefined,
         });
       case 'assignCheckoutAccount':
-        return this.checkoutPayments.assignAccount(command.businessId, command.checkoutReference, command.amount, command.expiresAt);
+        return this.checkoutPayments.assignAccount(
+          command.businessId,
+          command.checkoutReference,
+          command.amount,
+          command.expiresAt,
+        );
       case 'settleCheckoutPayment':
         return command.method === 'card'
-          ? this.checkoutPayments.payCard({ ...command, chargeId: command.paymentId, maskedPan: command.maskedCard ?? '' })
-          : this.checkoutPayments.payQr(command.businessId, command.checkoutReference, command.amount, command.paymentId);
+          ? this.checkoutPayments.payCard({
+              ...command,
+              chargeId: command.paymentId,
+              maskedPan: command.maskedCard ?? '',
+            })
+          : this.checkoutPayments.payQr(
+              command.businessId,
+              command.checkoutReference,
+              command.amount,
+              command.paymentId,
+            );
       case 'closeCheckouts':
         return this.checkoutPayments.close(command.checkouts);
     }

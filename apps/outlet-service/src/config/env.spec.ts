@@ -1,4 +1,5 @@
 import { composeServiceProblems } from '@payments/testing';
+
 import { Env } from './env';
 
 describe('outlet-service in docker-compose.yml', () => {

@@ -1,6 +1,9 @@
 import { TransactionEventData } from '@payments/contracts';
 
-type Given = Omit<TransactionEventData, 'netAmount' | 'fee' | 'commission' | 'sessionId' | 'customerReference' | 'comment'> &
+type Given = Omit<
+  TransactionEventData,
+  'netAmount' | 'fee' | 'commission' | 'sessionId' | 'customerReference' | 'comment'
+> &
   Partial<Pick<TransactionEventData, 'sessionId' | 'customerReference' | 'comment'>>;
 
 /** The common eventData of a money event. No fees or commissions are charged yet: net is gross. */

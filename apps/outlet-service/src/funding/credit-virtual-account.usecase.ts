@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CreditVirtualAccountRequest, CreditVirtualAccountResult, PartnerEvents } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
 import { newUlid } from '@payments/platform-crypto';
+import { apiError } from '@payments/platform-envelope';
 import { DataSource, EntityManager } from 'typeorm';
+
 import { CheckoutPayments } from '../checkouts/checkout-payments';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
@@ -34,17 +35,33 @@ export class CreditVirtualAccountUseCase {
     private readonly checkoutPayments: CheckoutPayments,
   ) {}
 
-  async execute(accountNumber: string, request: CreditVirtualAccountRequest, options: CreditOptions = {}): Promise<CreditVirtualAccountResult> {
+  async execute(
+    accountNumber: string,
+    request: CreditVirtualAccountRequest,
+    options: CreditOptions = {},
+  ): Promise<CreditVirtualAccountResult> {
     const sessionId = options.sessionId ?? request.sessionId ?? newUlid();
     return this.dataSource.transaction(async (em) => {
       const credit = () => this.credit(em, accountNumber, sessionId, request);
       if (!options.idempotency) return credit();
       const { businessId, key } = options.idempotency;
-      return this.commands.once(em, businessId, { namespace: 'idempotency-key', reference: key }, 'sandbox_credit', { accountNumber, ...request }, credit);
+      return this.commands.once(
+        em,
+        businessId,
+        { namespace: 'idempotency-key', reference: key },
+        'sandbox_credit',
+        { accountNumber, ...request },
+        credit,
+      );
     });
   }
 
-  private async credit(em: EntityManager, accountNumber: string, sessionId: string, request: CreditVirtualAccountRequest): Promise<CreditVirtualAccountResult> {
+  private async credit(
+    em: EntityManager,
+    accountNumber: string,
+    sessionId: string,
+    request: CreditVirtualAccountRequest,
+  ): Promise<CreditVirtualAccountResult> {
     const forCheckout = await this.checkoutPayments.receiveTransfer(em, accountNumber, sessionId, request);
     if (forCheckout) return forCheckout;
     const account = await this.wallets.byAccountNumber(em, accountNumber);
@@ -85,7 +102,13 @@ export class CreditVirtualAccountUseCase {
         details: { walletId: wallet.id, outletId: wallet.outletId },
       });
       await this.events.add(em, businessId, PartnerEvents.fundAccountSuccess, eventData);
-      return { sessionId, transactionReference: entry.id, accountNumber, amount: request.amount, transactionStatus: 'SUCCESS' as const };
+      return {
+        sessionId,
+        transactionReference: entry.id,
+        accountNumber,
+        amount: request.amount,
+        transactionStatus: 'SUCCESS' as const,
+      };
     });
   }
 }

@@ -1,9 +1,10 @@
 import { OutletResponse } from '@payments/contracts';
 import { DomainError } from '@payments/platform-envelope';
 import fc from 'fast-check';
+
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
-import { Sweeper } from '../sweeps/sweeper';
 import { SweepSettingsService } from '../sweeps/sweep-settings.service';
+import { Sweeper } from '../sweeps/sweeper';
 import { OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { BankTransferUseCase } from '../transfers/bank-transfer.usecase';
 import { InternalTransferUseCase } from '../transfers/internal-transfer.usecase';
@@ -23,7 +24,13 @@ const amount = fc.integer({ min: 1, max: 20_000 });
 const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('credit' as const), wallet: fc.nat(5), amount, session: fc.nat(40) }),
   fc.record({ kind: fc.constant('transfer' as const), from: fc.nat(6), to: fc.nat(6), amount, reference: fc.nat(40) }),
-  fc.record({ kind: fc.constant('payout' as const), from: fc.nat(2), amount, fails: fc.boolean(), reference: fc.nat(40) }),
+  fc.record({
+    kind: fc.constant('payout' as const),
+    from: fc.nat(2),
+    amount,
+    fails: fc.boolean(),
+    reference: fc.nat(40),
+  }),
   fc.constant({ kind: 'settle' as const }),
   fc.constant({ kind: 'sweep' as const }),
 );
@@ -78,8 +85,14 @@ describe('ledger invariants under random concurrent money movements', () => {
       fc.asyncProperty(fc.array(operation, { minLength: 60, maxLength: 120 }), async (operations) => {
         runs += 1;
         const businessId = await fixture.business();
-        await fixture.get(SweepSettingsService).update(businessId, { enabled: true, threshold: '5000', intervalSeconds: 60 });
-        const outlets: OutletResponse[] = [await fixture.outlet(businessId), await fixture.outlet(businessId), await fixture.outlet(businessId)];
+        await fixture
+          .get(SweepSettingsService)
+          .update(businessId, { enabled: true, threshold: '5000', intervalSeconds: 60 });
+        const outlets: OutletResponse[] = [
+          await fixture.outlet(businessId),
+          await fixture.outlet(businessId),
+          await fixture.outlet(businessId),
+        ];
         const collections = outlets.map((outlet) => outlet.collectionWallet);
         const deposits = outlets.map((outlet) => outlet.depositWallet);
         const wallets = [...collections, ...deposits];
@@ -126,7 +139,9 @@ describe('ledger invariants under random concurrent money movements', () => {
               await fixture.get(PayoutSettler).settleNext();
               return;
             case 'sweep':
-              await fixture.dataSource.query(`UPDATE outlets.tenants SET next_sweep_at = NULL WHERE business_id = $1`, [businessId]);
+              await fixture.dataSource.query(`UPDATE outlets.tenants SET next_sweep_at = NULL WHERE business_id = $1`, [
+                businessId,
+              ]);
               await fixture.get(Sweeper).sweepDue();
               return;
           }
@@ -157,6 +172,8 @@ describe('ledger invariants under random concurrent money movements', () => {
     );
     expect(runs).toBeGreaterThanOrEqual(40);
     // The invariants were tested against real movement, not a ledger that refused everything.
-    expect(Math.min(succeeded.credit, succeeded.transfer, succeeded.payout, succeeded.settle, succeeded.sweep)).toBeGreaterThan(20);
+    expect(
+      Math.min(succeeded.credit, succeeded.transfer, succeeded.payout, succeeded.settle, succeeded.sweep),
+    ).toBeGreaterThan(20);
   });
 });

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { apiError } from '@payments/platform-envelope';
 import { newUlid } from '@payments/platform-crypto';
+import { apiError } from '@payments/platform-envelope';
 import { EntityManager } from 'typeorm';
+
 import { availableBalance, Wallet } from '../wallets/wallets.repository';
 
 export interface Posting {
@@ -42,7 +43,11 @@ export class LedgerService {
     )) as { created_at: Date }[];
     await em.query(
       `INSERT INTO outlets.postings (entry_id, wallet_id, amount) SELECT $1, unnest($2::text[]), unnest($3::bigint[])`,
-      [id, entry.postings.map((posting) => posting.wallet.id), entry.postings.map((posting) => posting.amount.toString())],
+      [
+        id,
+        entry.postings.map((posting) => posting.wallet.id),
+        entry.postings.map((posting) => posting.amount.toString()),
+      ],
     );
     for (const posting of entry.postings) posting.wallet.ledgerBalance += posting.amount;
     return { id, createdAt: row.created_at };

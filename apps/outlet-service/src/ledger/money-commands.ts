@@ -10,7 +10,8 @@ export type Claim<T> = { first: true } | { first: false; result: T };
  * Idempotency-Keys; the others are made by the platform (a rail session, a card charge, a
  * POS transaction, a gateway request), so no partner reference can collide with them.
  */
-export type CommandNamespace = 'transfer' | 'idempotency-key' | 'command' | 'session' | 'card-charge' | 'qr-payment' | 'pos';
+export type CommandNamespace =
+  'transfer' | 'idempotency-key' | 'command' | 'session' | 'card-charge' | 'qr-payment' | 'pos';
 
 export interface CommandKey {
   namespace: CommandNamespace;
@@ -25,7 +26,13 @@ export interface CommandKey {
  */
 @Injectable()
 export class MoneyCommands {
-  async claim<T>(em: EntityManager, businessId: string, key: CommandKey, kind: string, request: object): Promise<Claim<T>> {
+  async claim<T>(
+    em: EntityManager,
+    businessId: string,
+    key: CommandKey,
+    kind: string,
+    request: object,
+  ): Promise<Claim<T>> {
     const hash = requestHash(kind, request);
     const claimed: unknown[] = await em.query(
       `INSERT INTO outlets.money_commands (business_id, namespace, reference, kind, request_hash) VALUES ($1, $2, $3, $4, $5)
@@ -46,17 +53,22 @@ export class MoneyCommands {
   }
 
   async complete<T>(em: EntityManager, businessId: string, key: CommandKey, result: T): Promise<T> {
-    await em.query(`UPDATE outlets.money_commands SET result = $4 WHERE business_id = $1 AND namespace = $2 AND reference = $3`, [
-      businessId,
-      key.namespace,
-      key.reference,
-      JSON.stringify(result),
-    ]);
+    await em.query(
+      `UPDATE outlets.money_commands SET result = $4 WHERE business_id = $1 AND namespace = $2 AND reference = $3`,
+      [businessId, key.namespace, key.reference, JSON.stringify(result)],
+    );
     return result;
   }
 
   /** Runs `work` once per key: a repeat returns the first result without running it again. */
-  async once<T>(em: EntityManager, businessId: string, key: CommandKey, kind: string, request: object, work: () => Promise<T>): Promise<T> {
+  async once<T>(
+    em: EntityManager,
+    businessId: string,
+    key: CommandKey,
+    kind: string,
+    request: object,
+    work: () => Promise<T>,
+  ): Promise<T> {
     const claim = await this.claim<T>(em, businessId, key, kind, request);
     if (!claim.first) return claim.result;
     return this.complete(em, businessId, key, await work());

@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CheckoutOutcome, ErrorCode, ErrorCodes } from '@payments/contracts';
 import { requestHash } from '@payments/platform-crypto';
+import { preparedQuery } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
 import { outboxCommitted, OutboxRow } from '@payments/platform-outbox';
-import { preparedQuery } from '@payments/platform-database';
 import { DataSource, QueryFailedError } from 'typeorm';
+
 import { WalletKind } from '../wallets/wallets.repository';
 import { CommandKey } from './money-commands';
 
@@ -78,7 +79,8 @@ export class MoneyMovesRepository {
       if (move.event) outboxCommitted(this.dataSource);
       return result;
     } catch (error) {
-      if (move.outcome && refusalOf(error, 'CHECKOUT_DECIDED')) throw new CheckoutAlreadyDecided(move.outcome.checkoutReference);
+      if (move.outcome && refusalOf(error, 'CHECKOUT_DECIDED'))
+        throw new CheckoutAlreadyDecided(move.outcome.checkoutReference);
       const refusal = refusalOf(error);
       if (refusal) throw apiError(refusal.code, refusal.message);
       throw error;

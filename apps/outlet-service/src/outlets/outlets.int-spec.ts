@@ -1,5 +1,6 @@
 import { OutletResponse } from '@payments/contracts';
 import { DomainError } from '@payments/platform-envelope';
+
 import { domainFailure, OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { OutletsService } from './outlets.service';
 
@@ -19,11 +20,26 @@ describe('outlets', () => {
   afterAll(() => fixture.close());
 
   it('creates an outlet with a collection wallet and a deposit wallet, both on 10-digit accounts', async () => {
-    const outlet = await fixture.outlet(businessId, { accountName: 'Ikeja Branch', externalReference: 'ikeja-1', address: '1 Allen Ave' });
+    const outlet = await fixture.outlet(businessId, {
+      accountName: 'Ikeja Branch',
+      externalReference: 'ikeja-1',
+      address: '1 Allen Ave',
+    });
     expect(outlet.outletId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(outlet).toMatchObject({ accountName: 'Ikeja Branch', externalReference: 'ikeja-1', address: '1 Allen Ave' });
-    expect(outlet.collectionWallet).toMatchObject({ type: 'collection', accountName: 'Ikeja Branch', currency: 'NGN', ledgerBalance: '0', availableBalance: '0', status: 'active' });
-    expect(outlet.depositWallet).toMatchObject({ type: 'deposit', accountName: 'Ikeja Branch (deposit)', currency: 'NGN' });
+    expect(outlet.collectionWallet).toMatchObject({
+      type: 'collection',
+      accountName: 'Ikeja Branch',
+      currency: 'NGN',
+      ledgerBalance: '0',
+      availableBalance: '0',
+      status: 'active',
+    });
+    expect(outlet.depositWallet).toMatchObject({
+      type: 'deposit',
+      accountName: 'Ikeja Branch (deposit)',
+      currency: 'NGN',
+    });
     expect(outlet.collectionWallet.accountNumber).toMatch(/^\d{10}$/);
     expect(outlet.depositWallet.accountNumber).toMatch(/^\d{10}$/);
     expect(outlet.collectionWallet.accountNumber).not.toBe(outlet.depositWallet.accountNumber);
@@ -45,13 +61,17 @@ describe('outlets', () => {
 
   it('gives 50 concurrent creates with one externalReference exactly one outlet', async () => {
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) => fixture.outlet(businessId, { accountName: `Race ${i}`, externalReference: 'race-ref' })),
+      Array.from({ length: 50 }, (_, i) =>
+        fixture.outlet(businessId, { accountName: `Race ${i}`, externalReference: 'race-ref' }),
+      ),
     );
     const created = results.filter((result) => result.status === 'fulfilled');
     const refused = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as DomainError] : []));
     expect(created).toHaveLength(1);
     expect(refused).toHaveLength(49);
-    expect(new Set(refused.map((error) => `${error.status} ${error.code}`))).toEqual(new Set(['422 EXTERNAL_REFERENCE_DUPLICATE']));
+    expect(new Set(refused.map((error) => `${error.status} ${error.code}`))).toEqual(
+      new Set(['422 EXTERNAL_REFERENCE_DUPLICATE']),
+    );
     const found = await outlets.search(businessId, { search: 'race-ref', page: 1, limit: 100 });
     expect(found.meta.total).toBe(1);
   });
@@ -105,7 +125,9 @@ describe('outlets', () => {
     const names = (page: { items: OutletResponse[] }) => page.items.map((item) => item.accountName).sort();
 
     it('matches an externalReference exactly', async () => {
-      expect(names(await outlets.search(searcher, { search: 'shop-001', page: 1, limit: 20 }))).toEqual(['Lekki Phase 1']);
+      expect(names(await outlets.search(searcher, { search: 'shop-001', page: 1, limit: 20 }))).toEqual([
+        'Lekki Phase 1',
+      ]);
       expect((await outlets.search(searcher, { search: 'shop-00', page: 1, limit: 20 })).items).toEqual([]);
     });
 
@@ -118,7 +140,9 @@ describe('outlets', () => {
     });
 
     it('treats % and _ as plain characters', async () => {
-      expect(names(await outlets.search(searcher, { search: 'yaba 100%_', page: 1, limit: 20 }))).toEqual(['Yaba 100%_off']);
+      expect(names(await outlets.search(searcher, { search: 'yaba 100%_', page: 1, limit: 20 }))).toEqual([
+        'Yaba 100%_off',
+      ]);
       expect((await outlets.search(searcher, { search: '%', page: 1, limit: 20 })).items).toEqual([]);
     });
 

@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CreateOutletRequest, OutletPageResponse, OutletResponse, PartnerEvents, WalletResponse } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
+import {
+  CreateOutletRequest,
+  OutletPageResponse,
+  OutletResponse,
+  PartnerEvents,
+  WalletResponse,
+} from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
+import { apiError } from '@payments/platform-envelope';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { CommandKey, MoneyCommands } from '../ledger/money-commands';
 import { TenantsRepository } from '../tenants/tenants.repository';
@@ -34,11 +41,20 @@ export class OutletsService {
    * Once per Idempotency-Key, or per gateway command when the partner sent none, so neither a
    * retry after a 503 nor a redelivered command creates a second outlet.
    */
-  async create(businessId: string, request: CreateOutletRequest, idempotencyKey: string | undefined, commandId: string): Promise<OutletResponse> {
-    const key: CommandKey = idempotencyKey ? { namespace: 'idempotency-key', reference: idempotencyKey } : { namespace: 'command', reference: commandId };
+  async create(
+    businessId: string,
+    request: CreateOutletRequest,
+    idempotencyKey: string | undefined,
+    commandId: string,
+  ): Promise<OutletResponse> {
+    const key: CommandKey = idempotencyKey
+      ? { namespace: 'idempotency-key', reference: idempotencyKey }
+      : { namespace: 'command', reference: commandId };
     return this.dataSource.transaction(async (em) => {
       await this.tenants.require(em, businessId);
-      return this.commands.once(em, businessId, key, 'create_outlet', request, () => this.insert(em, businessId, request));
+      return this.commands.once(em, businessId, key, 'create_outlet', request, () =>
+        this.insert(em, businessId, request),
+      );
     });
   }
 
@@ -81,7 +97,10 @@ export class OutletsService {
   async get(businessId: string, outletId: string): Promise<OutletResponse> {
     const em = this.dataSource.manager;
     await this.tenants.require(em, businessId);
-    const [row] = (await em.query(`SELECT * FROM outlets.outlets WHERE business_id = $1 AND id = $2`, [businessId, outletId])) as OutletRow[];
+    const [row] = (await em.query(`SELECT * FROM outlets.outlets WHERE business_id = $1 AND id = $2`, [
+      businessId,
+      outletId,
+    ])) as OutletRow[];
     if (!row) throw apiError('OUTLET_NOT_FOUND', `Outlet ${outletId} not found`);
     return toOutletResponse(row, await this.wallets.ofOutlets(em, businessId, [row.id]));
   }
@@ -94,7 +113,10 @@ export class OutletsService {
   }
 
   /** externalReference exactly, or accountName by case-insensitive prefix; newest first. */
-  async search(businessId: string, query: { search?: string; page: number; limit: number }): Promise<OutletPageResponse> {
+  async search(
+    businessId: string,
+    query: { search?: string; page: number; limit: number },
+  ): Promise<OutletPageResponse> {
     const em = this.dataSource.manager;
     await this.tenants.require(em, businessId);
     const term = query.search?.trim() || null;
@@ -106,15 +128,29 @@ export class OutletsService {
       [businessId, term, prefix, query.limit, (query.page - 1) * query.limit],
     )) as (OutletRow & { total: string })[];
     const total = rows.length > 0 ? Number(rows[0].total) : await this.count(em, businessId, term, prefix);
-    const wallets = await this.wallets.ofOutlets(em, businessId, rows.map((row) => row.id));
+    const wallets = await this.wallets.ofOutlets(
+      em,
+      businessId,
+      rows.map((row) => row.id),
+    );
     return {
-      items: rows.map((row) => toOutletResponse(row, wallets.filter((wallet) => wallet.outletId === row.id))),
+      items: rows.map((row) =>
+        toOutletResponse(
+          row,
+          wallets.filter((wallet) => wallet.outletId === row.id),
+        ),
+      ),
       meta: { page: query.page, limit: query.limit, total },
     };
   }
 
   /** A page past the end has no rows to carry the window count. */
-  private async count(em: EntityManager, businessId: string, term: string | null, prefix: string | null): Promise<number> {
+  private async count(
+    em: EntityManager,
+    businessId: string,
+    term: string | null,
+    prefix: string | null,
+  ): Promise<number> {
     const [{ total }] = (await em.query(
       `SELECT count(*) AS total FROM outlets.outlets
        WHERE business_id = $1 AND ($2::text IS NULL OR external_reference = $2 OR lower(account_name) LIKE $3)`,

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { PartnerEvents, PosTransactionDecidedV1Payload } from '@payments/contracts';
 import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
+
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
@@ -41,19 +42,32 @@ export class PosCreditUseCase {
         transactionReference: decision.reference,
         transactionAccount: wallet.accountNumber?.trim() ?? wallet.id,
         transactionType: 'CREDIT' as const,
-        details: { serialNumber: decision.serialNumber, maskedPan: decision.maskedPan, outletId: decision.outletId, walletId: wallet.id },
+        details: {
+          serialNumber: decision.serialNumber,
+          maskedPan: decision.maskedPan,
+          outletId: decision.outletId,
+          walletId: wallet.id,
+        },
       };
       if (!decision.approved) {
         await this.events.add(
           em,
           decision.businessId,
           PartnerEvents.fundAccountFailed,
-          transactionEvent({ ...common, transactionStatus: 'FAILED', comment: decision.declineReason, createdAt: decision.decidedAt }),
+          transactionEvent({
+            ...common,
+            transactionStatus: 'FAILED',
+            comment: decision.declineReason,
+            createdAt: decision.decidedAt,
+          }),
         );
         return;
       }
       const key = { namespace: 'pos', reference: decision.reference } as const;
-      const claim = await this.commands.claim(em, decision.businessId, key, 'pos', { amount: decision.amount, walletId: wallet.id });
+      const claim = await this.commands.claim(em, decision.businessId, key, 'pos', {
+        amount: decision.amount,
+        walletId: wallet.id,
+      });
       if (!claim.first) return;
       const railId = (await this.wallets.systemWallet(em, decision.businessId, 'rail')).id;
       const locked = await this.wallets.lock(em, decision.businessId, [railId, wallet.id]);
@@ -79,7 +93,9 @@ export class PosCreditUseCase {
 
   private async destination(em: EntityManager, decision: PosTransactionDecidedV1Payload): Promise<Wallet> {
     if (decision.outletId) {
-      const [collection] = (await this.wallets.ofOutlets(em, decision.businessId, [decision.outletId])).filter((wallet) => wallet.type === 'collection');
+      const [collection] = (await this.wallets.ofOutlets(em, decision.businessId, [decision.outletId])).filter(
+        (wallet) => wallet.type === 'collection',
+      );
       if (collection) return collection;
     }
     return this.wallets.systemWallet(em, decision.businessId, 'settlement');

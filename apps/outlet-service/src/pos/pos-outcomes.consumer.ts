@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { EventEnvelope, PosTransactionDecidedV1, PosTransactionDecidedV1Payload, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
+
 import { AwaitingOnboarding } from '../tenants/awaiting-onboarding';
 import { PosCreditUseCase } from './pos-credit.usecase';
 
@@ -10,7 +11,9 @@ export class PosOutcomesConsumer {
     credits: PosCreditUseCase,
     private readonly awaiting: AwaitingOnboarding,
   ) {
-    awaiting.register<PosTransactionDecidedV1Payload>('pos-outcome', (event) => credits.apply(event.eventId, event.payload));
+    awaiting.register<PosTransactionDecidedV1Payload>('pos-outcome', (event) =>
+      credits.apply(event.eventId, event.payload),
+    );
   }
 
   @EventHandler(Topics.posOutcomes, 'bulk')

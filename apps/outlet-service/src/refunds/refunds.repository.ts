@@ -20,7 +20,16 @@ export class RefundsRepository {
     const [row] = (await em.query(
       `INSERT INTO outlets.refunds (id, business_id, reference, transaction_reference, checkout_reference, amount, reason, wallet_id, status)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'PENDING') RETURNING created_at`,
-      [newUlid(), refund.businessId, reference, refund.transactionReference, refund.checkoutReference, refund.amount.toString(), refund.reason, refund.walletId],
+      [
+        newUlid(),
+        refund.businessId,
+        reference,
+        refund.transactionReference,
+        refund.checkoutReference,
+        refund.amount.toString(),
+        refund.reason,
+        refund.walletId,
+      ],
     )) as { created_at: Date }[];
     return { reference, createdAt: row.created_at };
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SweepSettingsRequest, SweepSettingsResponse } from '@payments/contracts';
 import { DataSource } from 'typeorm';
+
 import { TenantsRepository } from '../tenants/tenants.repository';
 
 @Injectable()

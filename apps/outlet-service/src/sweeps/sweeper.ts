@@ -1,14 +1,15 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PartnerEvents } from '@payments/contracts';
+import { WorkerLoop } from '@payments/platform-bootstrap';
+import { newUlid } from '@payments/platform-crypto';
 import { DataSource } from 'typeorm';
+
 import { Env } from '../config/env';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
-import { WorkerLoop } from '@payments/platform-bootstrap';
-import { newUlid } from '@payments/platform-crypto';
 
 /**
  * Moves each collection wallet's available balance to the business's settlement wallet once
@@ -87,7 +88,12 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
           createdAt: entry.createdAt.toISOString(),
           transactionAccount: collection.accountNumber?.trim() ?? collection.id,
           transactionType: 'DEBIT',
-          details: { outletId: collection.outletId, walletId: collection.id, settlementWalletId: settlement.id, journalEntryId: entry.id },
+          details: {
+            outletId: collection.outletId,
+            walletId: collection.id,
+            settlementWalletId: settlement.id,
+            journalEntryId: entry.id,
+          },
         }),
       };
       await this.events.add(em, businessId, PartnerEvents.walletSweptIntraSuccessful, eventData);

@@ -37,7 +37,10 @@ export class AwaitingOnboarding implements OnApplicationBootstrap, BeforeApplica
     @InjectDataSource() private readonly dataSource: DataSource,
     metrics: Metrics,
   ) {
-    const held = () => this.dataSource.query(`SELECT count(*)::int AS count FROM outlets.awaiting_onboarding`) as Promise<{ count: number }[]>;
+    const held = () =>
+      this.dataSource.query(`SELECT count(*)::int AS count FROM outlets.awaiting_onboarding`) as Promise<
+        { count: number }[]
+      >;
     new Gauge({
       name: 'outlet_events_awaiting_onboarding',
       help: 'Money events held until their business is onboarded in outlet-service',
@@ -71,7 +74,10 @@ export class AwaitingOnboarding implements OnApplicationBootstrap, BeforeApplica
         `INSERT INTO outlets.awaiting_onboarding (event_id, business_id, kind, event) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
         [event.eventId, event.payload.businessId, kind, JSON.stringify(event)],
       );
-      this.logger.warn({ eventId: event.eventId, businessId: event.payload.businessId, kind }, 'business not onboarded here yet: event held until it is');
+      this.logger.warn(
+        { eventId: event.eventId, businessId: event.payload.businessId, kind },
+        'business not onboarded here yet: event held until it is',
+      );
     }
   }
 

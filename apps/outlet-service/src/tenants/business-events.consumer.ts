@@ -1,9 +1,10 @@
 import { Controller, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Topics } from '@payments/contracts';
-import { ProcessedEvents } from '@payments/platform-outbox';
 import { EventHandler } from '@payments/platform-kafka';
+import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
+
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { AwaitingOnboarding } from './awaiting-onboarding';
 import { TenantsRepository } from './tenants.repository';
@@ -30,9 +31,27 @@ export class BusinessEventsConsumer {
       if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return false;
       const { businessId, name, mode } = event.payload;
       if (!(await this.tenants.insert(em, { businessId, name, mode }))) return false;
-      await this.wallets.create(em, { businessId, outletId: null, type: 'settlement', accountName: `${name} (settlement)`, withAccountNumber: true });
-      await this.wallets.create(em, { businessId, outletId: null, type: 'rail', accountName: `${name} (bank rail)`, withAccountNumber: false });
-      await this.wallets.create(em, { businessId, outletId: null, type: 'suspense', accountName: `${name} (suspense)`, withAccountNumber: false });
+      await this.wallets.create(em, {
+        businessId,
+        outletId: null,
+        type: 'settlement',
+        accountName: `${name} (settlement)`,
+        withAccountNumber: true,
+      });
+      await this.wallets.create(em, {
+        businessId,
+        outletId: null,
+        type: 'rail',
+        accountName: `${name} (bank rail)`,
+        withAccountNumber: false,
+      });
+      await this.wallets.create(em, {
+        businessId,
+        outletId: null,
+        type: 'suspense',
+        accountName: `${name} (suspense)`,
+        withAccountNumber: false,
+      });
       this.logger.log({ businessId }, 'tenant provisioned');
       return true;
     });

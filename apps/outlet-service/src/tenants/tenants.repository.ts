@@ -31,12 +31,16 @@ export class TenantsRepository {
   /** The tenant, or INVALID_TENANT: the business exists for the gateway but has no agent assignment here. */
   async require(em: EntityManager, businessId: string): Promise<Tenant> {
     const tenant = await this.find(em, businessId);
-    if (!tenant) throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
+    if (!tenant)
+      throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
     return tenant;
   }
 
   /** True if this call created the tenant. */
-  async insert(em: EntityManager, tenant: { businessId: string; name: string; mode: 'test' | 'live' }): Promise<boolean> {
+  async insert(
+    em: EntityManager,
+    tenant: { businessId: string; name: string; mode: 'test' | 'live' },
+  ): Promise<boolean> {
     const rows: unknown[] = await em.query(
       `INSERT INTO outlets.tenants (business_id, name, mode) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING business_id`,
       [tenant.businessId, tenant.name, tenant.mode],
@@ -44,7 +48,11 @@ export class TenantsRepository {
     return rows.length === 1;
   }
 
-  async updateSweepSettings(em: EntityManager, businessId: string, settings: { enabled: boolean; threshold: bigint; intervalSeconds: number }) {
+  async updateSweepSettings(
+    em: EntityManager,
+    businessId: string,
+    settings: { enabled: boolean; threshold: bigint; intervalSeconds: number },
+  ) {
     await em.query(
       `UPDATE outlets.tenants SET sweep_enabled = $2, sweep_threshold = $3, sweep_interval_seconds = $4, next_sweep_at = NULL
        WHERE business_id = $1`,

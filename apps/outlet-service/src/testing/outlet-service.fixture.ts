@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
+
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BusinessProvisionedV1, CreateOutletRequest, OutletResponse } from '@payments/contracts';
 import { DomainError } from '@payments/platform-envelope';
 import { startTestApp } from '@payments/testing';
-import { randomUUID } from 'node:crypto';
-import { ulid } from 'ulid';
 import { DataSource } from 'typeorm';
+import { ulid } from 'ulid';
+
 import { outletServiceApp } from '../app';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { OutletsService } from '../outlets/outlets.service';
@@ -26,12 +28,15 @@ export class OutletServiceFixture {
 
   static async start(overrides: Record<string, string> = {}): Promise<OutletServiceFixture> {
     // Services are called directly: no Kafka consumer joins the group the running apps use.
-    const { app } = await startTestApp({ ...outletServiceApp, kafkaConsumer: false }, {
-      SWEEP_POLL_INTERVAL_MS: '200',
-      PAYOUT_SETTLE_DELAY_MS: '0',
-      PAYOUT_POLL_INTERVAL_MS: '100',
-      ...overrides,
-    });
+    const { app } = await startTestApp(
+      { ...outletServiceApp, kafkaConsumer: false },
+      {
+        SWEEP_POLL_INTERVAL_MS: '200',
+        PAYOUT_SETTLE_DELAY_MS: '0',
+        PAYOUT_POLL_INTERVAL_MS: '100',
+        ...overrides,
+      },
+    );
     return new OutletServiceFixture(app);
   }
 
@@ -49,7 +54,14 @@ export class OutletServiceFixture {
       eventId: randomUUID(),
       type: BusinessProvisionedV1,
       occurredAt: new Date().toISOString(),
-      payload: { businessId, name: `Business ${businessId.slice(-6)}`, mode, webhookUrl: null, sealedApiKey: 'v1.x', sealedPosEncryptionKey: 'v1.x' },
+      payload: {
+        businessId,
+        name: `Business ${businessId.slice(-6)}`,
+        mode,
+        webhookUrl: null,
+        sealedApiKey: 'v1.x',
+        sealedPosEncryptionKey: 'v1.x',
+      },
     });
     return businessId;
   }
@@ -59,11 +71,16 @@ export class OutletServiceFixture {
   }
 
   async fund(accountNumber: string, amount: bigint): Promise<void> {
-    await this.app.get(CreditVirtualAccountUseCase).execute(accountNumber, { amount: amount.toString(), sessionId: randomUUID() });
+    await this.app
+      .get(CreditVirtualAccountUseCase)
+      .execute(accountNumber, { amount: amount.toString(), sessionId: randomUUID() });
   }
 
   async balances(walletId: string): Promise<{ ledger: bigint; available: bigint }> {
-    const [row] = (await this.dataSource.query(`SELECT ledger_balance, held_balance FROM outlets.wallets WHERE id = $1`, [walletId])) as {
+    const [row] = (await this.dataSource.query(
+      `SELECT ledger_balance, held_balance FROM outlets.wallets WHERE id = $1`,
+      [walletId],
+    )) as {
       ledger_balance: string;
       held_balance: string;
     }[];

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BankTransferRequest, BankTransferResponse } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
 import { newUlid } from '@payments/platform-crypto';
+import { apiError } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
+
 import { MoneyCommands } from '../ledger/money-commands';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
@@ -32,9 +33,11 @@ export class BankTransferUseCase {
       if (!claim.first) return claim.result;
 
       const source = (await this.wallets.lock(em, businessId, [request.sourceWalletId])).get(request.sourceWalletId)!;
-      if (source.type !== 'deposit') throw apiError('INVALID_TRANSFER', 'Bank transfers are paid from a deposit wallet');
+      if (source.type !== 'deposit')
+        throw apiError('INVALID_TRANSFER', 'Bank transfers are paid from a deposit wallet');
       const amount = BigInt(request.amount);
-      if (availableBalance(source) < amount) throw apiError('INSUFFICIENT_FUNDS', `Wallet ${source.id} has insufficient available balance`);
+      if (availableBalance(source) < amount)
+        throw apiError('INSUFFICIENT_FUNDS', `Wallet ${source.id} has insufficient available balance`);
 
       const [payout] = (await em.query(
         `INSERT INTO outlets.payouts (id, business_id, reference, wallet_id, amount, bank_code, account_number, account_name, narration, status, settle_after)

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { InternalTransferRequest, InternalTransferResponse, PartnerEvents } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
 import { newUlid } from '@payments/platform-crypto';
+import { apiError } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
+
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { MoneyMovesRepository } from '../ledger/money-moves.repository';
@@ -27,7 +28,11 @@ export class InternalTransferUseCase {
     if (request.sourceWalletId === request.destinationWalletId) {
       throw apiError('INVALID_TRANSFER', 'sourceWalletId and destinationWalletId must be different wallets');
     }
-    const transactionAccount = await this.wallets.accountNumberOf(this.dataSource.manager, businessId, request.destinationWalletId);
+    const transactionAccount = await this.wallets.accountNumberOf(
+      this.dataSource.manager,
+      businessId,
+      request.destinationWalletId,
+    );
     if (!transactionAccount) throw apiError('WALLET_NOT_FOUND', `Wallet ${request.destinationWalletId} not found`);
     const at = new Date();
     const entryId = newUlid();
@@ -49,7 +54,11 @@ export class InternalTransferUseCase {
       createdAt: response.createdAt,
       transactionAccount,
       transactionType: 'CREDIT',
-      details: { sourceWalletId: request.sourceWalletId, destinationWalletId: request.destinationWalletId, journalEntryId: entryId },
+      details: {
+        sourceWalletId: request.sourceWalletId,
+        destinationWalletId: request.destinationWalletId,
+        journalEntryId: entryId,
+      },
     });
     return this.moves.move({
       businessId,

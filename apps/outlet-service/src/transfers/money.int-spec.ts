@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
+
 import { OutletResponse } from '@payments/contracts';
 import { eventually } from '@payments/testing';
-import { randomUUID } from 'node:crypto';
+
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
-import { Sweeper } from '../sweeps/sweeper';
 import { SweepSettingsService } from '../sweeps/sweep-settings.service';
+import { Sweeper } from '../sweeps/sweeper';
 import { domainFailure, OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { BankTransferUseCase } from './bank-transfer.usecase';
@@ -28,8 +30,12 @@ describe('money movements', () => {
 
   afterAll(() => fixture.close());
 
-  const transfer = (reference: string, amount: string, from = outlet.collectionWallet.walletId, to = outlet.depositWallet.walletId) =>
-    transfers.execute(businessId, { reference, amount, sourceWalletId: from, destinationWalletId: to });
+  const transfer = (
+    reference: string,
+    amount: string,
+    from = outlet.collectionWallet.walletId,
+    to = outlet.depositWallet.walletId,
+  ) => transfers.execute(businessId, { reference, amount, sourceWalletId: from, destinationWalletId: to });
 
   describe('internal transfers', () => {
     it('moves money in one balanced entry and queues internalTransfer.successful', async () => {
@@ -76,7 +82,9 @@ describe('money movements', () => {
     it('never reaches another business’s wallet', async () => {
       const stranger = await fixture.business();
       const theirs = await fixture.outlet(stranger);
-      const error = await domainFailure(transfer('tr-foreign', '1', outlet.collectionWallet.walletId, theirs.collectionWallet.walletId));
+      const error = await domainFailure(
+        transfer('tr-foreign', '1', outlet.collectionWallet.walletId, theirs.collectionWallet.walletId),
+      );
       expect([error.status, error.code]).toEqual([404, 'WALLET_NOT_FOUND']);
     });
 
@@ -86,7 +94,9 @@ describe('money movements', () => {
       const b = outlet.depositWallet.walletId;
       const total = async () => (await fixture.balances(a)).ledger + (await fixture.balances(b)).ledger;
       const before = await total();
-      await Promise.all(Array.from({ length: 40 }, (_, i) => transfer(`tr-cross-${i}`, '7', i % 2 ? a : b, i % 2 ? b : a)));
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) => transfer(`tr-cross-${i}`, '7', i % 2 ? a : b, i % 2 ? b : a)),
+      );
       expect(await total()).toBe(before);
     });
 
@@ -94,7 +104,9 @@ describe('money movements', () => {
       const spender = await fixture.outlet(businessId, { accountName: 'Spender' });
       await fixture.fund(spender.collectionWallet.accountNumber, 1000n);
       const results = await Promise.allSettled(
-        Array.from({ length: 25 }, (_, i) => transfer(`tr-spend-${i}`, '100', spender.collectionWallet.walletId, outlet.depositWallet.walletId)),
+        Array.from({ length: 25 }, (_, i) =>
+          transfer(`tr-spend-${i}`, '100', spender.collectionWallet.walletId, outlet.depositWallet.walletId),
+        ),
       );
       expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(10);
       expect(await fixture.balances(spender.collectionWallet.walletId)).toEqual({ ledger: 0n, available: 0n });
@@ -135,7 +147,9 @@ describe('money movements', () => {
     it('credits a repeated sessionId once', async () => {
       const funded = await fixture.outlet(businessId, { accountName: 'Once' });
       const credit = () =>
-        fixture.get(CreditVirtualAccountUseCase).execute(funded.collectionWallet.accountNumber, { amount: '700', sessionId: 'dup-session' });
+        fixture
+          .get(CreditVirtualAccountUseCase)
+          .execute(funded.collectionWallet.accountNumber, { amount: '700', sessionId: 'dup-session' });
       const results = await Promise.all([credit(), credit(), credit()]);
       expect(new Set(results.map((result) => result.transactionReference)).size).toBe(1);
       expect(await fixture.balances(funded.collectionWallet.walletId)).toEqual({ ledger: 700n, available: 700n });
@@ -145,7 +159,9 @@ describe('money movements', () => {
       const live = await fixture.business('live');
       const liveOutlet = await fixture.outlet(live);
       for (const accountNumber of ['0000000001', liveOutlet.collectionWallet.accountNumber]) {
-        const error = await domainFailure(fixture.get(CreditVirtualAccountUseCase).execute(accountNumber, { amount: '1' }));
+        const error = await domainFailure(
+          fixture.get(CreditVirtualAccountUseCase).execute(accountNumber, { amount: '1' }),
+        );
         expect([error.status, error.code]).toEqual([404, 'VIRTUAL_ACCOUNT_NOT_FOUND']);
       }
     });
@@ -178,10 +194,16 @@ describe('money movements', () => {
       expect(await fixture.balances(payer.depositWallet.walletId)).toEqual({ ledger: 10_000n, available: 6000n });
       await settleAll();
       expect(await fixture.balances(payer.depositWallet.walletId)).toEqual({ ledger: 6000n, available: 6000n });
-      const event = (await fixture.partnerEvents(businessId)).find((candidate) => candidate.eventData.transactionReference === payout.reference)!;
+      const event = (await fixture.partnerEvents(businessId)).find(
+        (candidate) => candidate.eventData.transactionReference === payout.reference,
+      )!;
       expect(event).toMatchObject({
         event: 'bankTransfer.success',
-        eventData: { transactionType: 'DEBIT', amount: '4000', beneficiary: { accountNumber: '0690000031', bankCode: '058' } },
+        eventData: {
+          transactionType: 'DEBIT',
+          amount: '4000',
+          beneficiary: { accountNumber: '0690000031', bankCode: '058' },
+        },
       });
     });
 
@@ -198,8 +220,13 @@ describe('money movements', () => {
         accountName: 'Nobody',
       });
       await settleAll();
-      const event = (await fixture.partnerEvents(businessId)).find((candidate) => candidate.eventData.transactionReference === reference);
-      expect(event).toMatchObject({ event: 'bankTransfer.failed', eventData: { transactionStatus: 'FAILED', transactionType: 'DEBIT' } });
+      const event = (await fixture.partnerEvents(businessId)).find(
+        (candidate) => candidate.eventData.transactionReference === reference,
+      );
+      expect(event).toMatchObject({
+        event: 'bankTransfer.failed',
+        eventData: { transactionStatus: 'FAILED', transactionType: 'DEBIT' },
+      });
       expect(await fixture.balances(payer.depositWallet.walletId)).toEqual({ ledger: 10_000n, available: 10_000n });
     });
 
@@ -223,18 +250,31 @@ describe('money movements', () => {
   describe('sweeps', () => {
     it('moves collection balances over the threshold to the settlement wallet, once across two replicas', async () => {
       const sweeping = await fixture.business();
-      const [big, small] = [await fixture.outlet(sweeping, { accountName: 'Big' }), await fixture.outlet(sweeping, { accountName: 'Small' })];
+      const [big, small] = [
+        await fixture.outlet(sweeping, { accountName: 'Big' }),
+        await fixture.outlet(sweeping, { accountName: 'Small' }),
+      ];
       await fixture.fund(big.collectionWallet.accountNumber, 50_000n);
       await fixture.fund(small.collectionWallet.accountNumber, 999n);
       const sweeper = fixture.get(Sweeper);
       // Two replicas' sweepers racing for the same due business, before the background loop does.
-      await fixture.get(SweepSettingsService).update(sweeping, { enabled: true, threshold: '1000', intervalSeconds: 3600 });
+      await fixture
+        .get(SweepSettingsService)
+        .update(sweeping, { enabled: true, threshold: '1000', intervalSeconds: 3600 });
       await Promise.all([sweeper.sweepDue(), sweeper.sweepDue(), sweeper.sweepDue()]);
-      const settlement = (await fixture.get(WalletsRepository).ofType(fixture.dataSource.manager, sweeping, 'settlement'))[0];
+      const settlement = (
+        await fixture.get(WalletsRepository).ofType(fixture.dataSource.manager, sweeping, 'settlement')
+      )[0];
       await eventually(async () => ((await fixture.balances(settlement.id)).ledger === 50_000n ? true : undefined));
-      const sweeps = (await fixture.partnerEvents(sweeping)).filter((event) => event.event === 'walletSweptIntra.successful');
+      const sweeps = (await fixture.partnerEvents(sweeping)).filter(
+        (event) => event.event === 'walletSweptIntra.successful',
+      );
       expect(sweeps).toHaveLength(1);
-      expect(sweeps[0].eventData).toMatchObject({ amount: '50000', transactionType: 'DEBIT', sweepReference: expect.any(String) });
+      expect(sweeps[0].eventData).toMatchObject({
+        amount: '50000',
+        transactionType: 'DEBIT',
+        sweepReference: expect.any(String),
+      });
       expect(await fixture.balances(big.collectionWallet.walletId)).toEqual({ ledger: 0n, available: 0n });
       expect(await fixture.balances(small.collectionWallet.walletId)).toEqual({ ledger: 999n, available: 999n });
     });
@@ -244,7 +284,10 @@ describe('money movements', () => {
       const outletOfIdle = await fixture.outlet(idle);
       await fixture.fund(outletOfIdle.collectionWallet.accountNumber, 50_000n);
       await fixture.get(Sweeper).sweepDue();
-      expect(await fixture.balances(outletOfIdle.collectionWallet.walletId)).toEqual({ ledger: 50_000n, available: 50_000n });
+      expect(await fixture.balances(outletOfIdle.collectionWallet.walletId)).toEqual({
+        ledger: 50_000n,
+        available: 50_000n,
+      });
     });
   });
 
@@ -252,8 +295,13 @@ describe('money movements', () => {
     it('an entry whose postings do not sum to zero', async () => {
       await expect(
         fixture.dataSource.transaction(async (em) => {
-          await em.query(`INSERT INTO outlets.journal_entries (id, business_id, kind, reference) VALUES ('bad-entry', $1, 'test', 'bad')`, [businessId]);
-          await em.query(`INSERT INTO outlets.postings (entry_id, wallet_id, amount) VALUES ('bad-entry', $1, 5)`, [outlet.depositWallet.walletId]);
+          await em.query(
+            `INSERT INTO outlets.journal_entries (id, business_id, kind, reference) VALUES ('bad-entry', $1, 'test', 'bad')`,
+            [businessId],
+          );
+          await em.query(`INSERT INTO outlets.postings (entry_id, wallet_id, amount) VALUES ('bad-entry', $1, 5)`, [
+            outlet.depositWallet.walletId,
+          ]);
         }),
       ).rejects.toThrow('does not balance');
     });
@@ -262,19 +310,24 @@ describe('money movements', () => {
       const empty = await fixture.outlet(businessId, { accountName: 'Empty' });
       await expect(
         fixture.dataSource.transaction(async (em) => {
-          await em.query(`INSERT INTO outlets.journal_entries (id, business_id, kind, reference) VALUES ('overdraw', $1, 'test', 'overdraw')`, [businessId]);
-          await em.query(`INSERT INTO outlets.postings (entry_id, wallet_id, amount) VALUES ('overdraw', $1, -5), ('overdraw', $2, 5)`, [
-            empty.collectionWallet.walletId,
-            outlet.depositWallet.walletId,
-          ]);
+          await em.query(
+            `INSERT INTO outlets.journal_entries (id, business_id, kind, reference) VALUES ('overdraw', $1, 'test', 'overdraw')`,
+            [businessId],
+          );
+          await em.query(
+            `INSERT INTO outlets.postings (entry_id, wallet_id, amount) VALUES ('overdraw', $1, -5), ('overdraw', $2, 5)`,
+            [empty.collectionWallet.walletId, outlet.depositWallet.walletId],
+          );
         }),
       ).rejects.toThrow('wallets_no_overdraft');
     });
 
     it('changing a posting after the fact', async () => {
-      await expect(fixture.dataSource.query(`UPDATE outlets.postings SET amount = amount WHERE id = (SELECT min(id) FROM outlets.postings)`)).rejects.toThrow(
-        'append-only',
-      );
+      await expect(
+        fixture.dataSource.query(
+          `UPDATE outlets.postings SET amount = amount WHERE id = (SELECT min(id) FROM outlets.postings)`,
+        ),
+      ).rejects.toThrow('append-only');
     });
   });
 });

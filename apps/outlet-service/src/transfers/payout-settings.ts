@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+
 import { Env } from '../config/env';
 
 /**

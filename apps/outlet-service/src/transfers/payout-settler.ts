@@ -1,12 +1,13 @@
-import { Injectable, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PartnerEvents } from '@payments/contracts';
+import { WorkerLoop } from '@payments/platform-bootstrap';
 import { DataSource, EntityManager } from 'typeorm';
+
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { WalletsRepository } from '../wallets/wallets.repository';
-import { WorkerLoop } from '@payments/platform-bootstrap';
 import { PayoutSettings } from './payout-settings';
 
 interface PayoutRow {
@@ -99,6 +100,11 @@ export class PayoutSettler implements OnApplicationBootstrap, BeforeApplicationS
       beneficiary: { name: payout.account_name, accountNumber: payout.account_number, bankCode: payout.bank_code },
       details: { walletId: deposit.id, journalEntryId: entry?.id ?? null },
     });
-    await this.events.add(em, payout.business_id, succeeded ? PartnerEvents.bankTransferSuccess : PartnerEvents.bankTransferFailed, eventData);
+    await this.events.add(
+      em,
+      payout.business_id,
+      succeeded ? PartnerEvents.bankTransferSuccess : PartnerEvents.bankTransferFailed,
+      eventData,
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WalletResponse } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
 import { newUlid } from '@payments/platform-crypto';
+import { apiError } from '@payments/platform-envelope';
 import { LRUCache } from 'lru-cache';
 import { EntityManager } from 'typeorm';
 
@@ -59,18 +59,30 @@ export class WalletsRepository {
   /** A wallet's account number never changes once it exists: kept for the events that name it. */
   private readonly accountNumbers = new LRUCache<string, string>({ max: 100_000 });
   /** A business's system wallets exist from its onboarding on, and never change. */
-  private readonly systemWallets = new LRUCache<string, Record<'settlement' | 'rail' | 'suspense', string>>({ max: 100_000 });
+  private readonly systemWallets = new LRUCache<string, Record<'settlement' | 'rail' | 'suspense', string>>({
+    max: 100_000,
+  });
 
   /** The ids of the business's settlement, rail and suspense wallets; INVALID_TENANT before its onboarding. */
-  async systemWalletIds(em: EntityManager, businessId: string): Promise<Record<'settlement' | 'rail' | 'suspense', string>> {
+  async systemWalletIds(
+    em: EntityManager,
+    businessId: string,
+  ): Promise<Record<'settlement' | 'rail' | 'suspense', string>> {
     const cached = this.systemWallets.get(businessId);
     if (cached) return cached;
-    const rows = (await em.query(`SELECT id, type FROM outlets.wallets WHERE business_id = $1 AND type IN ('settlement', 'rail', 'suspense')`, [businessId])) as {
+    const rows = (await em.query(
+      `SELECT id, type FROM outlets.wallets WHERE business_id = $1 AND type IN ('settlement', 'rail', 'suspense')`,
+      [businessId],
+    )) as {
       id: string;
       type: 'settlement' | 'rail' | 'suspense';
     }[];
-    const ids = Object.fromEntries(rows.map((row) => [row.type, row.id])) as Record<'settlement' | 'rail' | 'suspense', string>;
-    if (!ids.settlement || !ids.rail || !ids.suspense) throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
+    const ids = Object.fromEntries(rows.map((row) => [row.type, row.id])) as Record<
+      'settlement' | 'rail' | 'suspense',
+      string
+    >;
+    if (!ids.settlement || !ids.rail || !ids.suspense)
+      throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
     this.systemWallets.set(businessId, ids);
     return ids;
   }
@@ -80,7 +92,10 @@ export class WalletsRepository {
     const key = `${businessId}:${walletId}`;
     const cached = this.accountNumbers.get(key);
     if (cached) return cached;
-    const [row] = (await em.query(`SELECT account_number FROM outlets.wallets WHERE business_id = $1 AND id = $2`, [businessId, walletId])) as {
+    const [row] = (await em.query(`SELECT account_number FROM outlets.wallets WHERE business_id = $1 AND id = $2`, [
+      businessId,
+      walletId,
+    ])) as {
       account_number: string | null;
     }[];
     if (!row) return null;
@@ -91,7 +106,13 @@ export class WalletsRepository {
 
   async create(
     em: EntityManager,
-    wallet: { businessId: string; outletId: string | null; type: WalletKind; accountName: string; withAccountNumber: boolean },
+    wallet: {
+      businessId: string;
+      outletId: string | null;
+      type: WalletKind;
+      accountName: string;
+      withAccountNumber: boolean;
+    },
   ): Promise<Wallet> {
     const [row] = (await em.query(
       `INSERT INTO outlets.wallets (id, business_id, outlet_id, type, account_number, account_name, allow_negative)
@@ -124,10 +145,10 @@ export class WalletsRepository {
    * pair of wallets in opposite directions queue instead of deadlocking.
    */
   async lock(em: EntityManager, businessId: string, ids: string[]): Promise<Map<string, Wallet>> {
-    const rows = (await em.query(`SELECT * FROM outlets.wallets WHERE business_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE`, [
-      businessId,
-      [...new Set(ids)],
-    ])) as WalletRow[];
+    const rows = (await em.query(
+      `SELECT * FROM outlets.wallets WHERE business_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE`,
+      [businessId, [...new Set(ids)]],
+    )) as WalletRow[];
     const wallets = new Map(rows.map((row) => [row.id, toWallet(row)]));
     const missing = ids.find((id) => !wallets.has(id));
     if (missing) throw apiError('WALLET_NOT_FOUND', `Wallet ${missing} not found`);
@@ -140,12 +161,16 @@ export class WalletsRepository {
       businessId,
       type,
     ])) as WalletRow[];
-    if (!row) throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
+    if (!row)
+      throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
     return toWallet(row);
   }
 
   /** The wallet behind a virtual account number, with its business's mode. */
-  async byAccountNumber(em: EntityManager, accountNumber: string): Promise<(Wallet & { mode: 'test' | 'live' }) | null> {
+  async byAccountNumber(
+    em: EntityManager,
+    accountNumber: string,
+  ): Promise<(Wallet & { mode: 'test' | 'live' }) | null> {
     const [row] = (await em.query(
       `SELECT w.*, t.mode FROM outlets.wallets w JOIN outlets.tenants t USING (business_id) WHERE w.account_number = $1`,
       [accountNumber],
@@ -154,7 +179,10 @@ export class WalletsRepository {
   }
 
   async changeHeld(em: EntityManager, walletId: string, delta: bigint): Promise<void> {
-    await em.query(`UPDATE outlets.wallets SET held_balance = held_balance + $2 WHERE id = $1`, [walletId, delta.toString()]);
+    await em.query(`UPDATE outlets.wallets SET held_balance = held_balance + $2 WHERE id = $1`, [
+      walletId,
+      delta.toString(),
+    ]);
   }
 }
 

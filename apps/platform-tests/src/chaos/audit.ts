@@ -23,7 +23,20 @@ const outboxes = ['gateway', 'outlets', 'card_processor', 'pos_ingest', 'webhook
  * Checks every promise the platform made during the run against its own records and the
  * receivers' logs. Each rule lists what broke it; all empty is a clean run.
  */
-export async function audit(platform: ChaosPlatform, input: { attempts: Attempt[]; promised: Promised[]; attempted: Promised[]; checkouts: { businessId: string; reference: string }[]; received: Received[]; faults: FaultWindow[]; partners: Partner[]; deliveringTo: string[]; secrets: string[] }): Promise<Violations> {
+export async function audit(
+  platform: ChaosPlatform,
+  input: {
+    attempts: Attempt[];
+    promised: Promised[];
+    attempted: Promised[];
+    checkouts: { businessId: string; reference: string }[];
+    received: Received[];
+    faults: FaultWindow[];
+    partners: Partner[];
+    deliveringTo: string[];
+    secrets: string[];
+  },
+): Promise<Violations> {
   const violations: Violations = {
     'every journal entry sums to zero': [],
     "every wallet's balance equals its postings": [],
@@ -40,7 +53,9 @@ export async function audit(platform: ChaosPlatform, input: { attempts: Attempt[
   };
   const q = <T>(sql: string, params: unknown[] = []) => platform.query<T>(sql, params);
 
-  for (const row of await q<{ entry_id: string }>('SELECT entry_id FROM outlets.postings GROUP BY entry_id HAVING sum(amount) <> 0')) {
+  for (const row of await q<{ entry_id: string }>(
+    'SELECT entry_id FROM outlets.postings GROUP BY entry_id HAVING sum(amount) <> 0',
+  )) {
     violations['every journal entry sums to zero'].push(row.entry_id);
   }
   const unbalanced = await q<{ id: string }>(
@@ -48,71 +63,111 @@ export async function audit(platform: ChaosPlatform, input: { attempts: Attempt[
       WHERE w.ledger_balance <> coalesce(p.total, 0)`,
   );
   violations["every wallet's balance equals its postings"].push(...unbalanced.map((row) => row.id));
-  const negative = await q<{ id: string }>('SELECT id FROM outlets.wallets WHERE NOT allow_negative AND ledger_balance - held_balance < 0');
+  const negative = await q<{ id: string }>(
+    'SELECT id FROM outlets.wallets WHERE NOT allow_negative AND ledger_balance - held_balance < 0',
+  );
   violations['no wallet below zero available'].push(...negative.map((row) => row.id));
 
   const count = async (kind: Promised['kind'], businessId: string, reference: string): Promise<number> => {
     const sql: Record<string, string> = {
       outlet: 'SELECT count(*)::int AS n FROM outlets.outlets WHERE business_id = $1 AND account_name = $2',
-      funding: "SELECT count(*)::int AS n FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'funding' AND reference = $2",
-      internal_transfer: "SELECT count(*)::int AS n FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'internal_transfer' AND reference = $2",
-      refused_transfer: "SELECT count(*)::int AS n FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'internal_transfer' AND reference = $2",
+      funding:
+        "SELECT count(*)::int AS n FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'funding' AND reference = $2",
+      internal_transfer:
+        "SELECT count(*)::int AS n FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'internal_transfer' AND reference = $2",
+      refused_transfer:
+        "SELECT count(*)::int AS n FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'internal_transfer' AND reference = $2",
       payout: 'SELECT count(*)::int AS n FROM outlets.payouts WHERE business_id = $1 AND reference = $2',
     };
     return (await q<{ n: number }>(sql[kind], [businessId, reference]))[0].n;
   };
-  for (const promise of input.promised.filter((item) => item.kind in { outlet: 1, funding: 1, internal_transfer: 1, payout: 1, refused_transfer: 1 })) {
+  for (const promise of input.promised.filter(
+    (item) => item.kind in { outlet: 1, funding: 1, internal_transfer: 1, payout: 1, refused_transfer: 1 },
+  )) {
     const found = await count(promise.kind, promise.businessId, promise.reference);
     const expected = promise.kind === 'refused_transfer' ? 0 : 1;
-    if (found !== expected) violations['every 200 has exactly one outcome'].push(`${promise.kind} ${promise.reference}: ${found} found`);
+    if (found !== expected)
+      violations['every 200 has exactly one outcome'].push(`${promise.kind} ${promise.reference}: ${found} found`);
   }
   for (const attempt of input.attempted) {
     const found = await count(attempt.kind, attempt.businessId, attempt.reference);
-    if (found > 1) violations['no money command took effect twice'].push(`${attempt.kind} ${attempt.reference}: ${found}`);
+    if (found > 1)
+      violations['no money command took effect twice'].push(`${attempt.kind} ${attempt.reference}: ${found}`);
   }
 
   for (const promise of input.promised.filter((item) => item.kind === 'pos')) {
-    const [authorised] = await q<{ n: number; approved: number }>('SELECT count(*)::int AS n, count(*) FILTER (WHERE approved)::int AS approved FROM card_processor.pos_authorisations WHERE reference = $1', [promise.reference]);
-    const [booked] = await q<{ n: number }>("SELECT count(*)::int AS n FROM outlets.journal_entries WHERE kind = 'pos' AND reference = $1", [promise.reference]);
-    if (authorised.n !== 1 || booked.n !== authorised.approved) violations['every accepted POS submission processed exactly once'].push(`${promise.reference}: ${authorised.n} authorisations, ${booked.n} bookings`);
+    const [authorised] = await q<{ n: number; approved: number }>(
+      'SELECT count(*)::int AS n, count(*) FILTER (WHERE approved)::int AS approved FROM card_processor.pos_authorisations WHERE reference = $1',
+      [promise.reference],
+    );
+    const [booked] = await q<{ n: number }>(
+      "SELECT count(*)::int AS n FROM outlets.journal_entries WHERE kind = 'pos' AND reference = $1",
+      [promise.reference],
+    );
+    if (authorised.n !== 1 || booked.n !== authorised.approved)
+      violations['every accepted POS submission processed exactly once'].push(
+        `${promise.reference}: ${authorised.n} authorisations, ${booked.n} bookings`,
+      );
   }
 
-  const paidByAnswer = new Set(input.promised.filter((item) => item.kind === 'checkout_paid').map((item) => item.reference));
+  const paidByAnswer = new Set(
+    input.promised.filter((item) => item.kind === 'checkout_paid').map((item) => item.reference),
+  );
   for (const checkout of input.checkouts) {
-    const [record] = await q<{ status: string }>('SELECT status FROM gateway.checkouts WHERE reference = $1', [checkout.reference]);
-    const [booked] = await q<{ n: number }>("SELECT count(*)::int AS n FROM outlets.journal_entries WHERE kind = 'checkout' AND reference = $1", [checkout.reference]);
+    const [record] = await q<{ status: string }>('SELECT status FROM gateway.checkouts WHERE reference = $1', [
+      checkout.reference,
+    ]);
+    const [booked] = await q<{ n: number }>(
+      "SELECT count(*)::int AS n FROM outlets.journal_entries WHERE kind = 'checkout' AND reference = $1",
+      [checkout.reference],
+    );
     const paid = record?.status === 'SUCCESS';
     if (paid !== (booked.n === 1) || booked.n > 1 || (paidByAnswer.has(checkout.reference) && !paid)) {
-      violations['a checkout is paid exactly when its money is booked once'].push(`${checkout.reference}: ${record?.status ?? 'missing'}, ${booked.n} bookings, answered paid: ${paidByAnswer.has(checkout.reference)}`);
+      violations['a checkout is paid exactly when its money is booked once'].push(
+        `${checkout.reference}: ${record?.status ?? 'missing'}, ${booked.n} bookings, answered paid: ${paidByAnswer.has(checkout.reference)}`,
+      );
     }
   }
 
   const events = new Map<string, string>(); // event id → business id
   for (const schema of outboxes) {
-    const rows = await q<{ event_id: string; business_id: string }>(`SELECT payload->>'eventId' AS event_id, payload->>'businessId' AS business_id FROM ${schema}.outbox WHERE topic = 'partner.events.v1'`).catch(() => []);
+    const rows = await q<{ event_id: string; business_id: string }>(
+      `SELECT payload->>'eventId' AS event_id, payload->>'businessId' AS business_id FROM ${schema}.outbox WHERE topic = 'partner.events.v1'`,
+    ).catch(() => []);
     for (const row of rows) events.set(row.event_id, row.business_id);
   }
   const receivedIds = new Map<string, Received[]>();
-  for (const delivery of input.received) receivedIds.set(delivery.eventId, [...(receivedIds.get(delivery.eventId) ?? []), delivery]);
+  for (const delivery of input.received)
+    receivedIds.set(delivery.eventId, [...(receivedIds.get(delivery.eventId) ?? []), delivery]);
   for (const [eventId, businessId] of events) {
-    if (input.deliveringTo.includes(businessId) && !receivedIds.has(eventId)) violations["every event reached its business's endpoint"].push(`${eventId} of ${businessId}`);
+    if (input.deliveringTo.includes(businessId) && !receivedIds.has(eventId))
+      violations["every event reached its business's endpoint"].push(`${eventId} of ${businessId}`);
   }
   for (const [eventId, deliveries] of receivedIds) {
-    if (new Set(deliveries.map((delivery) => delivery.body)).size > 1) violations['duplicate deliveries carry the same event'].push(eventId);
+    if (new Set(deliveries.map((delivery) => delivery.body)).size > 1)
+      violations['duplicate deliveries carry the same event'].push(eventId);
     for (const delivery of deliveries) {
-      if (events.get(eventId) !== delivery.businessId) violations['nothing reached another business'].push(`${eventId} at ${delivery.businessId}'s endpoint`);
+      if (events.get(eventId) !== delivery.businessId)
+        violations['nothing reached another business'].push(`${eventId} at ${delivery.businessId}'s endpoint`);
     }
   }
 
   for (const attempt of input.attempts) {
     if (attempt.status === null || attempt.status < 500) continue;
     const inWindow = input.faults.some((fault) => attempt.at >= fault.from && attempt.at <= fault.to);
-    if (attempt.status !== 503 || !inWindow) violations['no 5xx but 503, and 503 only inside a fault window'].push(`${attempt.operation}: ${attempt.status} at ${new Date(attempt.at).toISOString()}`);
+    if (attempt.status !== 503 || !inWindow)
+      violations['no 5xx but 503, and 503 only inside a fault window'].push(
+        `${attempt.operation}: ${attempt.status} at ${new Date(attempt.at).toISOString()}`,
+      );
   }
 
   const output = platform.output();
-  const leaks = [...cardNumbersUsed, '"cvv":"123"', '"pin":"1234"', ...input.secrets].filter((secret) => output.includes(secret));
+  const leaks = [...cardNumbersUsed, '"cvv":"123"', '"pin":"1234"', ...input.secrets].filter((secret) =>
+    output.includes(secret),
+  );
   if (/\d{16,19}D\d{4}/.test(output)) leaks.push('a track 2 string');
-  violations['no card data, API secret or POS key in any log line'].push(...leaks.map((leak) => `${leak.slice(0, 12)}…`));
+  violations['no card data, API secret or POS key in any log line'].push(
+    ...leaks.map((leak) => `${leak.slice(0, 12)}…`),
+  );
   return violations;
 }

@@ -1,6 +1,8 @@
-import { PrivateBroker, PrivatePostgres } from '@payments/testing';
 import { spawnSync } from 'node:child_process';
+
+import { PrivateBroker, PrivatePostgres } from '@payments/testing';
 import { Client } from 'pg';
+
 import { AppName, repoRoot, RunningApp, sharedSecrets, spawnApp, waitForReady } from '../apps';
 
 const ports: Record<AppName, number> = {
@@ -87,11 +89,15 @@ export class ChaosPlatform {
 
   /** A command-line tool of an app, run as an operator runs it, against this platform. */
   cli(app: AppName, script: string, args: string[]): string {
-    const result = spawnSync(process.execPath, ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/cli/${script}.js`, ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, ...sharedSecrets, ...this.appEnv(app), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    });
+    const result = spawnSync(
+      process.execPath,
+      ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/cli/${script}.js`, ...args],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, ...sharedSecrets, ...this.appEnv(app), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+      },
+    );
     if (result.status !== 0) throw new Error(`${script} failed: ${result.stderr}`);
     return result.stdout;
   }
@@ -115,6 +121,12 @@ export class ChaosPlatform {
   }
 
   private appEnv(app: AppName): Record<string, string> {
-    return { PORT: String(ports[app]), DATABASE_URL: this.databaseUrl, KAFKA_BROKERS: this.broker.brokers, LOG_LEVEL: 'info', ...this.extraEnv };
+    return {
+      PORT: String(ports[app]),
+      DATABASE_URL: this.databaseUrl,
+      KAFKA_BROKERS: this.broker.brokers,
+      LOG_LEVEL: 'info',
+      ...this.extraEnv,
+    };
   }
 }

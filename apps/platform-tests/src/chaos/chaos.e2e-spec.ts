@@ -1,7 +1,9 @@
-import { eventually } from '@payments/testing';
 import { writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { join } from 'node:path';
+
+import { eventually } from '@payments/testing';
+
 import { AppName, repoRoot } from '../apps';
 import { audit, FaultWindow, Received } from './audit';
 import { ChaosPlatform, platformApps } from './chaos-platform';
@@ -18,7 +20,9 @@ jest.setTimeout((seconds + 900) * 1000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Receivers for three businesses: one answers at once, one fails 30% of the time, one never answers. */
-async function startReceivers(received: Received[]): Promise<{ server: Server; url: (mode: string, businessId: string) => string }> {
+async function startReceivers(
+  received: Received[],
+): Promise<{ server: Server; url: (mode: string, businessId: string) => string }> {
   const server = createServer((request, response) => {
     const [, mode, businessId] = (request.url ?? '').split('/');
     let body = '';
@@ -91,7 +95,9 @@ describe('chaos: every flow while apps are killed, the broker stops and PostgreS
   it('keeps every promise: the audit finds no violation', async () => {
     const partners: Partner[] = [];
     for (const mode of ['ok', 'flaky', 'hang']) {
-      const created = JSON.parse(platform.cli('checkout-gateway', 'partner-create', ['--name', `Chaos ${mode}`, '--json'])) as Partner;
+      const created = JSON.parse(
+        platform.cli('checkout-gateway', 'partner-create', ['--name', `Chaos ${mode}`, '--json']),
+      ) as Partner;
       partners.push({ ...created, serial: `SN-CHAOS-${mode}-${Date.now()}`, outlets: [] });
     }
     const [ok, flaky, hang] = partners;
@@ -102,15 +108,36 @@ describe('chaos: every flow while apps are killed, the broker stops and PostgreS
         headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-    for (const [partner, mode] of [[ok, 'ok'], [flaky, 'flaky'], [hang, 'hang']] as const) {
-      await eventually(async () => ((await gateway(partner, 'PUT', '/webhooks/endpoint', { url: receivers.url(mode, partner.businessId) })).status === 200 ? true : undefined), 60_000);
-      await eventually(async () => ((await gateway(partner, 'GET', '/wallets/settlement')).status === 200 ? true : undefined), 60_000);
+    for (const [partner, mode] of [
+      [ok, 'ok'],
+      [flaky, 'flaky'],
+      [hang, 'hang'],
+    ] as const) {
+      await eventually(
+        async () =>
+          (await gateway(partner, 'PUT', '/webhooks/endpoint', { url: receivers.url(mode, partner.businessId) }))
+            .status === 200
+            ? true
+            : undefined,
+        60_000,
+      );
+      await eventually(
+        async () => ((await gateway(partner, 'GET', '/wallets/settlement')).status === 200 ? true : undefined),
+        60_000,
+      );
       await setup.createOutlet(partner);
       await setup.createOutlet(partner);
       const outlet = partner.outlets[0].outletId;
       await eventually(() => {
         try {
-          platform.cli('pos-ingest', 'terminal-register', ['--business', partner.businessId, '--serial', partner.serial, '--outlet', outlet]);
+          platform.cli('pos-ingest', 'terminal-register', [
+            '--business',
+            partner.businessId,
+            '--serial',
+            partner.serial,
+            '--outlet',
+            outlet,
+          ]);
           return true;
         } catch {
           return undefined; // onboarding reaches pos-ingest over Kafka
@@ -139,10 +166,9 @@ describe('chaos: every flow while apps are killed, the broker stops and PostgreS
     const posReferences = load.promised.filter((promise) => promise.kind === 'pos').map((promise) => promise.reference);
     const settleStarted = Date.now();
     let pending: Record<string, number> = {};
-    await eventually(
-      async () => {
-        [pending] = await platform.query<Record<string, number>>(
-          `SELECT $2::int - (SELECT count(*)::int FROM card_processor.pos_authorisations WHERE reference = ANY($3)) AS pos_unprocessed,
+    await eventually(async () => {
+      [pending] = await platform.query<Record<string, number>>(
+        `SELECT $2::int - (SELECT count(*)::int FROM card_processor.pos_authorisations WHERE reference = ANY($3)) AS pos_unprocessed,
                   (SELECT count(*)::int FROM gateway.checkouts c WHERE c.status <> 'SUCCESS'
                      AND EXISTS (SELECT 1 FROM outlets.journal_entries e WHERE e.kind = 'checkout' AND e.reference = c.reference)) AS booked_checkouts_open,
                   (SELECT count(*)::int FROM gateway.outbox WHERE published_at IS NULL) AS gateway_outbox,
@@ -152,12 +178,10 @@ describe('chaos: every flow while apps are killed, the broker stops and PostgreS
                   (SELECT count(*)::int FROM (SELECT payload->>'eventId' AS id, payload->>'businessId' AS business FROM gateway.outbox WHERE topic = 'partner.events.v1'
                                               UNION ALL SELECT payload->>'eventId', payload->>'businessId' FROM outlets.outbox WHERE topic = 'partner.events.v1') e
                      WHERE e.business = ANY($1) AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.event_id::text = e.id)) AS events_not_yet_routed`,
-          [deliveringTo, posReferences.length, posReferences],
-        );
-        return Object.values(pending).every((n) => n === 0) ? true : undefined;
-      },
-      180_000,
-    ).catch(() => undefined); // whatever is still missing, the audit names
+        [deliveringTo, posReferences.length, posReferences],
+      );
+      return Object.values(pending).every((n) => n === 0) ? true : undefined;
+    }, 180_000).catch(() => undefined); // whatever is still missing, the audit names
     const settledIn = Math.round((Date.now() - settleStarted) / 1000);
 
     const violations = await audit(platform, {
@@ -173,7 +197,11 @@ describe('chaos: every flow while apps are killed, the broker stops and PostgreS
     });
 
     const byStatus = new Map<string, number>();
-    for (const attempt of load.attempts) byStatus.set(String(attempt.status ?? 'no answer'), (byStatus.get(String(attempt.status ?? 'no answer')) ?? 0) + 1);
+    for (const attempt of load.attempts)
+      byStatus.set(
+        String(attempt.status ?? 'no answer'),
+        (byStatus.get(String(attempt.status ?? 'no answer')) ?? 0) + 1,
+      );
     const outcomes = new Map<string, number>();
     for (const promise of load.promised) outcomes.set(promise.kind, (outcomes.get(promise.kind) ?? 0) + 1);
     const lines = [
@@ -191,7 +219,8 @@ describe('chaos: every flow while apps are killed, the broker stops and PostgreS
       '',
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
-    if (platform.crashes.length > 0) writeFileSync(join(repoRoot, '.data/chaos-exits.log'), platform.crashOutput.join('\n\n'));
+    if (platform.crashes.length > 0)
+      writeFileSync(join(repoRoot, '.data/chaos-exits.log'), platform.crashOutput.join('\n\n'));
 
     expect(Object.fromEntries(Object.entries(violations).filter(([, found]) => found.length > 0))).toEqual({});
     expect(load.promised.length).toBeGreaterThan(seconds / 2); // the run did real work

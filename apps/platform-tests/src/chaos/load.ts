@@ -1,5 +1,7 @@
-import { encryptPosPayload } from '@payments/platform-crypto';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+
+import { encryptPosPayload } from '@payments/platform-crypto';
+
 import { AppName } from '../apps';
 import { ChaosPlatform } from './chaos-platform';
 
@@ -38,7 +40,14 @@ interface Answer {
 }
 
 /** The sandbox's test cards that a customer can complete here (every step but 3-D Secure's bank page). */
-const cards = ['5060990000000000019', '5060990000000000027', '5060990000000000035', '4000000000001000', '5060990000000000068', '5060990000000000076'];
+const cards = [
+  '5060990000000000019',
+  '5060990000000000027',
+  '5060990000000000035',
+  '4000000000001000',
+  '5060990000000000068',
+  '5060990000000000076',
+];
 export const cardNumbersUsed = [...cards, '5061460410120223210'];
 const stepAnswers: Record<string, Record<string, unknown>> = {
   pin: { pin: '1234' },
@@ -110,7 +119,14 @@ export class Load {
   async createOutlet(partner: Partner): Promise<void> {
     const name = `Chaos Outlet ${randomUUID()}`;
     this.attempted.push({ kind: 'outlet', businessId: partner.businessId, reference: name });
-    const answer = await this.gateway('create outlet', partner, 'POST', '/outlets', { accountName: name }, { 'idempotency-key': randomUUID() });
+    const answer = await this.gateway(
+      'create outlet',
+      partner,
+      'POST',
+      '/outlets',
+      { accountName: name },
+      { 'idempotency-key': randomUUID() },
+    );
     if (answer?.status !== 200) return;
     partner.outlets.push(answer.body.data as unknown as Partner['outlets'][number]);
     this.promised.push({ kind: 'outlet', businessId: partner.businessId, reference: name });
@@ -120,23 +136,44 @@ export class Load {
     const sessionId = randomUUID();
     const wallet = pick([pick(partner.outlets).collectionWallet, pick(partner.outlets).depositWallet]);
     this.attempted.push({ kind: 'funding', businessId: partner.businessId, reference: sessionId });
-    const answer = await this.gateway('sandbox credit', partner, 'POST', `/sandbox/virtual-accounts/${wallet.accountNumber}/credit`, { amount: '50000', sessionId });
-    if (answer?.status === 200) this.promised.push({ kind: 'funding', businessId: partner.businessId, reference: sessionId });
+    const answer = await this.gateway(
+      'sandbox credit',
+      partner,
+      'POST',
+      `/sandbox/virtual-accounts/${wallet.accountNumber}/credit`,
+      { amount: '50000', sessionId },
+    );
+    if (answer?.status === 200)
+      this.promised.push({ kind: 'funding', businessId: partner.businessId, reference: sessionId });
   }
 
   private async transfer(partner: Partner): Promise<void> {
     const [from, to] = [pick(partner.outlets), pick(partner.outlets)];
     const reference = `chaos-${randomUUID()}`;
-    const body = { reference, amount: String(randomInt(100, 5000)), sourceWalletId: from.collectionWallet.walletId, destinationWalletId: to.depositWallet.walletId };
+    const body = {
+      reference,
+      amount: String(randomInt(100, 5000)),
+      sourceWalletId: from.collectionWallet.walletId,
+      destinationWalletId: to.depositWallet.walletId,
+    };
     this.attempted.push({ kind: 'internal_transfer', businessId: partner.businessId, reference });
     const answer = await this.gateway('internal transfer', partner, 'POST', '/transfer/internal', body);
-    if (answer?.status === 200) this.promised.push({ kind: 'internal_transfer', businessId: partner.businessId, reference });
-    if (answer?.status === 422 && answer.body.data?.code === 'INSUFFICIENT_FUNDS') this.promised.push({ kind: 'refused_transfer', businessId: partner.businessId, reference });
+    if (answer?.status === 200)
+      this.promised.push({ kind: 'internal_transfer', businessId: partner.businessId, reference });
+    if (answer?.status === 422 && answer.body.data?.code === 'INSUFFICIENT_FUNDS')
+      this.promised.push({ kind: 'refused_transfer', businessId: partner.businessId, reference });
   }
 
   private async payout(partner: Partner): Promise<void> {
     const reference = `payout-${randomUUID()}`;
-    const body = { reference, amount: '500', sourceWalletId: pick(partner.outlets).depositWallet.walletId, bankCode: '058', accountNumber: '0690000031', accountName: 'Bola Ade' };
+    const body = {
+      reference,
+      amount: '500',
+      sourceWalletId: pick(partner.outlets).depositWallet.walletId,
+      bankCode: '058',
+      accountNumber: '0690000031',
+      accountName: 'Bola Ade',
+    };
     this.attempted.push({ kind: 'payout', businessId: partner.businessId, reference });
     const answer = await this.gateway('payout', partner, 'POST', '/transfer/bank', body);
     if (answer?.status === 200) this.promised.push({ kind: 'payout', businessId: partner.businessId, reference });
@@ -144,7 +181,9 @@ export class Load {
 
   private async createCheckout(partner: Partner, methods: string[]): Promise<string | null> {
     const body = { amount: String(randomInt(10_000, 500_000)), accountName: 'Chaos Shop', paymentMethod: methods };
-    const answer = await this.gateway('create checkout', partner, 'POST', '/payin/charge/requests', body, { 'idempotency-key': randomUUID() });
+    const answer = await this.gateway('create checkout', partner, 'POST', '/payin/charge/requests', body, {
+      'idempotency-key': randomUUID(),
+    });
     const reference = answer?.status === 200 ? (answer.body.data?.reference as string) : null;
     if (reference) this.checkouts.push({ businessId: partner.businessId, reference });
     return reference;
@@ -153,13 +192,24 @@ export class Load {
   private async cardCheckout(partner: Partner): Promise<void> {
     const reference = await this.createCheckout(partner, ['card']);
     if (!reference) return;
-    let answer = await this.gateway('card payment', partner, 'POST', `/checkout/${reference}/card-payment`, { cardNumber: pick(cards), expiryDate: '12/30', cvv: '123' });
+    let answer = await this.gateway('card payment', partner, 'POST', `/checkout/${reference}/card-payment`, {
+      cardNumber: pick(cards),
+      expiryDate: '12/30',
+      cvv: '123',
+    });
     for (let step = 0; step < 4 && answer?.status === 200; step += 1) {
       const next = answer.body.data?.nextAction as string;
       if (!stepAnswers[next]) break;
-      answer = await this.gateway('card authorization', partner, 'POST', `/checkout/${reference}/card-authorization`, stepAnswers[next]);
+      answer = await this.gateway(
+        'card authorization',
+        partner,
+        'POST',
+        `/checkout/${reference}/card-authorization`,
+        stepAnswers[next],
+      );
     }
-    if (answer?.status === 200 && answer.body.data?.transactionStatus === 'SUCCESS') this.promised.push({ kind: 'checkout_paid', businessId: partner.businessId, reference });
+    if (answer?.status === 200 && answer.body.data?.transactionStatus === 'SUCCESS')
+      this.promised.push({ kind: 'checkout_paid', businessId: partner.businessId, reference });
   }
 
   private async transferCheckout(partner: Partner): Promise<void> {
@@ -168,7 +218,13 @@ export class Load {
     const account = await this.gateway('transfer account', partner, 'POST', `/checkout/${reference}/pay-with-transfer`);
     if (account?.status !== 200) return;
     const { accountNumber, amount } = account.body.data as { accountNumber: string; amount: string };
-    const paid = await this.gateway('transfer to checkout', partner, 'POST', `/sandbox/virtual-accounts/${accountNumber}/credit`, { amount, sessionId: randomUUID() });
+    const paid = await this.gateway(
+      'transfer to checkout',
+      partner,
+      'POST',
+      `/sandbox/virtual-accounts/${accountNumber}/credit`,
+      { amount, sessionId: randomUUID() },
+    );
     if (paid?.status === 200) this.promised.push({ kind: 'checkout_paid', businessId: partner.businessId, reference });
   }
 
@@ -177,7 +233,9 @@ export class Load {
     if (!reference) return;
     const qr = await this.gateway('checkout QR', partner, 'POST', `/checkout/${reference}/qr`);
     if (qr?.status !== 200) return;
-    const paid = await this.gateway('QR payment', partner, 'POST', '/sandbox/qr-wallet/pay', { qrPayload: qr.body.data?.qrPayload });
+    const paid = await this.gateway('QR payment', partner, 'POST', '/sandbox/qr-wallet/pay', {
+      qrPayload: qr.body.data?.qrPayload,
+    });
     if (paid?.status === 200) this.promised.push({ kind: 'checkout_paid', businessId: partner.businessId, reference });
   }
 
@@ -197,15 +255,38 @@ export class Load {
     };
     const body = { serialNumber: partner.serial, data: encryptPosPayload(payload, partner.posEncryptionKey) };
     const answer = await this.call('POS submission', 'pos-ingest', 'POST', '/pos', body, {});
-    if (answer?.status === 200) this.promised.push({ kind: 'pos', businessId: partner.businessId, reference: answer.body.data?.reference as string });
+    if (answer?.status === 200)
+      this.promised.push({
+        kind: 'pos',
+        businessId: partner.businessId,
+        reference: answer.body.data?.reference as string,
+      });
   }
 
-  private gateway(operation: string, partner: Partner, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer | null> {
-    return this.call(operation, 'checkout-gateway', method, path, body, { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, ...headers });
+  private gateway(
+    operation: string,
+    partner: Partner,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer | null> {
+    return this.call(operation, 'checkout-gateway', method, path, body, {
+      'x-api-key': partner.apiKey,
+      'x-api-secret': partner.apiSecret,
+      ...headers,
+    });
   }
 
   /** One request, retried unchanged after a 503 or no answer for up to a minute; null if it never got another answer. */
-  private async call(operation: string, app: AppName, method: string, path: string, body: unknown, headers: Record<string, string>): Promise<Answer | null> {
+  private async call(
+    operation: string,
+    app: AppName,
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<Answer | null> {
     const deadline = Date.now() + 60_000;
     for (;;) {
       const at = Date.now();
@@ -215,7 +296,10 @@ export class Load {
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(15_000),
       }).then(
-        async (response) => ({ status: response.status, body: (await response.json().catch(() => ({}))) as Answer['body'] }),
+        async (response) => ({
+          status: response.status,
+          body: (await response.json().catch(() => ({}))) as Answer['body'],
+        }),
         () => null,
       );
       this.attempts.push({ at, operation, status: answer?.status ?? null });

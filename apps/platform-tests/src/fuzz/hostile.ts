@@ -34,7 +34,19 @@ const nastyStrings = [
   '9999-12-31T23:59:59.999Z',
 ];
 
-const amounts = ['0', '-1', '-150000', '1.5', '1e5', ' 100', '100 ', '+100', '0x10', '99999999999999999999999999', '１００'];
+const amounts = [
+  '0',
+  '-1',
+  '-150000',
+  '1.5',
+  '1e5',
+  ' 100',
+  '100 ',
+  '+100',
+  '0x10',
+  '99999999999999999999999999',
+  '１００',
+];
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...nastyStrings, ...amounts) },
@@ -96,13 +108,17 @@ export function schemaValue(schema: Schema, components: Record<string, Schema>, 
 function resolve(schema: Schema, components: Record<string, Schema>): Schema {
   if (schema.$ref) return resolve(components[schema.$ref.split('/').pop()!] ?? {}, components);
   const first = schema.allOf?.[0] ?? schema.oneOf?.[0] ?? schema.anyOf?.[0];
-  return first ? resolve({ ...first, ...schema, allOf: undefined, oneOf: undefined, anyOf: undefined }, components) : schema;
+  return first
+    ? resolve({ ...first, ...schema, allOf: undefined, oneOf: undefined, anyOf: undefined }, components)
+    : schema;
 }
 
 function plausibleValue(schema: Schema, components: Record<string, Schema>, depth: number): fc.Arbitrary<unknown> {
   if (schema.enum?.length) return fc.constantFrom(...schema.enum);
   if (schema.properties && depth < 4) {
-    const fields = Object.fromEntries(Object.entries(schema.properties).map(([name, field]) => [name, schemaValue(field, components, depth + 1)]));
+    const fields = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, field]) => [name, schemaValue(field, components, depth + 1)]),
+    );
     // Any subset of the fields, now and then with one the schema does not know.
     return fc
       .tuple(fc.record(fields, { requiredKeys: [] }), fc.option(fc.tuple(hostileString, hostileValue), { freq: 6 }))
@@ -112,8 +128,10 @@ function plausibleValue(schema: Schema, components: Record<string, Schema>, dept
     case 'string':
       if (schema.pattern?.includes('[1-9][0-9]')) return fc.integer({ min: 1, max: 10_000_000 }).map(String);
       if (schema.format === 'email') return fc.constant('customer@example.com');
-      if (schema.format === 'date' || schema.format === 'date-time') return fc.constantFrom('2026-01-31', '2026-01-31T10:00:00Z');
-      if (schema.format === 'uri' || schema.format === 'url') return fc.constantFrom('https://example.com/hook', 'http://127.0.0.1:1/');
+      if (schema.format === 'date' || schema.format === 'date-time')
+        return fc.constantFrom('2026-01-31', '2026-01-31T10:00:00Z');
+      if (schema.format === 'uri' || schema.format === 'url')
+        return fc.constantFrom('https://example.com/hook', 'http://127.0.0.1:1/');
       return fc.string({ maxLength: Math.min(schema.maxLength ?? 40, 40) });
     case 'integer':
       return fc.integer({ min: 0, max: 200 });
@@ -122,7 +140,9 @@ function plausibleValue(schema: Schema, components: Record<string, Schema>, dept
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(schema.items && depth < 4 ? schemaValue(schema.items, components, depth + 1) : hostileValue, { maxLength: 3 });
+      return fc.array(schema.items && depth < 4 ? schemaValue(schema.items, components, depth + 1) : hostileValue, {
+        maxLength: 3,
+      });
     default:
       return hostileValue;
   }
@@ -134,11 +154,29 @@ export function bodyBytes(value: fc.Arbitrary<unknown>): fc.Arbitrary<Buffer | u
     { weight: 8, arbitrary: value.map((body) => Buffer.from(JSON.stringify(body) ?? 'null')) },
     { weight: 1, arbitrary: fc.constant(undefined) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 256 }).map((bytes) => Buffer.from(bytes)) },
-    { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', '[1,2', 'null', '""', '1e999', '{"__proto__":{"polluted":1}}', '\ufeff{}').map((text) => Buffer.from(text)) },
-    { weight: 1, arbitrary: fc.integer({ min: 1, max: 20_000 }).map((depth) => Buffer.from('['.repeat(depth) + ']'.repeat(depth))) },
-    { weight: 1, arbitrary: fc.integer({ min: 1, max: 10_000 }).map((depth) => Buffer.from('{"a":'.repeat(depth) + '1' + '}'.repeat(depth))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('{', '{"a":', '[1,2', 'null', '""', '1e999', '{"__proto__":{"polluted":1}}', '\ufeff{}')
+        .map((text) => Buffer.from(text)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 1, max: 20_000 }).map((depth) => Buffer.from('['.repeat(depth) + ']'.repeat(depth))),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 1, max: 10_000 })
+        .map((depth) => Buffer.from('{"a":'.repeat(depth) + '1' + '}'.repeat(depth))),
+    },
     // Past the 64 KiB body limit.
-    { weight: 1, arbitrary: fc.integer({ min: 65 * 1024, max: 300 * 1024 }).map((size) => Buffer.from(JSON.stringify({ accountName: 'x'.repeat(size) }))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 65 * 1024, max: 300 * 1024 })
+        .map((size) => Buffer.from(JSON.stringify({ accountName: 'x'.repeat(size) }))),
+    },
     { weight: 1, arbitrary: fc.constant(Buffer.from([0xc0, 0x80, 0xff, 0xfe, 0x7b, 0x7d])) },
   );
 }
@@ -176,15 +214,30 @@ export function hostileHeaders(valid: Credentials, other: Credentials): fc.Arbit
     { weight: 1, arbitrary: fc.constant<Record<string, string>>({ ...other }) },
     { weight: 1, arbitrary: fc.constant<Record<string, string>>({}) },
     { weight: 1, arbitrary: fc.record({ 'x-api-key': headerValue, 'x-api-secret': headerValue }) },
-    { weight: 1, arbitrary: fc.constant<Record<string, string>>({ 'x-api-key': valid['x-api-key'], 'x-api-secret': other['x-api-secret'] }) },
+    {
+      weight: 1,
+      arbitrary: fc.constant<Record<string, string>>({
+        'x-api-key': valid['x-api-key'],
+        'x-api-secret': other['x-api-secret'],
+      }),
+    },
   );
   // Mostly JSON, so bodies reach validation; the rest tests the content-type checks.
   const contentType = fc.option(
-    fc.oneof({ weight: 6, arbitrary: fc.constant('application/json') }, { weight: 2, arbitrary: fc.constantFrom(...contentTypes) }, { weight: 1, arbitrary: headerValue }),
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constant('application/json') },
+      { weight: 2, arbitrary: fc.constantFrom(...contentTypes) },
+      { weight: 1, arbitrary: headerValue },
+    ),
     { freq: 10 },
   );
   const known = fc.record(
-    { 'idempotency-key': headerValue, 'x-request-id': headerValue, accept: fc.constantFrom('*/*', 'text/html', 'application/xml'), 'content-encoding': fc.constantFrom('gzip', 'br', 'identity') },
+    {
+      'idempotency-key': headerValue,
+      'x-request-id': headerValue,
+      accept: fc.constantFrom('*/*', 'text/html', 'application/xml'),
+      'content-encoding': fc.constantFrom('gzip', 'br', 'identity'),
+    },
     { requiredKeys: [] },
   );
   const random = fc.dictionary(
@@ -202,10 +255,21 @@ export function hostileHeaders(valid: Credentials, other: Credentials): fc.Arbit
 
 /** A path segment: a value the route knows, or bytes percent-encoded as a client might send them. */
 export function pathSegment(known: string[]): fc.Arbitrary<string> {
-  const encoded = hostileString.map((text) => [...Buffer.from(text, 'utf8')].map((byte) => (/[A-Za-z0-9_-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`)).join(''));
+  const encoded = hostileString.map((text) =>
+    [...Buffer.from(text, 'utf8')]
+      .map((byte) =>
+        /[A-Za-z0-9_-]/.test(String.fromCharCode(byte))
+          ? String.fromCharCode(byte)
+          : `%${byte.toString(16).padStart(2, '0')}`,
+      )
+      .join(''),
+  );
   return fc.oneof(
     { weight: 3, arbitrary: known.length ? fc.constantFrom(...known) : encoded },
     { weight: 2, arbitrary: encoded },
-    { weight: 1, arbitrary: fc.constantFrom('%', '%ZZ', '%c0%80', '..', '%2e%2e', 'a%2Fb', '%00', 'CHK-'.padEnd(300, '9')) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('%', '%ZZ', '%c0%80', '..', '%2e%2e', 'a%2Fb', '%00', 'CHK-'.padEnd(300, '9')),
+    },
   );
 }

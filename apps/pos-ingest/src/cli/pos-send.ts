@@ -1,9 +1,11 @@
-import { PosPayload } from '@payments/contracts';
-import { encryptPosPayload } from '@payments/platform-crypto';
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
-const usage = 'usage: npm run pos:send -- --serial <sn> --key <posKey> --amount <kobo> [--card <number>] [--sequence <n>] [--url http://127.0.0.1:3002]';
+import { PosPayload } from '@payments/contracts';
+import { encryptPosPayload } from '@payments/platform-crypto';
+
+const usage =
+  'usage: npm run pos:send -- --serial <sn> --key <posKey> --amount <kobo> [--card <number>] [--sequence <n>] [--url http://127.0.0.1:3002]';
 
 /** Builds a POS payload, encrypts it exactly as the interface says, posts it and prints the answer. */
 async function main(): Promise<void> {

@@ -1,17 +1,26 @@
 import 'reflect-metadata';
+
+import { parseArgs } from 'node:util';
+
 import { loadEnvOrExit } from '@payments/platform-bootstrap';
 import { migrate, postgresOptions } from '@payments/platform-database';
-import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
+
 import { Env } from '../config/env';
 import { database } from '../database/data-source';
 
-const usage = 'usage: npm run terminal:register -- --business <businessId> --serial <serialNumber> [--outlet <outletId>] [--json]';
+const usage =
+  'usage: npm run terminal:register -- --business <businessId> --serial <serialNumber> [--outlet <outletId>] [--json]';
 
 /** Registers a terminal for a business (and optionally an outlet). A serial number belongs to one business. */
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { business: { type: 'string' }, serial: { type: 'string' }, outlet: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      business: { type: 'string' },
+      serial: { type: 'string' },
+      outlet: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
   });
   if (!values.business || !values.serial) return fail(usage);
   if (!/^[\w.-]{1,64}$/.test(values.serial)) return fail('--serial must be 1 to 64 letters, digits, ".", "_" or "-"');
@@ -20,9 +29,14 @@ async function main(): Promise<void> {
   await migrate(options);
   const dataSource = await new DataSource(options).initialize();
   try {
-    const [integrator] = (await dataSource.query(`SELECT business_id FROM pos_ingest.integrators WHERE business_id = $1`, [values.business])) as unknown[];
+    const [integrator] = (await dataSource.query(
+      `SELECT business_id FROM pos_ingest.integrators WHERE business_id = $1`,
+      [values.business],
+    )) as unknown[];
     if (!integrator) {
-      return fail(`business ${values.business} is not known to pos-ingest yet: onboard it with partner:create and let pos-ingest receive it`);
+      return fail(
+        `business ${values.business} is not known to pos-ingest yet: onboard it with partner:create and let pos-ingest receive it`,
+      );
     }
     const rows = (await dataSource.query(
       `INSERT INTO pos_ingest.terminals (serial_number, business_id, outlet_id) VALUES ($1, $2, $3)
@@ -32,7 +46,11 @@ async function main(): Promise<void> {
     )) as unknown[];
     if (rows.length === 0) return fail(`terminal ${values.serial} belongs to another business`);
     const terminal = { serialNumber: values.serial, businessId: values.business, outletId: values.outlet ?? null };
-    process.stdout.write(values.json ? `${JSON.stringify(terminal)}\n` : `Registered terminal ${values.serial} for business ${values.business}${values.outlet ? `, outlet ${values.outlet}` : ''}\n`);
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify(terminal)}\n`
+        : `Registered terminal ${values.serial} for business ${values.business}${values.outlet ? `, outlet ${values.outlet}` : ''}\n`,
+    );
   } finally {
     await dataSource.destroy();
   }

@@ -4,7 +4,10 @@ const rules: Partial<Record<keyof PosPayload, { valid: (value: string) => boolea
   pan: { valid: isLuhnValid, message: 'pan must be a 12 to 19 digit card number with a valid check digit' },
   cardExpiryDate: { valid: (value) => /^\d{4}$/.test(value), message: 'cardExpiryDate must be four digits' },
   amount: { valid: isKoboAmount, message: 'amount must be a positive whole number of kobo' },
-  sequenceNumber: { valid: (value) => value.length > 0 && value.length <= 32, message: 'sequenceNumber must be 1 to 32 characters' },
+  sequenceNumber: {
+    valid: (value) => value.length > 0 && value.length <= 32,
+    message: 'sequenceNumber must be 1 to 32 characters',
+  },
 };
 
 /**

@@ -3,10 +3,12 @@ import { ValidationFailedError } from '@payments/platform-envelope';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import fc from 'fast-check';
+
 import { posSubmission } from './pos-submission';
 
 /** What class-validator alone says of a body with no NUL in it. */
-const validatorAccepts = (body: Record<string, unknown>) => validateSync(plainToInstance(PosSubmissionRequest, body), { forbidUnknownValues: true }).length === 0;
+const validatorAccepts = (body: Record<string, unknown>) =>
+  validateSync(plainToInstance(PosSubmissionRequest, body), { forbidUnknownValues: true }).length === 0;
 
 const accepted = (body: unknown) => {
   try {
@@ -26,12 +28,23 @@ describe('posSubmission', () => {
       fc.constantFrom(max / 2, max / 2 + 1, max).map((length) => '😀'.repeat(length)),
       fc.string({ unit: 'grapheme', maxLength: 80 }).filter((value) => !value.includes('\u0000')),
     );
-  const field = (max: number) => fc.oneof(text(max), fc.integer(), fc.constant(null), fc.constant(undefined), fc.array(fc.string(), { maxLength: 2 }));
+  const field = (max: number) =>
+    fc.oneof(
+      text(max),
+      fc.integer(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.array(fc.string(), { maxLength: 2 }),
+    );
 
   it('accepts exactly the bodies class-validator accepts', () => {
     fc.assert(
       fc.property(field(64), field(16_384), fc.option(fc.string({ maxLength: 5 })), (serialNumber, data, extra) => {
-        const body: Record<string, unknown> = { serialNumber, data, ...(extra === null ? {} : { extra: extra.replaceAll('\u0000', '') }) };
+        const body: Record<string, unknown> = {
+          serialNumber,
+          data,
+          ...(extra === null ? {} : { extra: extra.replaceAll('\u0000', '') }),
+        };
         return accepted(body) === validatorAccepts(body);
       }),
       { numRuns: 2000 },

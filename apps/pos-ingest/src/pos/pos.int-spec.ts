@@ -1,11 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
 import { Topics } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { eventually, KafkaCollector, PrivateBroker, testEnvironment } from '@payments/testing';
 import fc from 'fast-check';
 import type { Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+
 import { approvedCard, encrypt, payload, PosIngestFixture } from '../testing/pos-ingest.fixture';
 import { TransactionReferences } from './transaction-reference';
 
@@ -34,13 +36,27 @@ describe('POST /pos', () => {
     const { data } = response.json();
     expect(data).toEqual({ reference: expect.stringMatching(/^[0-9A-Z]{26}$/), transactionStatus: 'PROCESSING' });
 
-    const message = await eventually(() => topic.messages.find((candidate) => candidate.value.includes(data.reference)));
+    const message = await eventually(() =>
+      topic.messages.find((candidate) => candidate.value.includes(data.reference)),
+    );
     expect(message.key).toBe(terminal.serialNumber);
-    for (const secret of [approvedCard, submitted.track2Data, submitted.iccData]) expect(message.value).not.toContain(secret);
+    for (const secret of [approvedCard, submitted.track2Data, submitted.iccData])
+      expect(message.value).not.toContain(secret);
     const event = JSON.parse(message.value);
-    expect(event.payload).toMatchObject({ reference: data.reference, maskedPan: '506146*********3210', amount: '150000', mode: 'test' });
+    expect(event.payload).toMatchObject({
+      reference: data.reference,
+      maskedPan: '506146*********3210',
+      amount: '150000',
+      mode: 'test',
+    });
     const card = JSON.parse(new Sealer(fixture.cardKey).open(event.payload.sealedCard, data.reference));
-    expect(card).toEqual({ pan: approvedCard, pinBlock: 'null', track2Data: submitted.track2Data, iccData: submitted.iccData, cardExpiryDate: '2812' });
+    expect(card).toEqual({
+      pan: approvedCard,
+      pinBlock: 'null',
+      track2Data: submitted.track2Data,
+      iccData: submitted.iccData,
+      cardExpiryDate: '2812',
+    });
   });
 
   it('answers twins arriving together with one reference and one publish, and a second purchase with another', async () => {
@@ -49,12 +65,20 @@ describe('POST /pos', () => {
       Array.from({ length: 5 }, () => fixture.submit(terminal.serialNumber, encrypt(submitted, terminal.posKey))),
     );
     const reference = first.json().data.reference;
-    expect(again.map((response) => response.json().data.reference)).toEqual([reference, reference, reference, reference]);
+    expect(again.map((response) => response.json().data.reference)).toEqual([
+      reference,
+      reference,
+      reference,
+      reference,
+    ]);
     await eventually(() => topic.messages.find((candidate) => candidate.value.includes(reference)));
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(topic.messages.filter((candidate) => candidate.value.includes(reference))).toHaveLength(1);
     // The same card again at the same till: the chip's counter and cryptogram make it a new purchase.
-    const secondPurchase = await fixture.submit(terminal.serialNumber, encrypt({ ...submitted, iccData: `${submitted.iccData}01` }, terminal.posKey));
+    const secondPurchase = await fixture.submit(
+      terminal.serialNumber,
+      encrypt({ ...submitted, iccData: `${submitted.iccData}01` }, terminal.posKey),
+    );
     expect(secondPurchase.json().data.reference).not.toBe(reference);
   });
 
@@ -65,7 +89,10 @@ describe('POST /pos', () => {
     const later = fixture.sibling();
     await later.start();
     try {
-      expect((await later.submit(terminal.serialNumber, submitted)).json().data).toEqual({ reference, transactionStatus: 'PROCESSING' });
+      expect((await later.submit(terminal.serialNumber, submitted)).json().data).toEqual({
+        reference,
+        transactionStatus: 'PROCESSING',
+      });
       // ...or under another terminal of the same business: the serial number travels unauthenticated.
       const otherTerminal = await fixture.anotherTerminal(terminal.businessId);
       expect((await later.submit(otherTerminal, submitted)).json().data.reference).toBe(reference);
@@ -84,7 +111,8 @@ describe('POST /pos', () => {
     const connect = jest.spyOn(pool, 'connect');
     const query = jest.spyOn(pool, 'query');
     try {
-      for (let i = 0; i < 20; i += 1) expect((await fixture.submit(terminal.serialNumber, encrypt(payload(), terminal.posKey))).statusCode).toBe(200);
+      for (let i = 0; i < 20; i += 1)
+        expect((await fixture.submit(terminal.serialNumber, encrypt(payload(), terminal.posKey))).statusCode).toBe(200);
       expect(connect).not.toHaveBeenCalled();
       expect(query).not.toHaveBeenCalled();
       // The spies do see the app's queries: a terminal not yet cached is read through them.
@@ -107,8 +135,14 @@ describe('POST /pos', () => {
     expect(responses.every((response) => response.statusCode === 200)).toBe(true);
     expect(references.slice(30)).toEqual(references.slice(0, 30).reverse());
     expect(new Set(references).size).toBe(30);
-    await eventually(() => (references.every((reference) => topic.messages.some((message) => message.value.includes(reference))) ? true : undefined));
-    const published = topic.messages.map((message) => JSON.parse(message.value).payload).filter((event) => references.includes(event.reference));
+    await eventually(() =>
+      references.every((reference) => topic.messages.some((message) => message.value.includes(reference)))
+        ? true
+        : undefined,
+    );
+    const published = topic.messages
+      .map((message) => JSON.parse(message.value).payload)
+      .filter((event) => references.includes(event.reference));
     const sequenceOf = new Map(distinct.map((submitted, index) => [references[index], submitted.sequenceNumber]));
     expect(published.every((event) => event.sequenceNumber === sequenceOf.get(event.reference))).toBe(true);
   });
@@ -155,7 +189,12 @@ describe('POST /pos', () => {
     for (const [body, fields] of cases) {
       const response = await fixture.submit(terminal.serialNumber, encrypt(body, terminal.posKey));
       expect(response.statusCode).toBe(422);
-      expect(response.json().data.errors.map((error: { field: string }) => error.field).sort()).toEqual(fields);
+      expect(
+        response
+          .json()
+          .data.errors.map((error: { field: string }) => error.field)
+          .sort(),
+      ).toEqual(fields);
       expect(response.body).not.toContain('5061460410120223211');
       expect(response.body).not.toContain('28/12');
     }
@@ -163,15 +202,26 @@ describe('POST /pos', () => {
 
   it('refuses a NUL character in the serial number or in any payload field with 422', async () => {
     const inSerial = await fixture.submit(`${terminal.serialNumber}\u0000`, encrypt(payload(), terminal.posKey));
-    expect([inSerial.statusCode, inSerial.json().data.errors]).toEqual([422, [{ field: 'serialNumber', messages: ['serialNumber must not contain NUL characters'] }]]);
-    const inPayload = await fixture.submit(terminal.serialNumber, encrypt({ ...payload(), cardHolderName: 'ADA\u0000OBI' }, terminal.posKey));
+    expect([inSerial.statusCode, inSerial.json().data.errors]).toEqual([
+      422,
+      [{ field: 'serialNumber', messages: ['serialNumber must not contain NUL characters'] }],
+    ]);
+    const inPayload = await fixture.submit(
+      terminal.serialNumber,
+      encrypt({ ...payload(), cardHolderName: 'ADA\u0000OBI' }, terminal.posKey),
+    );
     expect(inPayload.statusCode).toBe(422);
     expect(inPayload.json().data.errors.map((error: { field: string }) => error.field)).toEqual(['cardHolderName']);
   });
 
   it('answers a malformed request as every route does: envelope, code, request id', async () => {
     const send = (body: string, contentType = 'application/json') =>
-      fixture.app.inject({ method: 'POST', url: '/pos', payload: body, headers: { 'content-type': contentType, 'x-request-id': 'pos-trace-7' } });
+      fixture.app.inject({
+        method: 'POST',
+        url: '/pos',
+        payload: body,
+        headers: { 'content-type': contentType, 'x-request-id': 'pos-trace-7' },
+      });
     const answers = {
       empty: await send('{}'),
       array: await send('[1, 2]'),
@@ -184,7 +234,11 @@ describe('POST /pos', () => {
       expect(response.json()).toMatchObject({ status: false, statusCode: response.statusCode });
       expect(response.headers['x-request-id']).toBe('pos-trace-7');
     }
-    const fields = (response: { json: () => { data: { errors: { field: string }[] } } }) => response.json().data.errors.map((error) => error.field).sort();
+    const fields = (response: { json: () => { data: { errors: { field: string }[] } } }) =>
+      response
+        .json()
+        .data.errors.map((error) => error.field)
+        .sort();
     for (const response of [answers.empty, answers.array, answers.numbers]) {
       expect(response.statusCode).toBe(422);
       expect(fields(response)).toEqual(['data', 'serialNumber']);
@@ -197,14 +251,21 @@ describe('POST /pos', () => {
   it('is described in the API document with its request and answer schemas', async () => {
     const document = (await fixture.app.inject({ method: 'GET', url: '/docs-json' })).json();
     const operation = document.paths['/pos'].post;
-    expect(operation.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PosSubmissionRequest' });
-    expect(operation.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/PosSubmissionResponse' });
+    expect(operation.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PosSubmissionRequest',
+    });
+    expect(operation.responses['200'].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/PosSubmissionResponse',
+    });
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '413', '415', '422', '503']);
     expect(document.components.schemas.PosSubmissionRequest.required).toEqual(['serialNumber', 'data']);
   });
 
   it('answers the literal text "null" as a PIN block', async () => {
-    const response = await fixture.submit(terminal.serialNumber, encrypt(payload({ pinBlock: 'null' }), terminal.posKey));
+    const response = await fixture.submit(
+      terminal.serialNumber,
+      encrypt(payload({ pinBlock: 'null' }), terminal.posKey),
+    );
     expect(response.statusCode).toBe(200);
   });
 
@@ -214,10 +275,15 @@ describe('POST /pos', () => {
         fc.oneof(
           fc.uint8Array({ maxLength: 80 }).map((bytes) => Buffer.from(bytes).toString('base64')),
           fc.string({ maxLength: 60 }),
-          fc.tuple(fc.string({ maxLength: 40 }), fc.jsonValue()).map(([key, value]) => encrypt(JSON.stringify(value), key)),
-          fc.dictionary(fc.constantFrom('pan', 'amount', 'cardExpiryDate', 'sequenceNumber', 'aid', 'foo'), fc.oneof(fc.string(), fc.integer())).map((value) =>
-            encrypt({ ...payload(), ...value }, terminal.posKey),
-          ),
+          fc
+            .tuple(fc.string({ maxLength: 40 }), fc.jsonValue())
+            .map(([key, value]) => encrypt(JSON.stringify(value), key)),
+          fc
+            .dictionary(
+              fc.constantFrom('pan', 'amount', 'cardExpiryDate', 'sequenceNumber', 'aid', 'foo'),
+              fc.oneof(fc.string(), fc.integer()),
+            )
+            .map((value) => encrypt({ ...payload(), ...value }, terminal.posKey)),
         ),
         async (data) => {
           const response = await fixture.submit(terminal.serialNumber, data);
@@ -234,7 +300,10 @@ describe('POST /pos', () => {
     await other.start();
     try {
       const submitted = encrypt(payload(), terminal.posKey);
-      const [a, b] = await Promise.all([fixture.submit(terminal.serialNumber, submitted), other.submit(terminal.serialNumber, submitted)]);
+      const [a, b] = await Promise.all([
+        fixture.submit(terminal.serialNumber, submitted),
+        other.submit(terminal.serialNumber, submitted),
+      ]);
       expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
       expect(a.json().data.reference).toBe(b.json().data.reference);
     } finally {
@@ -277,7 +346,9 @@ describe('POST /pos with the broker down', () => {
     expect(accepted.json().data).toEqual({ reference, transactionStatus: 'PROCESSING' });
     const topic = await new KafkaCollector(broker.brokers, Topics.posTransactions.name).start();
     try {
-      const published = await eventually(() => topic.messages.filter((message) => message.value.includes(reference)).at(0));
+      const published = await eventually(() =>
+        topic.messages.filter((message) => message.value.includes(reference)).at(0),
+      );
       expect(JSON.parse(published.value).payload.reference).toBe(reference);
       expect(topic.messages.every((message) => JSON.parse(message.value).payload.reference === reference)).toBe(true);
     } finally {
@@ -290,6 +361,7 @@ describe('the POS guide', () => {
   it('shows each encryption snippet exactly as tested', () => {
     const docs = resolve(__dirname, '../../../../docs');
     const guide = readFileSync(resolve(docs, 'pos.md'), 'utf8');
-    for (const file of ['encrypt.mjs', 'encrypt.py', 'encrypt.php']) expect(guide).toContain(readFileSync(resolve(docs, 'pos', file), 'utf8').trim());
+    for (const file of ['encrypt.mjs', 'encrypt.py', 'encrypt.php'])
+      expect(guide).toContain(readFileSync(resolve(docs, 'pos', file), 'utf8').trim());
   });
 });

@@ -3,8 +3,9 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiEnvelope, PosSubmissionRequest, PosSubmissionResponse } from '@payments/contracts';
 import { envelopeOperation } from '@payments/platform-envelope';
 import type { FastifyInstance } from 'fastify';
-import { posSubmission } from './pos-submission';
+
 import { PosService } from './pos.service';
+import { posSubmission } from './pos-submission';
 
 /** The route in the API document, which cannot see routes outside Nest's router. */
 export const posRouteDocs = {

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { Inject, Injectable } from '@nestjs/common';
 import {
   EventEnvelope,
@@ -12,7 +14,7 @@ import { decryptPosPayload, Sealer } from '@payments/platform-crypto';
 import { apiError, DomainError, ValidationFailedError } from '@payments/platform-envelope';
 import { KafkaProducer } from '@payments/platform-kafka';
 import { Message } from 'kafkajs';
-import { randomUUID } from 'node:crypto';
+
 import { Env } from '../config/env';
 import { Terminal, Terminals } from '../terminals/terminals';
 import { maskPan, payloadProblems } from './payload-rules';
@@ -47,7 +49,8 @@ export class PosService {
     const terminal = await this.terminals.find(request.serialNumber);
     if (!terminal) throw apiError('TERMINAL_NOT_FOUND', `Terminal ${request.serialNumber} is not registered`);
     const decrypted = decryptPosPayload(request.data, terminal.posKey);
-    if (!decrypted) throw apiError('INVALID_PAYLOAD', 'data could not be decrypted into a POS payload with this terminal\'s key');
+    if (!decrypted)
+      throw apiError('INVALID_PAYLOAD', "data could not be decrypted into a POS payload with this terminal's key");
     const problems = payloadProblems(decrypted);
     if (problems.length > 0) throw new ValidationFailedError(problems);
     const payload = decrypted as PosPayload;
@@ -66,7 +69,13 @@ export class PosService {
   }
 
   private message(terminal: Terminal, payload: PosPayload, reference: string): Message {
-    const card = { pan: payload.pan, pinBlock: payload.pinBlock, track2Data: payload.track2Data, iccData: payload.iccData, cardExpiryDate: payload.cardExpiryDate };
+    const card = {
+      pan: payload.pan,
+      pinBlock: payload.pinBlock,
+      track2Data: payload.track2Data,
+      iccData: payload.iccData,
+      cardExpiryDate: payload.cardExpiryDate,
+    };
     const envelope: EventEnvelope<PosTransactionAcceptedV1Payload> = {
       eventId: randomUUID(),
       type: PosTransactionAcceptedV1,
@@ -88,7 +97,11 @@ export class PosService {
         sealedCard: this.cardSealer.seal(JSON.stringify(card), reference),
       },
     };
-    return { key: terminal.serialNumber, value: JSON.stringify(envelope), headers: { 'event-id': envelope.eventId, 'event-type': envelope.type } };
+    return {
+      key: terminal.serialNumber,
+      value: JSON.stringify(envelope),
+      headers: { 'event-id': envelope.eventId, 'event-type': envelope.type },
+    };
   }
 
   /** Resolves once the broker acknowledged the message (acks=all); 503 when it does not in time. */

@@ -1,8 +1,15 @@
 import fc from 'fast-check';
+
 import { TransactionReferences } from './transaction-reference';
 
 const key = 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=';
-const transaction = { pan: '5061460410120223210', sequenceNumber: '000042', amount: '150000', cardExpiryDate: '2812', iccData: '9F2608C0FFEE9F3602001A' };
+const transaction = {
+  pan: '5061460410120223210',
+  sequenceNumber: '000042',
+  amount: '150000',
+  cardExpiryDate: '2812',
+  iccData: '9F2608C0FFEE9F3602001A',
+};
 
 describe('a POS transaction reference', () => {
   const references = new TransactionReferences(key);
@@ -27,14 +34,19 @@ describe('a POS transaction reference', () => {
   });
 
   it('depends on the key: without it, no one can make or guess a reference', () => {
-    expect(new TransactionReferences('b3RoZXItbG9jYWwta2V5LW5ldmVyLXVzZS1pbi1wcm9kLg==').of('BUSINESS-1', transaction)).not.toBe(references.of('BUSINESS-1', transaction));
+    expect(
+      new TransactionReferences('b3RoZXItbG9jYWwta2V5LW5ldmVyLXVzZS1pbi1wcm9kLg==').of('BUSINESS-1', transaction),
+    ).not.toBe(references.of('BUSINESS-1', transaction));
   });
 
   it('cannot be made ambiguous by moving text between fields', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), (a, b) => {
         fc.pre(a !== b);
-        return references.of('B', { ...transaction, sequenceNumber: `${a}`, amount: `${b}` }) !== references.of('B', { ...transaction, sequenceNumber: `${b}`, amount: `${a}` });
+        return (
+          references.of('B', { ...transaction, sequenceNumber: `${a}`, amount: `${b}` }) !==
+          references.of('B', { ...transaction, sequenceNumber: `${b}`, amount: `${a}` })
+        );
       }),
     );
   });

@@ -1,5 +1,6 @@
-import { PosPayload } from '@payments/contracts';
 import { createHmac, createSecretKey, KeyObject } from 'node:crypto';
+
+import { PosPayload } from '@payments/contracts';
 
 /** ULID's alphabet: references look like every other id the platform makes. */
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -20,10 +21,23 @@ export class TransactionReferences {
     this.key = createSecretKey(Buffer.from(base64Key, 'base64'));
   }
 
-  of(businessId: string, payload: Pick<PosPayload, 'pan' | 'sequenceNumber' | 'amount' | 'cardExpiryDate' | 'iccData'>): string {
-    const panFingerprint = createHmac('sha256', this.key).update(JSON.stringify(['pan', payload.pan])).digest('hex');
+  of(
+    businessId: string,
+    payload: Pick<PosPayload, 'pan' | 'sequenceNumber' | 'amount' | 'cardExpiryDate' | 'iccData'>,
+  ): string {
+    const panFingerprint = createHmac('sha256', this.key)
+      .update(JSON.stringify(['pan', payload.pan]))
+      .digest('hex');
     // A JSON array keeps the fields apart: no text moved from one field to the next gives the same input.
-    const fields = ['reference', businessId, panFingerprint, payload.sequenceNumber, payload.amount, payload.cardExpiryDate, payload.iccData];
+    const fields = [
+      'reference',
+      businessId,
+      panFingerprint,
+      payload.sequenceNumber,
+      payload.amount,
+      payload.cardExpiryDate,
+      payload.iccData,
+    ];
     const digest = createHmac('sha256', this.key).update(JSON.stringify(fields)).digest();
     return base32(digest).slice(0, 26);
   }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Sealer } from '@payments/platform-crypto';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
+
 import { Env } from '../config/env';
 
 export interface Terminal {

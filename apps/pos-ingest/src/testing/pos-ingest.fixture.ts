@@ -1,10 +1,12 @@
+import { randomBytes } from 'node:crypto';
+
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PosPayload } from '@payments/contracts';
 import { encryptPosPayload, Sealer } from '@payments/platform-crypto';
 import { startTestApp } from '@payments/testing';
-import { randomBytes } from 'node:crypto';
-import { ulid } from 'ulid';
 import { DataSource } from 'typeorm';
+import { ulid } from 'ulid';
+
 import { posIngestApp } from '../app';
 
 export const approvedCard = '5061460410120223210';
@@ -22,7 +24,12 @@ export class PosIngestFixture {
   async start(overrides: Record<string, string> = {}): Promise<this> {
     ({ app: this.app } = await startTestApp(
       { ...posIngestApp, kafkaConsumer: false },
-      { DATA_ENCRYPTION_KEY: this.dataKey, CARD_DATA_KEY: this.cardKey, POS_REFERENCE_KEY: this.referenceKey, ...overrides },
+      {
+        DATA_ENCRYPTION_KEY: this.dataKey,
+        CARD_DATA_KEY: this.cardKey,
+        POS_REFERENCE_KEY: this.referenceKey,
+        ...overrides,
+      },
     ));
     return this;
   }
@@ -37,20 +44,25 @@ export class PosIngestFixture {
   }
 
   /** A business with a POS key and one terminal; returns the serial number and the key. */
-  async terminal(posKey = 'AbCdEfGh12345678', mode: 'test' | 'live' = 'test'): Promise<{ serialNumber: string; posKey: string; businessId: string }> {
+  async terminal(
+    posKey = 'AbCdEfGh12345678',
+    mode: 'test' | 'live' = 'test',
+  ): Promise<{ serialNumber: string; posKey: string; businessId: string }> {
     const businessId = ulid();
-    await this.dataSource.query(`INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, $2, $3)`, [
-      businessId,
-      mode,
-      new Sealer(this.dataKey).seal(posKey, businessId),
-    ]);
+    await this.dataSource.query(
+      `INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, $2, $3)`,
+      [businessId, mode, new Sealer(this.dataKey).seal(posKey, businessId)],
+    );
     return { serialNumber: await this.anotherTerminal(businessId), posKey, businessId };
   }
 
   /** One more terminal of the business; returns its serial number. */
   async anotherTerminal(businessId: string): Promise<string> {
     const serialNumber = `SN-${ulid()}`;
-    await this.dataSource.query(`INSERT INTO pos_ingest.terminals (serial_number, business_id) VALUES ($1, $2)`, [serialNumber, businessId]);
+    await this.dataSource.query(`INSERT INTO pos_ingest.terminals (serial_number, business_id) VALUES ($1, $2)`, [
+      serialNumber,
+      businessId,
+    ]);
     return serialNumber;
   }
 

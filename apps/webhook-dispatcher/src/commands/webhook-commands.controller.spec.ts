@@ -1,4 +1,5 @@
 import { loadEnv } from '@payments/platform-config';
+
 import { Env } from '../config/env';
 import { DeliveriesRepository } from '../deliveries/deliveries.repository';
 import { DeliveryWorker } from '../deliveries/delivery-worker';
@@ -9,7 +10,15 @@ const dataKey = 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=';
 
 /** The controller with fakes for its storage: only the URL checks are real. */
 function controller(env: Record<string, string> = {}) {
-  let endpoint: Endpoint = { businessId: 'b1', mode: 'test', url: null, apiKey: 'pk_test_x', signingSecret: 'whsec_x', status: 'active', disabledReason: null };
+  let endpoint: Endpoint = {
+    businessId: 'b1',
+    mode: 'test',
+    url: null,
+    apiKey: 'pk_test_x',
+    signingSecret: 'whsec_x',
+    status: 'active',
+    disabledReason: null,
+  };
   const endpoints = {
     find: async () => endpoint,
     lockRouting: async () => undefined,
@@ -20,21 +29,33 @@ function controller(env: Record<string, string> = {}) {
   const deliveries = { retarget: async () => undefined } as unknown as DeliveriesRepository;
   const worker = { nudge: () => undefined } as unknown as DeliveryWorker;
   const dataSource = { transaction: (work: (em: unknown) => Promise<unknown>) => work({}) };
-  return new WebhookCommandsController(dataSource as never, endpoints, deliveries, worker, loadEnv(Env, { DATA_ENCRYPTION_KEY: dataKey, ...env }));
+  return new WebhookCommandsController(
+    dataSource as never,
+    endpoints,
+    deliveries,
+    worker,
+    loadEnv(Env, { DATA_ENCRYPTION_KEY: dataKey, ...env }),
+  );
 }
 
 describe('setting a sandbox business’s webhook URL', () => {
-  it.each(['http://127.0.0.1:3003/health', 'http://localhost:3003/', 'http://10.0.0.5/hooks', 'http://169.254.169.254/latest/meta-data/'])(
-    'refuses %s by default',
-    async (url) => {
-      const reply = await controller().handle({ type: 'setEndpoint', businessId: 'b1', url });
-      expect(reply).toMatchObject({ ok: false, error: { code: 'WEBHOOK_URL_NOT_ALLOWED', status: 422 } });
-    },
-  );
+  it.each([
+    'http://127.0.0.1:3003/health',
+    'http://localhost:3003/',
+    'http://10.0.0.5/hooks',
+    'http://169.254.169.254/latest/meta-data/',
+  ])('refuses %s by default', async (url) => {
+    const reply = await controller().handle({ type: 'setEndpoint', businessId: 'b1', url });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'WEBHOOK_URL_NOT_ALLOWED', status: 422 } });
+  });
 
   it('accepts a loopback receiver where a developer allowed private addresses, but never a link-local one', async () => {
     const local = controller({ WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' });
-    expect(await local.handle({ type: 'setEndpoint', businessId: 'b1', url: 'http://127.0.0.1:8080/hooks' })).toMatchObject({ ok: true, data: { url: 'http://127.0.0.1:8080/hooks' } });
-    expect(await local.handle({ type: 'setEndpoint', businessId: 'b1', url: 'http://169.254.169.254/' })).toMatchObject({ ok: false, error: { code: 'WEBHOOK_URL_NOT_ALLOWED' } });
+    expect(
+      await local.handle({ type: 'setEndpoint', businessId: 'b1', url: 'http://127.0.0.1:8080/hooks' }),
+    ).toMatchObject({ ok: true, data: { url: 'http://127.0.0.1:8080/hooks' } });
+    expect(await local.handle({ type: 'setEndpoint', businessId: 'b1', url: 'http://169.254.169.254/' })).toMatchObject(
+      { ok: false, error: { code: 'WEBHOOK_URL_NOT_ALLOWED' } },
+    );
   });
 });

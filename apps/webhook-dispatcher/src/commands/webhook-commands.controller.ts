@@ -1,12 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+
 import { Controller, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CommandReply, PartnerEvents, Topics, WebhookCommand, WebhookEndpointResponse } from '@payments/contracts';
 import { apiError, commandReply } from '@payments/platform-envelope';
 import { CommandHandler } from '@payments/platform-kafka';
-import { randomUUID } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { DataSource } from 'typeorm';
+
 import { Env } from '../config/env';
 import { DeliveriesRepository, toResponse } from '../deliveries/deliveries.repository';
 import { DeliveryWorker } from '../deliveries/delivery-worker';
@@ -55,20 +57,42 @@ export class WebhookCommandsController {
         const endpoint = await this.endpoint(command.businessId);
         const url = original.target === 'callback' ? original.url : endpoint.url;
         if (!url) throw apiError('WEBHOOK_URL_NOT_SET', 'Set a webhook URL with PUT /webhooks/endpoint first');
-        return this.enqueue(command.businessId, { eventId: original.event_id, event: original.event, eventData: original.event_data, target: 'replay', url });
+        return this.enqueue(command.businessId, {
+          eventId: original.event_id,
+          event: original.event,
+          eventData: original.event_data,
+          target: 'replay',
+          url,
+        });
       }
       case 'sendTest': {
         const endpoint = await this.endpoint(command.businessId);
         if (!endpoint.url) throw apiError('WEBHOOK_URL_NOT_SET', 'Set a webhook URL with PUT /webhooks/endpoint first');
-        const eventData = { message: 'This is a test event from your payments dashboard', businessId: command.businessId, createdAt: new Date().toISOString() };
-        return this.enqueue(command.businessId, { eventId: randomUUID(), event: PartnerEvents.webhookTest, eventData, target: 'test', url: endpoint.url });
+        const eventData = {
+          message: 'This is a test event from your payments dashboard',
+          businessId: command.businessId,
+          createdAt: new Date().toISOString(),
+        };
+        return this.enqueue(command.businessId, {
+          eventId: randomUUID(),
+          event: PartnerEvents.webhookTest,
+          eventData,
+          target: 'test',
+          url: endpoint.url,
+        });
       }
     }
   }
 
   private async enqueue(
     businessId: string,
-    delivery: { eventId: string; event: string; eventData: Record<string, unknown>; target: 'replay' | 'test'; url: string },
+    delivery: {
+      eventId: string;
+      event: string;
+      eventData: Record<string, unknown>;
+      target: 'replay' | 'test';
+      url: string;
+    },
   ) {
     const id = await this.dataSource.transaction((em) => this.deliveries.add(em, { businessId, ...delivery }));
     this.worker.nudge();
@@ -88,17 +112,26 @@ export class WebhookCommandsController {
    */
   private async assertAllowed(url: string, mode: 'test' | 'live'): Promise<void> {
     const parsed = new URL(url);
-    if (mode === 'live' && parsed.protocol !== 'https:') throw apiError('WEBHOOK_URL_NOT_ALLOWED', 'Live webhook URLs must use https');
+    if (mode === 'live' && parsed.protocol !== 'https:')
+      throw apiError('WEBHOOK_URL_NOT_ALLOWED', 'Live webhook URLs must use https');
     const allowPrivate = mode === 'test' && this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE;
     const host = hostOf(parsed);
     const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true }).catch(() => []);
     if (addresses.length === 0) throw apiError('WEBHOOK_URL_NOT_ALLOWED', `${parsed.hostname} does not resolve`);
     if (!addresses.every((entry) => isAllowedAddress(entry.address, allowPrivate))) {
-      throw apiError('WEBHOOK_URL_NOT_ALLOWED', `${parsed.hostname} resolves to a private, loopback, link-local or metadata address`);
+      throw apiError(
+        'WEBHOOK_URL_NOT_ALLOWED',
+        `${parsed.hostname} resolves to a private, loopback, link-local or metadata address`,
+      );
     }
   }
 }
 
 function view(endpoint: Endpoint): WebhookEndpointResponse {
-  return { url: endpoint.url, signingSecret: endpoint.signingSecret, status: endpoint.status, disabledReason: endpoint.disabledReason };
+  return {
+    url: endpoint.url,
+    signingSecret: endpoint.signingSecret,
+    status: endpoint.status,
+    disabledReason: endpoint.disabledReason,
+  };
 }

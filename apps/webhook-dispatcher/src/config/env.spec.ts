@@ -1,5 +1,6 @@
 import { InvalidEnvironmentError, loadEnv } from '@payments/platform-config';
 import { composeServiceProblems } from '@payments/testing';
+
 import { Env } from './env';
 
 const required = { DATA_ENCRYPTION_KEY: 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=' };
@@ -11,11 +12,18 @@ describe('webhook-dispatcher configuration', () => {
 
   it('sends to public addresses only unless a developer opts in', () => {
     expect(loadEnv(Env, required).WEBHOOK_SANDBOX_ALLOW_PRIVATE).toBe(false);
-    expect(loadEnv(Env, { ...required, NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' }).WEBHOOK_SANDBOX_ALLOW_PRIVATE).toBe(true);
+    expect(
+      loadEnv(Env, { ...required, NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' })
+        .WEBHOOK_SANDBOX_ALLOW_PRIVATE,
+    ).toBe(true);
   });
 
   it('refuses to start in production with private addresses allowed', () => {
-    expect(() => loadEnv(Env, { ...required, NODE_ENV: 'production', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' })).toThrow(InvalidEnvironmentError);
-    expect(() => loadEnv(Env, { ...required, NODE_ENV: 'production', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' })).toThrow(/WEBHOOK_SANDBOX_ALLOW_PRIVATE/);
+    expect(() => loadEnv(Env, { ...required, NODE_ENV: 'production', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' })).toThrow(
+      InvalidEnvironmentError,
+    );
+    expect(() => loadEnv(Env, { ...required, NODE_ENV: 'production', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' })).toThrow(
+      /WEBHOOK_SANDBOX_ALLOW_PRIVATE/,
+    );
   });
 });

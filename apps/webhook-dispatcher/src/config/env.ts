@@ -13,7 +13,9 @@ export class Env extends PlatformEnv {
 
   /** Milliseconds to wait after each failed attempt; its length + 1 is the number of attempts. */
   @Matches(/^\d+(,\d+)*$/, { message: 'must be a comma-separated list of milliseconds' })
-  WEBHOOK_RETRY_SCHEDULE_MS: string = [60, 300, 1800, 7200, 21_600, 43_200, 86_400, 86_400].map((s) => s * 1000).join(',');
+  WEBHOOK_RETRY_SCHEDULE_MS: string = [60, 300, 1800, 7200, 21_600, 43_200, 86_400, 86_400]
+    .map((s) => s * 1000)
+    .join(',');
 
   @IsInt()
   @Min(100)

@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+
 import { Env } from '../config/env';
 import { DeliveryRow } from './deliveries.repository';
 
@@ -58,7 +59,10 @@ export class AttemptRecorder implements BeforeApplicationShutdown {
         await this.write(batch.map((waiting) => waiting.attempt));
         for (const waiting of batch) waiting.done();
       } catch (error) {
-        this.logger.error({ err: error, attempts: batch.length }, 'recording delivery attempts failed; their leases expire and they are tried again');
+        this.logger.error(
+          { err: error, attempts: batch.length },
+          'recording delivery attempts failed; their leases expire and they are tried again',
+        );
         for (const waiting of batch) waiting.failed(error);
       }
     }
@@ -76,7 +80,8 @@ export class AttemptRecorder implements BeforeApplicationShutdown {
       circuits.set(delivery.url!, circuit);
     }
     const closed = [...circuits].filter(([, circuit]) => circuit.reset && circuit.failures === 0).map(([url]) => url);
-    const counted = (reset: boolean) => [...circuits].filter(([, circuit]) => circuit.reset === reset && circuit.failures > 0);
+    const counted = (reset: boolean) =>
+      [...circuits].filter(([, circuit]) => circuit.reset === reset && circuit.failures > 0);
     await this.dataSource.transaction(async (em) => {
       await em.query(
         `INSERT INTO webhooks.attempts (delivery_id, attempt, started_at, latency_ms, status_code, error, response_body)
@@ -105,15 +110,26 @@ export class AttemptRecorder implements BeforeApplicationShutdown {
       );
       // A success closes its endpoint's circuit; failures count towards opening it.
       if (closed.length > 0) {
-        await em.query(`UPDATE webhooks.circuits SET consecutive_failures = 0, open_until = NULL WHERE url = ANY($1) AND consecutive_failures > 0`, [closed]);
+        await em.query(
+          `UPDATE webhooks.circuits SET consecutive_failures = 0, open_until = NULL WHERE url = ANY($1) AND consecutive_failures > 0`,
+          [closed],
+        );
       }
-      for (const [reset, failing] of [[false, counted(false)], [true, counted(true)]] as const) {
+      for (const [reset, failing] of [
+        [false, counted(false)],
+        [true, counted(true)],
+      ] as const) {
         if (failing.length === 0) continue;
         await em.query(
           `INSERT INTO webhooks.circuits AS c (url, consecutive_failures) SELECT * FROM unnest($1::text[], $2::int[])
            ON CONFLICT (url) DO UPDATE SET consecutive_failures = ${reset ? '' : 'c.consecutive_failures + '}excluded.consecutive_failures,
              open_until = CASE WHEN ${reset ? '' : 'c.consecutive_failures + '}excluded.consecutive_failures >= $3 THEN now() + make_interval(secs => $4) ELSE c.open_until END`,
-          [failing.map(([url]) => url), failing.map(([, circuit]) => circuit.failures), this.env.WEBHOOK_CIRCUIT_THRESHOLD, this.env.WEBHOOK_CIRCUIT_COOLDOWN_MS / 1000],
+          [
+            failing.map(([url]) => url),
+            failing.map(([, circuit]) => circuit.failures),
+            this.env.WEBHOOK_CIRCUIT_THRESHOLD,
+            this.env.WEBHOOK_CIRCUIT_COOLDOWN_MS / 1000,
+          ],
         );
       }
     });

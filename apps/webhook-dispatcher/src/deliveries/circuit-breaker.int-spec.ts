@@ -1,4 +1,5 @@
 import { eventually } from '@payments/testing';
+
 import { DispatcherFixture } from '../testing/dispatcher.fixture';
 import { Receiver } from '../testing/receiver';
 
@@ -10,7 +11,11 @@ describe('circuit breaker', () => {
 
   beforeAll(async () => {
     // Three failures in a row open the circuit for two seconds; retries come fast.
-    await fixture.start({ WEBHOOK_CIRCUIT_THRESHOLD: '3', WEBHOOK_CIRCUIT_COOLDOWN_MS: '2000', WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50,50,50,50,50' });
+    await fixture.start({
+      WEBHOOK_CIRCUIT_THRESHOLD: '3',
+      WEBHOOK_CIRCUIT_COOLDOWN_MS: '2000',
+      WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50,50,50,50,50',
+    });
     receiver = await new Receiver(() => ({ status: 500 })).start();
   });
 

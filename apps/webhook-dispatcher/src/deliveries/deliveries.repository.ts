@@ -1,8 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DeliveryAttemptResponse, DeliveryDetailResponse, DeliveryPageResponse, DeliveryResponse, ListDeliveriesQuery } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
+import {
+  DeliveryAttemptResponse,
+  DeliveryDetailResponse,
+  DeliveryPageResponse,
+  DeliveryResponse,
+  ListDeliveriesQuery,
+} from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
+import { apiError } from '@payments/platform-envelope';
 import { DataSource, EntityManager } from 'typeorm';
 
 export type Target = 'business' | 'callback' | 'test' | 'replay';
@@ -116,12 +122,20 @@ export class DeliveriesRepository {
   }
 
   /** Keeps events whose business has no endpoint record yet; see releaseParked. */
-  async park(em: EntityManager, events: { businessId: string; eventId: string; event: string; eventData: Record<string, unknown> }[]) {
+  async park(
+    em: EntityManager,
+    events: { businessId: string; eventId: string; event: string; eventData: Record<string, unknown> }[],
+  ) {
     if (events.length === 0) return;
     await em.query(
       `INSERT INTO webhooks.early_events (event_id, business_id, event, event_data)
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::json[]) ON CONFLICT DO NOTHING`,
-      [events.map((event) => event.eventId), events.map((event) => event.businessId), events.map((event) => event.event), events.map((event) => JSON.stringify(event.eventData))],
+      [
+        events.map((event) => event.eventId),
+        events.map((event) => event.businessId),
+        events.map((event) => event.event),
+        events.map((event) => JSON.stringify(event.eventData)),
+      ],
     );
   }
 
@@ -150,7 +164,10 @@ export class DeliveriesRepository {
 
   /** Gives a claimed delivery back without an attempt, to be claimed again at once. */
   async unclaim(em: EntityManager, deliveryId: string): Promise<void> {
-    await em.query(`UPDATE webhooks.deliveries SET lease_until = NULL, attempts = attempts - 1, updated_at = now() WHERE id = $1`, [deliveryId]);
+    await em.query(
+      `UPDATE webhooks.deliveries SET lease_until = NULL, attempts = attempts - 1, updated_at = now() WHERE id = $1`,
+      [deliveryId],
+    );
   }
 
   /** Keeps a claimed delivery for later: its endpoint has no URL or is disabled. The claim was no attempt. */
@@ -167,14 +184,30 @@ export class DeliveriesRepository {
        WHERE d.business_id = $1 AND ($2::text IS NULL OR d.status = $2) AND ($3::text IS NULL OR d.event = $3)
          AND ($4::timestamptz IS NULL OR d.created_at >= $4) AND ($5::timestamptz IS NULL OR d.created_at < $5)
        ORDER BY d.created_at DESC, d.id DESC LIMIT $6 OFFSET $7`,
-      [businessId, query.status ?? null, query.event ?? null, query.from ?? null, query.to ?? null, query.limit, (query.page - 1) * query.limit],
+      [
+        businessId,
+        query.status ?? null,
+        query.event ?? null,
+        query.from ?? null,
+        query.to ?? null,
+        query.limit,
+        (query.page - 1) * query.limit,
+      ],
     )) as (DeliveryRow & { total: string })[];
-    return { items: rows.map(toResponse), total: rows.length ? Number(rows[0].total) : 0, page: query.page, limit: query.limit };
+    return {
+      items: rows.map(toResponse),
+      total: rows.length ? Number(rows[0].total) : 0,
+      page: query.page,
+      limit: query.limit,
+    };
   }
 
   async detail(businessId: string, deliveryId: string): Promise<DeliveryDetailResponse> {
     const delivery = await this.own(businessId, deliveryId);
-    const attempts = (await this.dataSource.query(`SELECT * FROM webhooks.attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId])) as {
+    const attempts = (await this.dataSource.query(
+      `SELECT * FROM webhooks.attempts WHERE delivery_id = $1 ORDER BY attempt`,
+      [deliveryId],
+    )) as {
       attempt: number;
       started_at: Date;
       latency_ms: number;

@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+
 import { Env, retrySchedule } from '../config/env';
 import { Endpoint, EndpointsRepository } from '../endpoints/endpoints.repository';
 import { standardWebhookHeaders, webhookBody } from '../sending/signer';
@@ -94,7 +95,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   /** Starts every waiting delivery that has a free slot, within the instance's concurrency. */
   private dispatch(): void {
     for (const [url, rows] of this.waiting) {
-      while (rows.length > 0 && (this.busy.get(url) ?? 0) < this.env.WEBHOOK_PER_ENDPOINT_CONCURRENCY && this.inFlight.size < this.env.WEBHOOK_CONCURRENCY) {
+      while (
+        rows.length > 0 &&
+        (this.busy.get(url) ?? 0) < this.env.WEBHOOK_PER_ENDPOINT_CONCURRENCY &&
+        this.inFlight.size < this.env.WEBHOOK_CONCURRENCY
+      ) {
         const row = rows.shift()!;
         this.queued -= 1;
         this.busy.set(url, (this.busy.get(url) ?? 0) + 1);
@@ -130,11 +135,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       const startedAt = new Date();
       // Secrets that cannot be opened (a rotated data key) fail the attempt like any other error.
       const endpoint = await this.endpoints.forDelivery(row.business_id).catch((error: Error) => error);
-      if (row.target === 'business' && !(endpoint instanceof Error) && endpoint && (endpoint.status === 'disabled' || !endpoint.url)) {
+      if (
+        row.target === 'business' &&
+        !(endpoint instanceof Error) &&
+        endpoint &&
+        (endpoint.status === 'disabled' || !endpoint.url)
+      ) {
         await this.holdUnlessSendable(row);
         return;
       }
-      const result = endpoint instanceof Error ? failedWithout(`cannot open the endpoint's secrets: ${endpoint.message}`) : await this.attempt(row, endpoint);
+      const result =
+        endpoint instanceof Error
+          ? failedWithout(`cannot open the endpoint's secrets: ${endpoint.message}`)
+          : await this.attempt(row, endpoint);
       const decision = decide(result, row.attempts, this.schedule);
       const next = decision.status === 'gone' ? await this.afterGone(row) : decision;
       await this.recorder.record({ delivery: row, startedAt, ...result, next });

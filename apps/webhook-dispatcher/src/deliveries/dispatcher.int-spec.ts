@@ -1,7 +1,14 @@
-import { DeliveryDetailResponse, DeliveryPageResponse, DeliveryResponse, WebhookEndpointResponse } from '@payments/contracts';
-import { eventually } from '@payments/testing';
 import { createHmac } from 'node:crypto';
+
+import {
+  DeliveryDetailResponse,
+  DeliveryPageResponse,
+  DeliveryResponse,
+  WebhookEndpointResponse,
+} from '@payments/contracts';
+import { eventually } from '@payments/testing';
 import { Webhook } from 'standardwebhooks';
+
 import { WebhookCommandsController } from '../commands/webhook-commands.controller';
 import { DispatcherFixture } from '../testing/dispatcher.fixture';
 import { Receiver } from '../testing/receiver';
@@ -43,14 +50,27 @@ describe('webhook dispatcher', () => {
 
     const [delivery] = await eventually(async () => (target.received.length > 0 ? target.received : undefined));
     const body = JSON.parse(delivery.body);
-    expect(body).toEqual({ event: 'fundAccount.success', eventData, signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(body).toEqual({
+      event: 'fundAccount.success',
+      eventData,
+      signature: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(specSignatureIsValid(delivery.body, business.apiKey)).toBe(true);
-    expect(delivery.headers).toMatchObject({ 'x-event-id': eventId, 'x-attempt': '1', 'content-type': 'application/json' });
+    expect(delivery.headers).toMatchObject({
+      'x-event-id': eventId,
+      'x-attempt': '1',
+      'content-type': 'application/json',
+    });
 
-    const { signingSecret } = await command<WebhookEndpointResponse>({ type: 'getEndpoint', businessId: business.businessId });
+    const { signingSecret } = await command<WebhookEndpointResponse>({
+      type: 'getEndpoint',
+      businessId: business.businessId,
+    });
     expect(signingSecret).toMatch(/^whsec_/);
     expect(new Webhook(signingSecret).verify(delivery.body, delivery.headers as Record<string, string>)).toEqual(body);
-    await eventually(async () => ((await fixture.deliveries(business.businessId))[0]?.status === 'succeeded' ? true : undefined));
+    await eventually(async () =>
+      (await fixture.deliveries(business.businessId))[0]?.status === 'succeeded' ? true : undefined,
+    );
   });
 
   it('creates one delivery per event and destination, however often the event arrives', async () => {
@@ -58,19 +78,31 @@ describe('webhook dispatcher', () => {
     const callback = await receiver();
     const business = await fixture.business(target.url);
     const eventId = await fixture.event(business.businessId, { n: 1 }, 'checkout.success', callback.url);
-    const again = { eventId, type: 'partner.event.v1', occurredAt: new Date().toISOString(), businessId: business.businessId };
+    const again = {
+      eventId,
+      type: 'partner.event.v1',
+      occurredAt: new Date().toISOString(),
+      businessId: business.businessId,
+    };
     const consumer = fixture.get((await import('./partner-events.consumer')).PartnerEventsConsumer);
-    await consumer.handle({ ...again, payload: { event: 'checkout.success' as never, eventData: { n: 1 }, callbackUrl: callback.url } });
+    await consumer.handle({
+      ...again,
+      payload: { event: 'checkout.success' as never, eventData: { n: 1 }, callbackUrl: callback.url },
+    });
     await eventually(async () => (target.received.length && callback.received.length ? true : undefined));
     const targets = (await fixture.deliveries(business.businessId)).map((row) => row.target).sort();
     expect(targets).toEqual(['business', 'callback']);
   });
 
   it('retries failures on the schedule and records every attempt', async () => {
-    const target = await receiver((_request, count) => (count < 3 ? { status: 500, body: 'x'.repeat(3000) } : { status: 204 }));
+    const target = await receiver((_request, count) =>
+      count < 3 ? { status: 500, body: 'x'.repeat(3000) } : { status: 204 },
+    );
     const business = await fixture.business(target.url);
     await fixture.event(business.businessId, { retry: true });
-    await eventually(async () => ((await fixture.deliveries(business.businessId))[0]?.status === 'succeeded' ? true : undefined));
+    await eventually(async () =>
+      (await fixture.deliveries(business.businessId))[0]?.status === 'succeeded' ? true : undefined,
+    );
 
     const times = target.received.map((entry) => entry.at);
     expect(times).toHaveLength(3);
@@ -80,7 +112,11 @@ describe('webhook dispatcher', () => {
     expect(target.received.map((entry) => entry.headers['x-attempt'])).toEqual(['1', '2', '3']);
 
     const [row] = await fixture.deliveries(business.businessId);
-    const detail = await command<DeliveryDetailResponse>({ type: 'getDelivery', businessId: business.businessId, deliveryId: row.id });
+    const detail = await command<DeliveryDetailResponse>({
+      type: 'getDelivery',
+      businessId: business.businessId,
+      deliveryId: row.id,
+    });
     expect(detail.attemptLog.map((attempt) => attempt.statusCode)).toEqual([500, 500, 204]);
     // The receiver is on loopback: what a private address answers is never kept.
     expect(detail.attemptLog[0].responseBody).toBeNull();
@@ -91,7 +127,10 @@ describe('webhook dispatcher', () => {
     const target = await receiver(() => ({ status: 503 }));
     const business = await fixture.business(target.url);
     await fixture.event(business.businessId, { doomed: true });
-    await eventually(async () => ((await fixture.deliveries(business.businessId))[0]?.status === 'failed' ? true : undefined), 20_000);
+    await eventually(
+      async () => ((await fixture.deliveries(business.businessId))[0]?.status === 'failed' ? true : undefined),
+      20_000,
+    );
     expect(target.received).toHaveLength(4);
     const page = await command<DeliveryPageResponse>({
       type: 'listDeliveries',
@@ -103,7 +142,9 @@ describe('webhook dispatcher', () => {
   });
 
   it('honours Retry-After on 429', async () => {
-    const target = await receiver((_request, count) => (count === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 }));
+    const target = await receiver((_request, count) =>
+      count === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 },
+    );
     const business = await fixture.business(target.url);
     await fixture.event(business.businessId, { throttled: true });
     await eventually(async () => (target.received.length === 2 ? true : undefined));
@@ -114,27 +155,43 @@ describe('webhook dispatcher', () => {
     const gone = await receiver(() => ({ status: 410 }));
     const business = await fixture.business(gone.url);
     await fixture.event(business.businessId, { first: true });
-    await eventually(async () => ((await fixture.deliveries(business.businessId))[0]?.status === 'held' ? true : undefined));
+    await eventually(async () =>
+      (await fixture.deliveries(business.businessId))[0]?.status === 'held' ? true : undefined,
+    );
     const endpoint = await command<WebhookEndpointResponse>({ type: 'getEndpoint', businessId: business.businessId });
     expect(endpoint.status).toBe('disabled');
     await fixture.event(business.businessId, { second: true });
     expect((await fixture.deliveries(business.businessId)).map((row) => row.status)).toEqual(['held', 'held']);
-    const held = await command<DeliveryPageResponse>({ type: 'listDeliveries', businessId: business.businessId, query: { status: 'held', page: 1, limit: 10 } });
+    const held = await command<DeliveryPageResponse>({
+      type: 'listDeliveries',
+      businessId: business.businessId,
+      query: { status: 'held', page: 1, limit: 10 },
+    });
     expect(held.items).toHaveLength(2);
     expect(gone.received).toHaveLength(1);
 
     const back = await receiver();
-    const updated = await command<WebhookEndpointResponse>({ type: 'setEndpoint', businessId: business.businessId, url: back.url });
+    const updated = await command<WebhookEndpointResponse>({
+      type: 'setEndpoint',
+      businessId: business.businessId,
+      url: back.url,
+    });
     expect(updated.status).toBe('active');
     await fixture.event(business.businessId, { third: true });
     await eventually(async () => (back.received.length === 3 ? true : undefined));
-    expect(back.received.map((entry) => Object.keys(JSON.parse(entry.body).eventData)[0]).sort()).toEqual(['first', 'second', 'third']);
+    expect(back.received.map((entry) => Object.keys(JSON.parse(entry.body).eventData)[0]).sort()).toEqual([
+      'first',
+      'second',
+      'third',
+    ]);
   });
 
   it('holds the events of a business without a webhook URL, and delivers them once it sets one', async () => {
     const business = await fixture.business(null);
     const eventId = await fixture.event(business.businessId, { early: true });
-    expect(await fixture.deliveries(business.businessId)).toEqual([expect.objectContaining({ status: 'held', target: 'business' })]);
+    expect(await fixture.deliveries(business.businessId)).toEqual([
+      expect.objectContaining({ status: 'held', target: 'business' }),
+    ]);
     const target = await receiver();
     await command<WebhookEndpointResponse>({ type: 'setEndpoint', businessId: business.businessId, url: target.url });
     await eventually(async () => (target.received.length === 1 ? true : undefined));
@@ -147,14 +204,23 @@ describe('webhook dispatcher', () => {
       Array.from({ length: 30 }, async (_, i) => {
         const pending = fixture.pendingBusiness(target.url);
         // Half the events start before provisioning, half after: either order must end in a delivery.
-        const [eventId] = i % 2 ? await Promise.all([fixture.event(pending.businessId, { i }), pending.provision()]) : [await pending.provision().then(() => fixture.event(pending.businessId, { i }))];
+        const [eventId] =
+          i % 2
+            ? await Promise.all([fixture.event(pending.businessId, { i }), pending.provision()])
+            : [await pending.provision().then(() => fixture.event(pending.businessId, { i }))];
         return { businessId: pending.businessId, eventId };
       }),
     );
     const ids = businesses.map((business) => business.businessId);
-    const [{ parked }] = (await fixture.dataSource.query(`SELECT count(*)::int AS parked FROM webhooks.early_events WHERE business_id = ANY($1)`, [ids])) as { parked: number }[];
+    const [{ parked }] = (await fixture.dataSource.query(
+      `SELECT count(*)::int AS parked FROM webhooks.early_events WHERE business_id = ANY($1)`,
+      [ids],
+    )) as { parked: number }[];
     expect(parked).toBe(0);
-    await eventually(async () => (businesses.every((business) => target.eventIds().has(business.eventId)) ? true : undefined), 30_000);
+    await eventually(
+      async () => (businesses.every((business) => target.eventIds().has(business.eventId)) ? true : undefined),
+      30_000,
+    );
   });
 
   it('never lets an endpoint that does not answer delay another business', async () => {
@@ -178,7 +244,11 @@ describe('webhook dispatcher', () => {
     const eventId = await fixture.event(business.businessId, { original: true });
     await eventually(async () => (target.received.length === 1 ? true : undefined));
     const [original] = await fixture.deliveries(business.businessId);
-    const replay = await command<DeliveryResponse>({ type: 'replayDelivery', businessId: business.businessId, deliveryId: original.id });
+    const replay = await command<DeliveryResponse>({
+      type: 'replayDelivery',
+      businessId: business.businessId,
+      deliveryId: original.id,
+    });
     expect(replay).toMatchObject({ target: 'replay', eventId });
     const test = await command<DeliveryResponse>({ type: 'sendTest', businessId: business.businessId });
     expect(test.event).toBe('webhook.test');
@@ -195,8 +265,13 @@ describe('webhook dispatcher', () => {
     const stranger = await fixture.business(null);
     await fixture.event(owner.businessId, { private: true });
     const [row] = await fixture.deliveries(owner.businessId);
-    const reply = await fixture.get(WebhookCommandsController).handle({ type: 'getDelivery', businessId: stranger.businessId, deliveryId: row.id });
-    expect(reply).toEqual({ ok: false, error: { code: 'DELIVERY_NOT_FOUND', message: `Delivery ${row.id} not found`, status: 404 } });
+    const reply = await fixture
+      .get(WebhookCommandsController)
+      .handle({ type: 'getDelivery', businessId: stranger.businessId, deliveryId: row.id });
+    expect(reply).toEqual({
+      ok: false,
+      error: { code: 'DELIVERY_NOT_FOUND', message: `Delivery ${row.id} not found`, status: 404 },
+    });
   });
 
   describe('for live businesses, private and metadata addresses are refused', () => {
@@ -208,7 +283,9 @@ describe('webhook dispatcher', () => {
       ['IPv6 loopback', 'http://[::1]:9/hooks'],
     ])('when setting the URL: %s', async (_case, url) => {
       const business = await fixture.business(null, 'live');
-      const reply = await fixture.get(WebhookCommandsController).handle({ type: 'setEndpoint', businessId: business.businessId, url });
+      const reply = await fixture
+        .get(WebhookCommandsController)
+        .handle({ type: 'setEndpoint', businessId: business.businessId, url });
       expect(reply).toMatchObject({ ok: false, error: { code: 'WEBHOOK_URL_NOT_ALLOWED', status: 422 } });
     });
 
@@ -223,7 +300,11 @@ describe('webhook dispatcher', () => {
       });
       // The attempt is recorded once it has finished.
       const detail = await eventually(async () => {
-        const found = await command<DeliveryDetailResponse>({ type: 'getDelivery', businessId: business.businessId, deliveryId: row.id });
+        const found = await command<DeliveryDetailResponse>({
+          type: 'getDelivery',
+          businessId: business.businessId,
+          deliveryId: row.id,
+        });
         return found.attemptLog.length > 0 ? found : undefined;
       });
       expect(detail.status).not.toBe('succeeded');

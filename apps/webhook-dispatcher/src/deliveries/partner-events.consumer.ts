@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { EventEnvelope, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
 import { EventBatchHandler } from '@payments/platform-kafka';
 import { DataSource } from 'typeorm';
+
 import { EndpointsRepository } from '../endpoints/endpoints.repository';
 import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
 import { DeliveryWorker } from './delivery-worker';
@@ -44,7 +45,13 @@ export class PartnerEventsConsumer {
         // Onboarding travels on another topic and may land a moment later: park the event until
         // it does, rather than blocking the partition for every other business.
         if (!endpoint) early.push(common);
-        else deliveries.push({ ...common, target: 'business', url: endpoint.url, status: endpoint.url !== null && endpoint.status === 'active' ? 'pending' : 'held' });
+        else
+          deliveries.push({
+            ...common,
+            target: 'business',
+            url: endpoint.url,
+            status: endpoint.url !== null && endpoint.status === 'active' ? 'pending' : 'held',
+          });
         if (callbackUrl) deliveries.push({ ...common, target: 'callback', url: callbackUrl });
       }
       await this.deliveries.park(em, early);

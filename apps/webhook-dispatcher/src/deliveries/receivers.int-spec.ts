@@ -1,9 +1,11 @@
-import { WebhookEndpointResponse } from '@payments/contracts';
-import { eventually } from '@payments/testing';
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+
+import { WebhookEndpointResponse } from '@payments/contracts';
+import { eventually } from '@payments/testing';
+
 import { WebhookCommandsController } from '../commands/webhook-commands.controller';
 import { DispatcherFixture } from '../testing/dispatcher.fixture';
 
@@ -38,7 +40,11 @@ interface Running {
 }
 
 function run(command: string, args: string[], env: Record<string, string>): Running {
-  const child = spawn(command, args, { cwd: snippets, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: snippets,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -74,9 +80,14 @@ describe('the documented receivers verify real deliveries', () => {
     const url = `http://127.0.0.1:${port}/`;
     const genuine = await fixture.business(url);
     const forger = await fixture.business(url);
-    const reply = await fixture.get(WebhookCommandsController).handle({ type: 'getEndpoint', businessId: genuine.businessId });
+    const reply = await fixture
+      .get(WebhookCommandsController)
+      .handle({ type: 'getEndpoint', businessId: genuine.businessId });
     const { signingSecret } = (reply as { data: WebhookEndpointResponse }).data;
-    const receiver = receivers[language](port, { PAYMENTS_API_KEY: genuine.apiKey, PAYMENTS_SIGNING_SECRET: signingSecret });
+    const receiver = receivers[language](port, {
+      PAYMENTS_API_KEY: genuine.apiKey,
+      PAYMENTS_SIGNING_SECRET: signingSecret,
+    });
     running.push(receiver);
 
     const eventId = await fixture.event(genuine.businessId, trickyEventData);

@@ -1,9 +1,10 @@
 import { Controller } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Topics } from '@payments/contracts';
-import { ProcessedEvents } from '@payments/platform-outbox';
 import { EventHandler } from '@payments/platform-kafka';
+import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
+
 import { DeliveriesRepository } from '../deliveries/deliveries.repository';
 import { EndpointsRepository } from './endpoints.repository';
 

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
+
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Sealer } from '@payments/platform-crypto';
 import { LRUCache } from 'lru-cache';
-import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 
 export interface Endpoint {
@@ -31,19 +32,31 @@ const senderCacheMs = 5000;
 /** A business's webhook endpoint. Secrets stay sealed at rest and are opened only to sign. */
 @Injectable()
 export class EndpointsRepository {
-  private readonly forSending = new LRUCache<string, { endpoint: Endpoint | null }>({ max: 10_000, ttl: senderCacheMs });
+  private readonly forSending = new LRUCache<string, { endpoint: Endpoint | null }>({
+    max: 10_000,
+    ttl: senderCacheMs,
+  });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sealer: Sealer,
   ) {}
 
-  async provision(em: EntityManager, endpoint: { businessId: string; mode: 'test' | 'live'; url: string | null; sealedApiKey: string }) {
+  async provision(
+    em: EntityManager,
+    endpoint: { businessId: string; mode: 'test' | 'live'; url: string | null; sealedApiKey: string },
+  ) {
     const signingSecret = `whsec_${randomBytes(32).toString('base64')}`;
     await em.query(
       `INSERT INTO webhooks.endpoints (business_id, mode, url, api_key_sealed, signing_secret_sealed) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT DO NOTHING`,
-      [endpoint.businessId, endpoint.mode, endpoint.url, endpoint.sealedApiKey, this.sealer.seal(signingSecret, endpoint.businessId)],
+      [
+        endpoint.businessId,
+        endpoint.mode,
+        endpoint.url,
+        endpoint.sealedApiKey,
+        this.sealer.seal(signingSecret, endpoint.businessId),
+      ],
     );
   }
 
@@ -54,9 +67,10 @@ export class EndpointsRepository {
    */
   async lockRouting(em: EntityManager, ...businessIds: string[]): Promise<void> {
     // In one order for every caller, so two lockers of overlapping sets queue instead of deadlocking.
-    await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks.routing:' || id, 0)) FROM unnest($1::text[]) AS id ORDER BY id`, [
-      [...new Set(businessIds)].sort(),
-    ]);
+    await em.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended('webhooks.routing:' || id, 0)) FROM unnest($1::text[]) AS id ORDER BY id`,
+      [[...new Set(businessIds)].sort()],
+    );
   }
 
   /** Where and whether to deliver, without opening any secret; call under lockRouting. */
@@ -66,10 +80,10 @@ export class EndpointsRepository {
 
   /** route() for many businesses at once; one without an endpoint record is absent. */
   async routes(em: EntityManager, businessIds: string[]): Promise<Map<string, Pick<Endpoint, 'url' | 'status'>>> {
-    const rows = (await em.query(`SELECT business_id, url, status FROM webhooks.endpoints WHERE business_id = ANY($1)`, [businessIds])) as (Pick<
-      Endpoint,
-      'url' | 'status'
-    > & { business_id: string })[];
+    const rows = (await em.query(
+      `SELECT business_id, url, status FROM webhooks.endpoints WHERE business_id = ANY($1)`,
+      [businessIds],
+    )) as (Pick<Endpoint, 'url' | 'status'> & { business_id: string })[];
     return new Map(rows.map(({ business_id, url, status }) => [business_id, { url, status }]));
   }
 
@@ -83,7 +97,9 @@ export class EndpointsRepository {
   }
 
   async find(businessId: string, em: EntityManager = this.dataSource.manager): Promise<Endpoint | null> {
-    const [row] = (await em.query(`SELECT * FROM webhooks.endpoints WHERE business_id = $1`, [businessId])) as EndpointRow[];
+    const [row] = (await em.query(`SELECT * FROM webhooks.endpoints WHERE business_id = $1`, [
+      businessId,
+    ])) as EndpointRow[];
     if (!row) return null;
     return {
       businessId: row.business_id,
@@ -100,10 +116,10 @@ export class EndpointsRepository {
   /** A new URL also re-activates an endpoint disabled by 410 Gone. */
   async setUrl(em: EntityManager, businessId: string, url: string): Promise<void> {
     this.forSending.delete(businessId);
-    await em.query(`UPDATE webhooks.endpoints SET url = $2, status = 'active', disabled_reason = NULL, updated_at = now() WHERE business_id = $1`, [
-      businessId,
-      url,
-    ]);
+    await em.query(
+      `UPDATE webhooks.endpoints SET url = $2, status = 'active', disabled_reason = NULL, updated_at = now() WHERE business_id = $1`,
+      [businessId, url],
+    );
   }
 
   /** Disables the endpoint if it still points at `url`; false when the business has moved on to another URL. */

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+
 import { Webhook } from 'standardwebhooks';
 
 /** The spec's signature: hex HMAC-SHA256 of the minified JSON of eventData, keyed with the API key. */
@@ -12,7 +13,12 @@ export function webhookBody(event: string, eventData: unknown, apiKey: string): 
 }
 
 /** Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) for one attempt. */
-export function standardWebhookHeaders(signingSecret: string, messageId: string, body: string, at = new Date()): Record<string, string> {
+export function standardWebhookHeaders(
+  signingSecret: string,
+  messageId: string,
+  body: string,
+  at = new Date(),
+): Record<string, string> {
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),

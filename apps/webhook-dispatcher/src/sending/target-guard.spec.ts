@@ -1,10 +1,14 @@
 import { LookupAddress } from 'node:dns';
+
 import { assertAllowedUrl, ForbiddenTargetError, guardedLookup, isPublicAddress } from './target-guard';
 
 function resolveWith(allowPrivate: boolean, hostname: string): Promise<{ error: Error | null; addresses: string[] }> {
   return new Promise((done) =>
     guardedLookup(allowPrivate)(hostname, { all: true }, (error, addresses) =>
-      done({ error, addresses: Array.isArray(addresses) ? (addresses as LookupAddress[]).map((entry) => entry.address) : [] }),
+      done({
+        error,
+        addresses: Array.isArray(addresses) ? (addresses as LookupAddress[]).map((entry) => entry.address) : [],
+      }),
     ),
   );
 }
@@ -14,12 +18,19 @@ describe('where webhooks may be sent', () => {
     expect(isPublicAddress(address)).toBe(true);
   });
 
-  it.each(['127.0.0.1', '10.1.2.3', '192.168.0.1', '169.254.169.254', '100.64.0.1', '::1', 'fe80::1', '0.0.0.0', '::ffff:169.254.169.254'])(
-    'treats %s as not public',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '192.168.0.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '::1',
+    'fe80::1',
+    '0.0.0.0',
+    '::ffff:169.254.169.254',
+  ])('treats %s as not public', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
 
   it.each([
     'http://169.254.169.254/latest/meta-data/',

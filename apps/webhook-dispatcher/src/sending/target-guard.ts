@@ -1,9 +1,12 @@
-import * as ipaddr from 'ipaddr.js';
 import { lookup as dnsLookup, LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 
+import * as ipaddr from 'ipaddr.js';
+
 /** Cloud metadata services outside the link-local range (Alibaba, Azure's wire server, AWS over IPv6). */
-const metadataAddresses = new Set(['100.100.100.200', '168.63.129.16', 'fd00:ec2::254'].map((address) => ipaddr.parse(address).toNormalizedString()));
+const metadataAddresses = new Set(
+  ['100.100.100.200', '168.63.129.16', 'fd00:ec2::254'].map((address) => ipaddr.parse(address).toNormalizedString()),
+);
 
 /**
  * Addresses no webhook may reach, even where private ones are allowed for local development:
@@ -13,7 +16,10 @@ const metadataAddresses = new Set(['100.100.100.200', '168.63.129.16', 'fd00:ec2
 export function isNeverAllowed(address: string): boolean {
   if (!ipaddr.isValid(address)) return true;
   const parsed = ipaddr.process(address);
-  return ['linkLocal', 'unspecified', 'broadcast', 'multicast'].includes(parsed.range()) || metadataAddresses.has(parsed.toNormalizedString());
+  return (
+    ['linkLocal', 'unspecified', 'broadcast', 'multicast'].includes(parsed.range()) ||
+    metadataAddresses.has(parsed.toNormalizedString())
+  );
 }
 
 /** Only ordinary public unicast addresses: no loopback, private, link-local, CGNAT, multicast, reserved or metadata. */

@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+
 import { loadEnv } from '@payments/platform-config';
+
 import { Env } from '../config/env';
 import { WebhookSender } from './webhook-sender';
 
@@ -18,7 +20,9 @@ async function leakyReceiver(): Promise<{ server: Server; url: string; hits: () 
 }
 
 describe('sending a webhook to a private address', () => {
-  const sender = new WebhookSender(loadEnv(Env, { DATA_ENCRYPTION_KEY: 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=', WEBHOOK_TIMEOUT_MS: '2000' }));
+  const sender = new WebhookSender(
+    loadEnv(Env, { DATA_ENCRYPTION_KEY: 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=', WEBHOOK_TIMEOUT_MS: '2000' }),
+  );
   let receiver: Awaited<ReturnType<typeof leakyReceiver>>;
 
   beforeAll(async () => {

@@ -1,7 +1,9 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent, request } from 'undici';
+
 import { Env } from '../config/env';
 import { assertAllowedUrl, guardedLookup, hostOf, isPublicAddress } from './target-guard';
 
@@ -25,8 +27,14 @@ const excerptBytes = 1024;
  */
 @Injectable()
 export class WebhookSender implements OnApplicationShutdown {
-  private readonly publicOnly = new Agent({ connect: { lookup: guardedLookup(false), timeout: 5000 }, keepAliveTimeout: 4000 });
-  private readonly privateAllowed = new Agent({ connect: { lookup: guardedLookup(true), timeout: 5000 }, keepAliveTimeout: 4000 });
+  private readonly publicOnly = new Agent({
+    connect: { lookup: guardedLookup(false), timeout: 5000 },
+    keepAliveTimeout: 4000,
+  });
+  private readonly privateAllowed = new Agent({
+    connect: { lookup: guardedLookup(true), timeout: 5000 },
+    keepAliveTimeout: 4000,
+  });
 
   constructor(private readonly env: Env) {}
 
@@ -51,7 +59,9 @@ export class WebhookSender implements OnApplicationShutdown {
         latencyMs: elapsed(),
         responseBody,
         error: null,
-        retryAfterMs: [429, 503].includes(response.statusCode) ? parseRetryAfter(response.headers['retry-after']) : null,
+        retryAfterMs: [429, 503].includes(response.statusCode)
+          ? parseRetryAfter(response.headers['retry-after'])
+          : null,
       };
     } catch (error) {
       return { statusCode: null, latencyMs: elapsed(), responseBody: null, error: describe(error), retryAfterMs: null };
@@ -93,7 +103,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 
 function describe(error: unknown): string {
   if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'HeadersTimeoutError' || error.name === 'AbortError') return 'timed out';
+    if (error.name === 'TimeoutError' || error.name === 'HeadersTimeoutError' || error.name === 'AbortError')
+      return 'timed out';
     const cause = (error as { cause?: Error }).cause;
     return cause?.message ?? error.message;
   }

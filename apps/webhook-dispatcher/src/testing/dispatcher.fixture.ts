@@ -1,10 +1,12 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BusinessProvisionedV1, PartnerEventV1 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { startTestApp } from '@payments/testing';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { ulid } from 'ulid';
 import { DataSource } from 'typeorm';
+import { ulid } from 'ulid';
+
 import { webhookDispatcherApp } from '../app';
 import { PartnerEventsConsumer } from '../deliveries/partner-events.consumer';
 import { BusinessEventsConsumer } from '../endpoints/business-events.consumer';
@@ -51,7 +53,10 @@ export class DispatcherFixture {
   }
 
   /** A business whose onboarding event has not arrived yet: provision() delivers it. */
-  pendingBusiness(url: string | null, mode: 'test' | 'live' = 'test'): TestBusiness & { provision: () => Promise<void> } {
+  pendingBusiness(
+    url: string | null,
+    mode: 'test' | 'live' = 'test',
+  ): TestBusiness & { provision: () => Promise<void> } {
     const businessId = ulid();
     const apiKey = `pk_${mode}_${randomBytes(12).toString('hex')}`;
     const provision = () =>
@@ -72,7 +77,12 @@ export class DispatcherFixture {
   }
 
   /** One partner event as it arrives from Kafka; returns its event id. */
-  async event(businessId: string, eventData: Record<string, unknown>, event = 'fundAccount.success', callbackUrl?: string): Promise<string> {
+  async event(
+    businessId: string,
+    eventData: Record<string, unknown>,
+    event = 'fundAccount.success',
+    callbackUrl?: string,
+  ): Promise<string> {
     const eventId = randomUUID();
     await this.app.get(PartnerEventsConsumer).handle({
       eventId,
@@ -85,9 +95,10 @@ export class DispatcherFixture {
   }
 
   async deliveries(businessId: string): Promise<{ id: string; status: string; attempts: number; target: string }[]> {
-    return this.dataSource.query(`SELECT id, status, attempts, target FROM webhooks.deliveries WHERE business_id = $1 ORDER BY created_at`, [
-      businessId,
-    ]);
+    return this.dataSource.query(
+      `SELECT id, status, attempts, target FROM webhooks.deliveries WHERE business_id = $1 ORDER BY created_at`,
+      [businessId],
+    );
   }
 
   close(): Promise<void> {

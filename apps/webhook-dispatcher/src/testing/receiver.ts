@@ -7,7 +7,10 @@ export interface Received {
   body: string;
 }
 
-export type Behaviour = (request: Received, count: number) => { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+export type Behaviour = (
+  request: Received,
+  count: number,
+) => { status: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 /** A real HTTP receiver on a free loopback port that records what it gets. */
 export class Receiver {

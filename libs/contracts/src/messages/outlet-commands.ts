@@ -1,7 +1,10 @@
 import type { PaymentMethod } from '../http/checkout/checkout.dto';
-import type { CreditVirtualAccountRequest, CreditVirtualAccountResponse } from '../http/sandbox/credit-virtual-account.request';
 import type { CreateOutletRequest } from '../http/outlets/create-outlet.request';
 import type { SweepSettingsRequest } from '../http/outlets/sweep-settings.request';
+import type {
+  CreditVirtualAccountRequest,
+  CreditVirtualAccountResponse,
+} from '../http/sandbox/credit-virtual-account.request';
 import type { BankTransferRequest } from '../http/transfers/bank-transfer.request';
 import type { InternalTransferRequest } from '../http/transfers/internal-transfer.request';
 

@@ -18,7 +18,10 @@ export function IsCardNumber(options?: ValidationOptions): PropertyDecorator {
       name: 'isCardNumber',
       target: target.constructor,
       propertyName: propertyName as string,
-      options: { message: `${String(propertyName)} must be a 12 to 19 digit card number with a valid check digit`, ...options },
+      options: {
+        message: `${String(propertyName)} must be a 12 to 19 digit card number with a valid check digit`,
+        ...options,
+      },
       validator: { validate: (value: unknown) => typeof value === 'string' && isLuhnValid(value) },
     });
 }

@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { envelopeSchemas } from '@payments/platform-envelope';
 import type { PathsObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { envelopeSchemas } from '@payments/platform-envelope';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
 
@@ -37,7 +37,10 @@ export function setupApiDocs(app: NestFastifyApplication, options: ApiDocsOption
     ...document.components,
     schemas: {
       ...document.components?.schemas,
-      ...(validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/', additionalConverters }) as Record<string, SchemaObject>),
+      ...(validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/', additionalConverters }) as Record<
+        string,
+        SchemaObject
+      >),
       ...envelopeSchemas,
     },
   };

@@ -1,15 +1,17 @@
+import type { IncomingMessage } from 'node:http';
+
 import { DynamicModule, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
-import { KafkaConsumers } from '@payments/platform-kafka';
 import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
-import { Metrics } from '@payments/platform-metrics';
-import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
 import { answerClientError, toErrorEnvelope } from '@payments/platform-envelope';
+import { KafkaConsumers } from '@payments/platform-kafka';
+import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
+import { Metrics } from '@payments/platform-metrics';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
 import { Logger } from 'nestjs-pino';
+
 import { ApiDocsOptions, setupApiDocs } from './api-docs.setup';
 
 export interface AppSpec<E extends PlatformEnv> {
@@ -64,7 +66,10 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.httpDuration.observe({ method: request.method, route, status_code: reply.statusCode }, reply.elapsedTime / 1000);
+    metrics.httpDuration.observe(
+      { method: request.method, route, status_code: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   if (spec.docs) setupApiDocs(app, spec.docs);

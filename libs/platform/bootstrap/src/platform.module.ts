@@ -8,6 +8,7 @@ import { KafkaModule } from '@payments/platform-kafka';
 import { LoggingModule } from '@payments/platform-logging';
 import { MetricsModule } from '@payments/platform-metrics';
 import { OutboxModule } from '@payments/platform-outbox';
+
 import { EnvModule } from './env.module';
 
 /** Everything an app needs from the platform: config, logs, database, Kafka, outbox, health, metrics, envelope. */

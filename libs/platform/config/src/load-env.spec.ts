@@ -1,4 +1,5 @@
 import { IsString, MinLength } from 'class-validator';
+
 import { InvalidEnvironmentError, loadEnv } from './load-env';
 import { PlatformEnv } from './platform-env';
 
@@ -37,7 +38,12 @@ describe('loadEnv', () => {
 
   it('names every bad variable in one error', () => {
     const problems = problemsOf({ PORT: 'eighty', KAFKA_BROKERS: 'not a broker list', DATABASE_URL: 'mysql://x' });
-    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'KAFKA_BROKERS', 'PORT', 'SIGNING_SECRET']);
+    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual([
+      'DATABASE_URL',
+      'KAFKA_BROKERS',
+      'PORT',
+      'SIGNING_SECRET',
+    ]);
   });
 
   it('never echoes the value of a bad variable', () => {

@@ -1,4 +1,5 @@
 import { decodeTime, isValid } from 'ulid';
+
 import { newUlid } from './ids';
 
 describe('newUlid', () => {

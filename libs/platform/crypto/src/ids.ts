@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 import { ulid } from 'ulid';
 
 const poolSize = 4096;

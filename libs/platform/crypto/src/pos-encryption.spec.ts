@@ -1,11 +1,18 @@
-import fc from 'fast-check';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+
+import fc from 'fast-check';
+
 import { adjustPosKey, decryptPosPayload, encryptPosPayload } from './pos-encryption';
 
 const docs = resolve(__dirname, '../../../../docs/pos');
-const vectors = JSON.parse(readFileSync(resolve(docs, 'test-vectors.json'), 'utf8')) as { description: string; key: string; payload: string; data: string }[];
+const vectors = JSON.parse(readFileSync(resolve(docs, 'test-vectors.json'), 'utf8')) as {
+  description: string;
+  key: string;
+  payload: string;
+  data: string;
+}[];
 
 describe('POS encryption', () => {
   it('pads a short key with zero bytes and truncates a long one', () => {
@@ -13,15 +20,24 @@ describe('POS encryption', () => {
     expect(adjustPosKey('0123456789abcdefXYZ')).toEqual(Buffer.from('0123456789abcdef'));
   });
 
-  it.each(vectors.map((vector) => [vector.description, vector] as const))('reproduces the shared vector: %s', (_name, vector) => {
-    expect(encryptPosPayload(vector.payload, vector.key)).toBe(vector.data);
-    expect(decryptPosPayload(vector.data, vector.key)).toEqual(JSON.parse(vector.payload));
-  });
+  it.each(vectors.map((vector) => [vector.description, vector] as const))(
+    'reproduces the shared vector: %s',
+    (_name, vector) => {
+      expect(encryptPosPayload(vector.payload, vector.key)).toBe(vector.data);
+      expect(decryptPosPayload(vector.data, vector.key)).toEqual(JSON.parse(vector.payload));
+    },
+  );
 
   it.each([
-    ['Node', (key: string, payload: string) => execFileSync(process.execPath, [resolve(docs, 'encrypt.mjs'), key, payload])],
+    [
+      'Node',
+      (key: string, payload: string) => execFileSync(process.execPath, [resolve(docs, 'encrypt.mjs'), key, payload]),
+    ],
     // Debian's python3, where python3-cryptography is installed.
-    ['Python', (key: string, payload: string) => execFileSync('/usr/bin/python3', [resolve(docs, 'encrypt.py'), key, payload])],
+    [
+      'Python',
+      (key: string, payload: string) => execFileSync('/usr/bin/python3', [resolve(docs, 'encrypt.py'), key, payload]),
+    ],
     ['PHP', (key: string, payload: string) => execFileSync('php', [resolve(docs, 'encrypt.php'), key, payload])],
   ])('the documented %s snippet produces every shared vector', (_language, run) => {
     for (const vector of vectors) expect(run(vector.key, vector.payload).toString().trim()).toBe(vector.data);
@@ -29,22 +45,36 @@ describe('POS encryption', () => {
 
   it('round-trips any JSON object under any key', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.string({ unit: 'grapheme' })), fc.string({ maxLength: 40 }), (payload, key) => {
-        expect(decryptPosPayload(encryptPosPayload(payload, key), key)).toEqual(payload);
-      }),
+      fc.property(
+        fc.dictionary(fc.string(), fc.string({ unit: 'grapheme' })),
+        fc.string({ maxLength: 40 }),
+        (payload, key) => {
+          expect(decryptPosPayload(encryptPosPayload(payload, key), key)).toEqual(payload);
+        },
+      ),
     );
   });
 
   it('rejects, without throwing, anything a terminal would not send', () => {
     const key = 'AbCdEfGh12345678';
     const valid = encryptPosPayload({ a: 'b' }, key);
-    for (const data of ['', 'not base64!', valid.slice(0, -4), `${valid}=`, Buffer.alloc(15).toString('base64'), encryptPosPayload('[1,2]', key), encryptPosPayload('"text"', key)]) {
+    for (const data of [
+      '',
+      'not base64!',
+      valid.slice(0, -4),
+      `${valid}=`,
+      Buffer.alloc(15).toString('base64'),
+      encryptPosPayload('[1,2]', key),
+      encryptPosPayload('"text"', key),
+    ]) {
       expect(decryptPosPayload(data, key)).toBeNull();
     }
     expect(decryptPosPayload(valid, 'another-key-0000')).toBeNull();
-    fc.assert(fc.property(fc.uint8Array({ minLength: 0, maxLength: 96 }), (bytes) => {
-      const result = decryptPosPayload(Buffer.from(bytes).toString('base64'), key);
-      return result === null || typeof result === 'object';
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 96 }), (bytes) => {
+        const result = decryptPosPayload(Buffer.from(bytes).toString('base64'), key);
+        return result === null || typeof result === 'object';
+      }),
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import { requestHash } from './request-hash';
 
 describe('requestHash', () => {
@@ -25,7 +26,14 @@ describe('requestHash', () => {
   it('keeps the fingerprints the ledger stored for flat commands before it was shared', () => {
     const request = { reference: 'T-1', amount: '2500', narration: undefined, from: 'w1' };
     const stored = createHash('sha256')
-      .update('transfer\n' + JSON.stringify([['amount', '2500'], ['from', 'w1'], ['reference', 'T-1']]))
+      .update(
+        'transfer\n' +
+          JSON.stringify([
+            ['amount', '2500'],
+            ['from', 'w1'],
+            ['reference', 'T-1'],
+          ]),
+      )
       .digest('hex');
     expect(requestHash('transfer', request)).toBe(stored);
   });

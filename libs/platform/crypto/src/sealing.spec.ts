@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+
 import fc from 'fast-check';
+
 import { Sealer } from './sealing';
 
 const key = randomBytes(32).toString('base64');
@@ -16,7 +18,9 @@ describe('Sealer', () => {
   });
 
   it('draws a fresh IV for every seal, across refills of its random pool', () => {
-    const ivs = Array.from({ length: 2000 }, () => Buffer.from(sealer.seal('x').slice(3), 'base64url').subarray(0, 12).toString('hex'));
+    const ivs = Array.from({ length: 2000 }, () =>
+      Buffer.from(sealer.seal('x').slice(3), 'base64url').subarray(0, 12).toString('hex'),
+    );
     expect(new Set(ivs).size).toBe(ivs.length);
   });
 

@@ -57,6 +57,8 @@ export class Sealer {
     const decipher = createDecipheriv(algorithm, this.key, raw.subarray(0, ivLength), { authTagLength: tagLength });
     decipher.setAAD(Buffer.from(associatedData, 'utf8'));
     decipher.setAuthTag(raw.subarray(raw.length - tagLength));
-    return Buffer.concat([decipher.update(raw.subarray(ivLength, raw.length - tagLength)), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(raw.subarray(ivLength, raw.length - tagLength)), decipher.final()]).toString(
+      'utf8',
+    );
   }
 }

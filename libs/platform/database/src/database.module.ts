@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlatformEnv } from '@payments/platform-config';
+
 import { AppDatabase, postgresOptions } from './postgres-options';
 
 @Module({})

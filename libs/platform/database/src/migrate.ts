@@ -1,4 +1,5 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
+
 import { ensureDatabase } from './ensure-database';
 
 /**
@@ -7,7 +8,8 @@ import { ensureDatabase } from './ensure-database';
  * others wait, then find nothing left to do.
  */
 export async function migrate(options: DataSourceOptions): Promise<string[]> {
-  if (options.type !== 'postgres' || !options.url || !options.schema) throw new Error('migrate needs a postgres url and schema');
+  if (options.type !== 'postgres' || !options.url || !options.schema)
+    throw new Error('migrate needs a postgres url and schema');
   await ensureDatabase(options.url);
   const dataSource = await new DataSource({ ...options, poolSize: 2 }).initialize();
   const runner = dataSource.createQueryRunner();
@@ -18,7 +20,9 @@ export async function migrate(options: DataSourceOptions): Promise<string[]> {
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     return applied.map((migration) => migration.name);
   } finally {
-    await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${options.schema}`]).catch(() => undefined);
+    await runner
+      .query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${options.schema}`])
+      .catch(() => undefined);
     await runner.release();
     await dataSource.destroy();
   }

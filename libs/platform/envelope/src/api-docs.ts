@@ -1,6 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiResponse, ApiSecurity } from '@nestjs/swagger';
-import type { OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type {
+  OperationObject,
+  ReferenceObject,
+  SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type DtoClass = Function;
@@ -60,7 +64,13 @@ export function ApiEnvelopeOk(dto: DtoClass, description = 'Success') {
  * Describes a route served outside Nest's router, which Swagger cannot see, with the same
  * schemas the decorators above give every other route.
  */
-export function envelopeOperation(route: { summary: string; tag: string; body: DtoClass; ok: DtoClass; errors: number[] }): OperationObject {
+export function envelopeOperation(route: {
+  summary: string;
+  tag: string;
+  body: DtoClass;
+  ok: DtoClass;
+  errors: number[];
+}): OperationObject {
   const json = (schema: SchemaObject | ReferenceObject) => ({ 'application/json': { schema } });
   return {
     summary: route.summary,
@@ -68,7 +78,12 @@ export function envelopeOperation(route: { summary: string; tag: string; body: D
     requestBody: { required: true, content: json(schemaRef(route.body.name)) },
     responses: {
       200: { description: 'Success', content: json(okEnvelopeSchema(route.ok)) },
-      ...Object.fromEntries(route.errors.map((status) => [status, { description: 'Error envelope', content: json(schemaRef('ErrorEnvelope')) }])),
+      ...Object.fromEntries(
+        route.errors.map((status) => [
+          status,
+          { description: 'Error envelope', content: json(schemaRef('ErrorEnvelope')) },
+        ]),
+      ),
     },
   };
 }
@@ -76,7 +91,9 @@ export function envelopeOperation(route: { summary: string; tag: string; body: D
 /** Documents error answers of a route, all in the error envelope. */
 export function ApiEnvelopeErrors(...statuses: number[]) {
   return applyDecorators(
-    ...statuses.map((status) => ApiResponse({ status, description: 'Error envelope', schema: schemaRef('ErrorEnvelope') })),
+    ...statuses.map((status) =>
+      ApiResponse({ status, description: 'Error envelope', schema: schemaRef('ErrorEnvelope') }),
+    ),
   );
 }
 

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Observable, throwError } from 'rxjs';
+
 import { toErrorEnvelope } from './to-error-envelope';
 
 /** The one place an HTTP error becomes a response. */
@@ -14,6 +15,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const { envelope, unexpected } = toErrorEnvelope(error);
     if (unexpected) this.logger.error({ err: unexpected, errorId: envelope.data.errorId }, 'unexpected error');
     // The route may have set another content type (an image, a page) before it failed.
-    host.switchToHttp().getResponse<FastifyReply>().status(envelope.statusCode).type('application/json; charset=utf-8').send(envelope);
+    host
+      .switchToHttp()
+      .getResponse<FastifyReply>()
+      .status(envelope.statusCode)
+      .type('application/json; charset=utf-8')
+      .send(envelope);
   }
 }

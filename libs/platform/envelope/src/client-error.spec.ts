@@ -1,8 +1,12 @@
 import { PassThrough } from 'node:stream';
+
 import { answerClientError } from './client-error';
 
 /** What answerClientError writes to a socket for a parser error with this code. */
-async function written(code: string, rawPacket?: Buffer): Promise<{ head: string; body: Record<string, unknown> | null }> {
+async function written(
+  code: string,
+  rawPacket?: Buffer,
+): Promise<{ head: string; body: Record<string, unknown> | null }> {
   const socket = new PassThrough();
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));

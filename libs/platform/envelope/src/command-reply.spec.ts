@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+
 import { commandReply } from './command-reply';
 import { DomainError } from './domain-error';
 
@@ -11,7 +12,10 @@ describe('commandReply', () => {
   const failWith = (error: unknown) => commandReply(logger, 'test.command', () => Promise.reject(error));
 
   it('answers the result of work that succeeds', async () => {
-    expect(await commandReply(logger, 'test.command', () => Promise.resolve({ id: 1 }))).toEqual({ ok: true, data: { id: 1 } });
+    expect(await commandReply(logger, 'test.command', () => Promise.resolve({ id: 1 }))).toEqual({
+      ok: true,
+      data: { id: 1 },
+    });
   });
 
   it('carries a domain error back with its code and status', async () => {
@@ -22,7 +26,10 @@ describe('commandReply', () => {
   });
 
   it.each([
-    ['PostgreSQL shutting down', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    [
+      'PostgreSQL shutting down',
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ],
     ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
     ['a connection lost mid-query', new Error('Connection terminated unexpectedly')],
   ])('answers 503 SERVICE_UNAVAILABLE, safe to retry, for %s', async (_case, error) => {

@@ -1,12 +1,17 @@
 import { Logger } from '@nestjs/common';
 import { CommandReply } from '@payments/contracts';
+
 import { DomainError } from './domain-error';
 import { isTransient } from './transient';
 
 /** A command that failed because the database or broker was briefly away: the caller may retry it as it was. */
 export const unavailableReply: CommandReply = {
   ok: false,
-  error: { code: 'SERVICE_UNAVAILABLE', message: 'A dependency is briefly unavailable; retrying the same request is safe', status: 503 },
+  error: {
+    code: 'SERVICE_UNAVAILABLE',
+    message: 'A dependency is briefly unavailable; retrying the same request is safe',
+    status: 503,
+  },
 };
 
 /**
@@ -17,11 +22,16 @@ export const unavailableReply: CommandReply = {
  * broke during the commit. Anything else is logged here and reported as an internal error
  * without details.
  */
-export async function commandReply(logger: Logger, command: string, work: () => Promise<unknown>): Promise<CommandReply> {
+export async function commandReply(
+  logger: Logger,
+  command: string,
+  work: () => Promise<unknown>,
+): Promise<CommandReply> {
   try {
     return { ok: true, data: await work() };
   } catch (error) {
-    if (error instanceof DomainError) return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
+    if (error instanceof DomainError)
+      return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
     if (isTransient(error)) {
       logger.warn({ err: error, command }, 'command failed on an unavailable dependency');
       return unavailableReply;

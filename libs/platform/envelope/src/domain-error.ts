@@ -1,4 +1,5 @@
 import { ErrorCode, FieldError } from '@payments/contracts';
+
 import { errorStatus } from './error-status';
 
 /**

@@ -24,8 +24,8 @@ export class EnvelopeInterceptor implements NestInterceptor {
     }
     const message = this.reflector.getAllAndOverride<string>(successMessageKey, targets) ?? 'Request successful';
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    return next.handle().pipe(
-      map((data): ApiEnvelope => ({ status: true, statusCode: reply.statusCode, message, data: data ?? {} })),
-    );
+    return next
+      .handle()
+      .pipe(map((data): ApiEnvelope => ({ status: true, statusCode: reply.statusCode, message, data: data ?? {} })));
   }
 }

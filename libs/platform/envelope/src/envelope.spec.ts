@@ -3,6 +3,7 @@ import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, NestFactory } from '@nestjs/core
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Type } from 'class-transformer';
 import { IsEmail, IsString, MaxLength, ValidateNested } from 'class-validator';
+
 import { ApiExceptionFilter } from './api-exception.filter';
 import { DomainError } from './domain-error';
 import { EnvelopeInterceptor, SuccessMessage } from './envelope.interceptor';
@@ -64,7 +65,9 @@ describe('response envelope', () => {
   let app: NestFastifyApplication;
 
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter({ bodyLimit: 16 * 1024 }), { logger: false });
+    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter({ bodyLimit: 16 * 1024 }), {
+      logger: false,
+    });
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
   });
@@ -75,9 +78,16 @@ describe('response envelope', () => {
     app.inject({ method: 'POST', url: '/things', payload, headers: { 'content-type': contentType } });
 
   it('wraps a success in {status, statusCode, message, data}', async () => {
-    const response = await post(JSON.stringify({ accountName: 'Ada', email: 'ada@example.com', address: { city: 'Lagos' } }));
+    const response = await post(
+      JSON.stringify({ accountName: 'Ada', email: 'ada@example.com', address: { city: 'Lagos' } }),
+    );
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toEqual({ status: true, statusCode: 201, message: 'Thing created', data: { accountName: 'Ada' } });
+    expect(response.json()).toEqual({
+      status: true,
+      statusCode: 201,
+      message: 'Thing created',
+      data: { accountName: 'Ada' },
+    });
   });
 
   it('answers 422 naming every bad field, nested ones by path', async () => {
@@ -87,7 +97,11 @@ describe('response envelope', () => {
     expect(body.status).toBe(false);
     expect(body.statusCode).toBe(422);
     expect(body.data.code).toBe('VALIDATION_FAILED');
-    expect(body.data.errors.map((error: { field: string }) => error.field).sort()).toEqual(['accountName', 'address.city', 'email']);
+    expect(body.data.errors.map((error: { field: string }) => error.field).sort()).toEqual([
+      'accountName',
+      'address.city',
+      'email',
+    ]);
   });
 
   it('uses the field message itself when only one thing is wrong', async () => {
@@ -99,21 +113,36 @@ describe('response envelope', () => {
   it('answers 400 for malformed JSON', async () => {
     const response = await post('{"accountName": ');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ status: false, statusCode: 400, message: expect.stringMatching(/not valid JSON/), data: { code: 'MALFORMED_JSON' } });
+    expect(response.json()).toMatchObject({
+      status: false,
+      statusCode: 400,
+      message: expect.stringMatching(/not valid JSON/),
+      data: { code: 'MALFORMED_JSON' },
+    });
   });
 
   it('answers 422 for a body nested deeper than any request of ours, however deep', async () => {
     for (const depth of [33, 900]) {
       const response = await post('{"address":'.repeat(depth) + '{}' + '}'.repeat(depth));
       expect(response.statusCode).toBe(422);
-      expect(response.json().data.errors).toEqual([{ field: 'address'.concat('.address'.repeat(31)), messages: [expect.stringMatching(/must not nest more than 32 levels deep$/)] }]);
+      expect(response.json().data.errors).toEqual([
+        {
+          field: 'address'.concat('.address'.repeat(31)),
+          messages: [expect.stringMatching(/must not nest more than 32 levels deep$/)],
+        },
+      ]);
     }
   });
 
   it('answers 413 for a body over the limit', async () => {
     const response = await post(JSON.stringify({ accountName: 'x'.repeat(20_000) }));
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ status: false, statusCode: 413, message: 'Request body is too large', data: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(response.json()).toEqual({
+      status: false,
+      statusCode: 413,
+      message: 'Request body is too large',
+      data: { code: 'PAYLOAD_TOO_LARGE' },
+    });
   });
 
   it('answers 415 for a body that is not JSON', async () => {
@@ -125,7 +154,12 @@ describe('response envelope', () => {
   it('answers 404 in the envelope for an unknown route', async () => {
     const response = await app.inject({ method: 'GET', url: '/nowhere' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ status: false, statusCode: 404, message: 'Route not found', data: { code: 'ROUTE_NOT_FOUND' } });
+    expect(response.json()).toEqual({
+      status: false,
+      statusCode: 404,
+      message: 'Route not found',
+      data: { code: 'ROUTE_NOT_FOUND' },
+    });
   });
 
   it('maps a domain error to its status and code', async () => {

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
+
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { ApiEnvelope, ApiErrorData, ErrorCode } from '@payments/contracts';
-import { randomUUID } from 'node:crypto';
+
 import { DomainError } from './domain-error';
 import { codeForStatus } from './error-status';
 import { isTransient } from './transient';
@@ -13,10 +15,16 @@ export interface RenderedError {
 
 /** Fastify raises these before our handlers run (URL, body parsing, size limit, content type). */
 const fastifyErrors: Record<string, { code: ErrorCode; message: string }> = {
-  FST_ERR_BAD_URL: { code: 'MALFORMED_REQUEST', message: 'The URL is not valid: a percent-encoded part does not decode' },
+  FST_ERR_BAD_URL: {
+    code: 'MALFORMED_REQUEST',
+    message: 'The URL is not valid: a percent-encoded part does not decode',
+  },
   FST_ERR_MAX_PARAM_LENGTH: { code: 'URI_TOO_LONG', message: 'A part of the path is longer than 100 characters' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_JSON', message: 'Request body is empty but Content-Type is application/json' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'MALFORMED_JSON',
+    message: 'Request body is empty but Content-Type is application/json',
+  },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type must be application/json' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'MALFORMED_JSON', message: 'Content-Length does not match the body' },
@@ -45,14 +53,24 @@ export function toErrorEnvelope(error: unknown): RenderedError {
   }
   // The database or broker briefly away (a restart, a failover): the caller may retry.
   if (isTransient(error)) {
-    return { envelope: envelope(HttpStatus.SERVICE_UNAVAILABLE, 'A dependency is briefly unavailable; retrying the same request is safe', { code: 'SERVICE_UNAVAILABLE' }) };
+    return {
+      envelope: envelope(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        'A dependency is briefly unavailable; retrying the same request is safe',
+        { code: 'SERVICE_UNAVAILABLE' },
+      ),
+    };
   }
   const errorId = randomUUID();
   return {
-    envelope: envelope(HttpStatus.INTERNAL_SERVER_ERROR, `Something went wrong on our side. Quote error id ${errorId} to support.`, {
-      code: 'INTERNAL_ERROR',
-      errorId,
-    }),
+    envelope: envelope(
+      HttpStatus.INTERNAL_SERVER_ERROR,
+      `Something went wrong on our side. Quote error id ${errorId} to support.`,
+      {
+        code: 'INTERNAL_ERROR',
+        errorId,
+      },
+    ),
     unexpected: error,
   };
 }

@@ -18,9 +18,32 @@ export class RetryLaterError extends Error {
 }
 
 /** PostgreSQL states that mean "try again later": connection lost, server shutting down, serialisation and deadlock. */
-const transientSqlStates = new Set(['40001', '40P01', '53000', '53100', '53200', '53300', '55P03', '57014', '57P01', '57P02', '57P03', '58000', '58030']);
+const transientSqlStates = new Set([
+  '40001',
+  '40P01',
+  '53000',
+  '53100',
+  '53200',
+  '53300',
+  '55P03',
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+  '58000',
+  '58030',
+]);
 
-const transientNetworkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const transientNetworkCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 
 const transientMessages = [
   /connection terminated/i,
@@ -40,10 +63,27 @@ export function isTransient(error: unknown, depth = 0): boolean {
   // Not `instanceof Error`: errors from Node's core (a refused connection) may come from another realm.
   if (typeof error !== 'object' || error === null || depth > 5) return false;
   if (error instanceof RetryLaterError) return true;
-  const { name, message, code, retriable, driverError, cause } = error as { name?: unknown; message?: unknown; code?: unknown; retriable?: unknown; driverError?: unknown; cause?: unknown };
-  if (typeof code === 'string' && (transientSqlStates.has(code) || code.startsWith('08') || transientNetworkCodes.has(code))) return true;
+  const { name, message, code, retriable, driverError, cause } = error as {
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    retriable?: unknown;
+    driverError?: unknown;
+    cause?: unknown;
+  };
+  if (
+    typeof code === 'string' &&
+    (transientSqlStates.has(code) || code.startsWith('08') || transientNetworkCodes.has(code))
+  )
+    return true;
   // kafkajs marks the errors a retry can fix.
-  if (retriable === true || name === 'KafkaJSConnectionError' || name === 'KafkaJSRequestTimeoutError' || name === 'KafkaJSNumberOfRetriesExceeded') return true;
+  if (
+    retriable === true ||
+    name === 'KafkaJSConnectionError' ||
+    name === 'KafkaJSRequestTimeoutError' ||
+    name === 'KafkaJSNumberOfRetriesExceeded'
+  )
+    return true;
   if (typeof message === 'string' && transientMessages.some((pattern) => pattern.test(message))) return true;
   return isTransient(driverError, depth + 1) || isTransient(cause, depth + 1);
 }

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { FieldError } from '@payments/contracts';
+
 import { ValidationFailedError } from './domain-error';
 
 /**
@@ -9,8 +10,14 @@ import { ValidationFailedError } from './domain-error';
 class PlatformValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'custom') {
-      const refused = refusedInput(value, metadata.type === 'param' || metadata.type === 'query' ? (metadata.data ?? '') : '');
-      if (refused !== null) throw new ValidationFailedError([{ field: refused.field || metadata.type, messages: [`${refused.field || metadata.type} ${refused.reason}`] }]);
+      const refused = refusedInput(
+        value,
+        metadata.type === 'param' || metadata.type === 'query' ? (metadata.data ?? '') : '',
+      );
+      if (refused !== null)
+        throw new ValidationFailedError([
+          { field: refused.field || metadata.type, messages: [`${refused.field || metadata.type} ${refused.reason}`] },
+        ]);
     }
     return super.transform(value, metadata);
   }
@@ -45,7 +52,9 @@ export function refusedInput(value: unknown, path: string): { field: string; rea
     }
     if (item === null || typeof item !== 'object') continue;
     if (depth >= maxInputDepth) return { field: at, reason: `must not nest more than ${maxInputDepth} levels deep` };
-    const entries: [string, unknown][] = Array.isArray(item) ? item.map((child, index) => [String(index), child]) : Object.entries(item);
+    const entries: [string, unknown][] = Array.isArray(item)
+      ? item.map((child, index) => [String(index), child])
+      : Object.entries(item);
     // Reversed onto the stack, so the first field in document order is reported first.
     for (const [key, child] of entries.reverse()) {
       if (key.includes('\u0000')) return { field: at, reason: 'must not contain NUL characters' };

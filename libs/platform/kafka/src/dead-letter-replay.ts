@@ -15,9 +15,14 @@ export async function replayDeadLetters(kafka: Kafka, topic: string): Promise<nu
   const admin = kafka.admin();
   await admin.connect();
   // Replay stops at what is parked now: the end offsets read before it starts.
-  const [ends, committed] = await Promise.all([admin.fetchTopicOffsets(parked), admin.fetchOffsets({ groupId, topics: [parked] })]);
+  const [ends, committed] = await Promise.all([
+    admin.fetchTopicOffsets(parked),
+    admin.fetchOffsets({ groupId, topics: [parked] }),
+  ]);
   await admin.disconnect();
-  const committedOf = new Map(committed[0].partitions.map((partition) => [partition.partition, Number(partition.offset)]));
+  const committedOf = new Map(
+    committed[0].partitions.map((partition) => [partition.partition, Number(partition.offset)]),
+  );
   // Per partition, the end offset still to reach; -1 means the group never committed there.
   const remaining = new Map<number, number>();
   for (const { partition, low, high } of ends) {
@@ -39,7 +44,9 @@ export async function replayDeadLetters(kafka: Kafka, topic: string): Promise<nu
           eachMessage: async ({ partition, message }) => {
             const end = remaining.get(partition);
             if (end === undefined || Number(message.offset) >= end) return;
-            const headers: IHeaders = Object.fromEntries(Object.entries(message.headers ?? {}).filter(([name]) => !dlqHeaders.has(name)));
+            const headers: IHeaders = Object.fromEntries(
+              Object.entries(message.headers ?? {}).filter(([name]) => !dlqHeaders.has(name)),
+            );
             await producer.send({ topic, acks: -1, messages: [{ key: message.key, value: message.value, headers }] });
             await consumer.commitOffsets([{ topic: parked, partition, offset: String(Number(message.offset) + 1) }]);
             replayed += 1;

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { allTopics } from '@payments/contracts';
 import { Admin, Kafka } from 'kafkajs';
+
 import { KAFKA_CLIENT } from './kafka-client';
 import { ensureTopics } from './topics';
 
@@ -39,14 +40,20 @@ export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
     const offsets = await this.admin.fetchOffsets({ groupId, topics });
     return new Map(
       offsets.flatMap(({ topic, partitions }) =>
-        partitions.filter(({ offset }) => Number(offset) >= 0).map(({ partition, offset }) => [`${topic}:${partition}`, Number(offset)] as const),
+        partitions
+          .filter(({ offset }) => Number(offset) >= 0)
+          .map(({ partition, offset }) => [`${topic}:${partition}`, Number(offset)] as const),
       ),
     );
   }
 
   /** Each partition's first and next offsets. */
   async endOffsets(topic: string): Promise<{ partition: number; low: number; high: number }[]> {
-    return (await this.admin.fetchTopicOffsets(topic)).map(({ partition, low, high }) => ({ partition, low: Number(low), high: Number(high) }));
+    return (await this.admin.fetchTopicOffsets(topic)).map(({ partition, low, high }) => ({
+      partition,
+      low: Number(low),
+      high: Number(high),
+    }));
   }
 
   async onApplicationShutdown(): Promise<void> {

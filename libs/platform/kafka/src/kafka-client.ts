@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Kafka, logLevel, LogEntry } from 'kafkajs';
+import { Kafka, LogEntry, logLevel } from 'kafkajs';
 
 export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
 

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { kafkaBrokerList, PlatformEnv } from '@payments/platform-config';
+
 import { ConsumerMetrics } from './consumers/consumer-metrics';
 import { KafkaConsumers } from './consumers/kafka-consumers';
 import { KafkaAdmin } from './kafka-admin';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Kafka, Message, Partitioners, Producer } from 'kafkajs';
+
 import { KAFKA_CLIENT } from './kafka-client';
 
 interface Pending {
@@ -55,7 +56,10 @@ export class KafkaProducer implements OnApplicationShutdown {
 
   private connected(): Promise<Producer> {
     this.producer ??= (async () => {
-      const producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+      const producer = this.kafka.producer({
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
       await producer.connect();
       return producer;
     })().catch((error: unknown) => {

@@ -31,21 +31,32 @@ export async function ensureTopics(admin: Admin, topics: readonly TopicSpec[]): 
   const metadata = await admin.fetchTopicMetadata({ topics: present.map((topic) => topic.name) });
   const grow = metadata.topics.flatMap((actual) => {
     const declared = present.find((topic) => topic.name === actual.name);
-    return declared && actual.partitions.length < declared.partitions ? [{ topic: actual.name, count: declared.partitions }] : [];
+    return declared && actual.partitions.length < declared.partitions
+      ? [{ topic: actual.name, count: declared.partitions }]
+      : [];
   });
   if (grow.length > 0) await admin.createPartitions({ topicPartitions: grow });
-  await applyDeclaredConfigs(admin, present.filter((topic) => topic.config));
+  await applyDeclaredConfigs(
+    admin,
+    present.filter((topic) => topic.config),
+  );
 }
 
 async function applyDeclaredConfigs(admin: Admin, topics: readonly TopicSpec[]): Promise<void> {
   if (topics.length === 0) return;
   const { resources } = await admin.describeConfigs({
     includeSynonyms: false,
-    resources: topics.map((topic) => ({ type: ConfigResourceTypes.TOPIC, name: topic.name, configNames: Object.keys(topic.config!) })),
+    resources: topics.map((topic) => ({
+      type: ConfigResourceTypes.TOPIC,
+      name: topic.name,
+      configNames: Object.keys(topic.config!),
+    })),
   });
   const differing = topics.filter((topic) => {
     const actual = resources.find((resource) => resource.resourceName === topic.name)?.configEntries ?? [];
-    return Object.entries(topic.config!).some(([name, value]) => actual.find((entry) => entry.configName === name)?.configValue !== value);
+    return Object.entries(topic.config!).some(
+      ([name, value]) => actual.find((entry) => entry.configName === name)?.configValue !== value,
+    );
   });
   if (differing.length === 0) return;
   // AlterConfigs sets a topic's whole dynamic configuration: the declared one is all of it.

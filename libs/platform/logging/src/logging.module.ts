@@ -1,8 +1,10 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { PlatformEnv } from '@payments/platform-config';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+
+import { DynamicModule, Module } from '@nestjs/common';
+import { PlatformEnv } from '@payments/platform-config';
 import { LoggerModule } from 'nestjs-pino';
+
 import { redactPaths } from './redaction';
 import { requestIdMixin } from './request-context';
 import { RequestLineHook } from './request-line';
@@ -38,7 +40,11 @@ export class LoggingModule {
               redact: { paths: redactPaths, censor: '[redacted]' },
               mixin: requestIdMixin,
               serializers: {
-                req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+                req: (req: { id: string; method: string; url: string }) => ({
+                  id: req.id,
+                  method: req.method,
+                  url: req.url,
+                }),
               },
             },
           }),

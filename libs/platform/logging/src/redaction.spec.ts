@@ -1,5 +1,7 @@
-import pino from 'pino';
 import { Writable } from 'node:stream';
+
+import pino from 'pino';
+
 import { redactPaths } from './redaction';
 
 function captureLog(write: (logger: pino.Logger) => void): string {
@@ -17,7 +19,10 @@ function captureLog(write: (logger: pino.Logger) => void): string {
 describe('log redaction', () => {
   it('hides card data at any depth up to three levels', () => {
     const line = captureLog((logger) =>
-      logger.info({ body: { cardNumber: '5061460410120223210', cvv: '123', card: { pin: '1234', pan: '4111111111111111' } } }, 'charge'),
+      logger.info(
+        { body: { cardNumber: '5061460410120223210', cvv: '123', card: { pin: '1234', pan: '4111111111111111' } } },
+        'charge',
+      ),
     );
     expect(line).not.toMatch(/5061460410120223210|4111111111111111|"123"|"1234"/);
     expect(line).toContain('[redacted]');
@@ -25,7 +30,10 @@ describe('log redaction', () => {
 
   it('hides API credentials in request headers', () => {
     const line = captureLog((logger) =>
-      logger.info({ req: { headers: { 'x-api-key': 'pk_test_abc', 'x-api-secret': 'sk_test_def', accept: 'json' } } }, 'request'),
+      logger.info(
+        { req: { headers: { 'x-api-key': 'pk_test_abc', 'x-api-secret': 'sk_test_def', accept: 'json' } } },
+        'request',
+      ),
     );
     expect(line).not.toMatch(/pk_test_abc|sk_test_def/);
     expect(line).toContain('"accept":"json"');

@@ -1,6 +1,8 @@
-import pino from 'pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
+
+import pino from 'pino';
+
 import { requestContext, requestIdMixin } from './request-context';
 import { logRequestLine } from './request-line';
 
@@ -12,7 +14,18 @@ function linesOf(level: string, write: (logger: pino.Logger) => void): Record<st
       done();
     },
   });
-  write(pino({ level, serializers: { res: pino.stdSerializers.res, req: (req: IncomingMessage & { id: string }) => ({ id: req.id, method: req.method, url: req.url }) } }, sink));
+  write(
+    pino(
+      {
+        level,
+        serializers: {
+          res: pino.stdSerializers.res,
+          req: (req: IncomingMessage & { id: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        },
+      },
+      sink,
+    ),
+  );
   return output
     .split('\n')
     .filter(Boolean)
@@ -20,8 +33,11 @@ function linesOf(level: string, write: (logger: pino.Logger) => void): Record<st
 }
 
 describe('logRequestLine', () => {
-  const req = { id: 'trace-1', method: 'POST', url: '/pos', headers: {} } as unknown as IncomingMessage & { id: string };
-  const answered = (statusCode: number) => ({ statusCode, headersSent: true, getHeaders: () => ({ 'x-request-id': 'trace-1' }) }) as unknown as ServerResponse;
+  const req = { id: 'trace-1', method: 'POST', url: '/pos', headers: {} } as unknown as IncomingMessage & {
+    id: string;
+  };
+  const answered = (statusCode: number) =>
+    ({ statusCode, headersSent: true, getHeaders: () => ({ 'x-request-id': 'trace-1' }) }) as unknown as ServerResponse;
 
   it('writes the fields pino-http writes, with the request id', () => {
     const [line] = linesOf('info', (logger) => logRequestLine(logger, req, answered(200), 3.5));
@@ -40,7 +56,9 @@ describe('logRequestLine', () => {
       logRequestLine(logger, req, answered(422), 1);
       logRequestLine(logger, req, answered(503), 1);
     });
-    expect(lines.map((line) => [line.level, line.msg, (line.res as { statusCode: number }).statusCode])).toEqual([[50, 'request errored', 503]]);
+    expect(lines.map((line) => [line.level, line.msg, (line.res as { statusCode: number }).statusCode])).toEqual([
+      [50, 'request errored', 503],
+    ]);
   });
 });
 
@@ -56,7 +74,10 @@ describe('request context', () => {
     const logger = pino({ mixin: requestIdMixin }, sink);
     requestContext.run({ requestId: 'trace-9' }, () => logger.info('inside'));
     logger.info('outside');
-    const [inside, outside] = output.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [inside, outside] = output
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(inside).toMatchObject({ msg: 'inside', requestId: 'trace-9' });
     expect(outside).not.toHaveProperty('requestId');
   });

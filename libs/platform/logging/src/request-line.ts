@@ -1,9 +1,11 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
+
 import { requestContext } from './request-context';
 
 /** Probes and scrapes: too frequent to be worth a line each. */
@@ -13,7 +15,12 @@ export const quietRoutes = ['/health/live', '/health/ready', '/metrics'];
  * The line pino-http writes when a request ends: the same fields through the same
  * serializers, written by the root logger rather than a child built for each request.
  */
-export function logRequestLine(logger: Logger, req: IncomingMessage & { id: string }, res: ServerResponse, responseTime: number): void {
+export function logRequestLine(
+  logger: Logger,
+  req: IncomingMessage & { id: string },
+  res: ServerResponse,
+  responseTime: number,
+): void {
   const fields = { requestId: req.id, req, res, responseTime };
   if (res.statusCode >= 500) logger.error(fields, 'request errored');
   else logger.info(fields, 'request completed');

@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RawResponse } from '@payments/platform-envelope';
+
 import { Metrics } from './metrics';
 
 @ApiExcludeController()

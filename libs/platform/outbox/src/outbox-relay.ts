@@ -3,6 +3,7 @@ import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+
 import { OutboxMessage, ProcessedEvent } from './outbox-message.entity';
 import { onOutboxCommit } from './outbox-wakeups';
 
@@ -93,7 +94,11 @@ export class OutboxRelay {
       await client.query('COMMIT');
       return rows.length;
     } catch (error) {
-      if (!broken) broken = await client.query('ROLLBACK').then(() => false, () => true);
+      if (!broken)
+        broken = await client.query('ROLLBACK').then(
+          () => false,
+          () => true,
+        );
       throw error;
     } finally {
       client.off('error', lost);
@@ -112,7 +117,10 @@ export class OutboxRelay {
     const outbox = this.dataSource.getMetadata(OutboxMessage).tablePath;
     const processed = this.dataSource.getMetadata(ProcessedEvent).tablePath;
     const statements = [
-      [`DELETE FROM ${outbox} WHERE id IN (SELECT id FROM ${outbox} WHERE published_at < now() - make_interval(hours => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)`, retention.sentHours],
+      [
+        `DELETE FROM ${outbox} WHERE id IN (SELECT id FROM ${outbox} WHERE published_at < now() - make_interval(hours => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+        retention.sentHours,
+      ],
       [
         `DELETE FROM ${processed} WHERE (consumer, event_id) IN (SELECT consumer, event_id FROM ${processed}
            WHERE processed_at < now() - make_interval(hours => $1) LIMIT $2 FOR UPDATE SKIP LOCKED)`,
@@ -139,7 +147,8 @@ export class OutboxRelay {
         if (published === this.options.batchSize) continue;
         await this.idle(this.options.pollIntervalMs);
         // Idle, an event goes at once; under load, a moment's wait turns many commits into one batch.
-        if (published > 0 && this.options.lingerMs) await new Promise((resolve) => setTimeout(resolve, this.options.lingerMs));
+        if (published > 0 && this.options.lingerMs)
+          await new Promise((resolve) => setTimeout(resolve, this.options.lingerMs));
       } catch (error) {
         failures += 1;
         await this.resetProducer();

@@ -1,4 +1,10 @@
-import { DataSource, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
+import {
+  DataSource,
+  EntitySubscriberInterface,
+  QueryRunner,
+  TransactionCommitEvent,
+  TransactionRollbackEvent,
+} from 'typeorm';
 
 const wroteOutbox = Symbol('wroteOutbox');
 const listeners = new WeakMap<DataSource, Set<() => void>>();

@@ -1,9 +1,19 @@
-import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PlatformEnv } from '@payments/platform-config';
 import { KAFKA_CLIENT } from '@payments/platform-kafka';
 import { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
+
 import { Outbox, ProcessedEvents } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 
@@ -47,7 +57,10 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
 
   private async prune(): Promise<void> {
     try {
-      const removed = await this.relay.prune({ sentHours: this.env.OUTBOX_RETENTION_HOURS, processedHours: this.env.PROCESSED_EVENTS_RETENTION_HOURS });
+      const removed = await this.relay.prune({
+        sentHours: this.env.OUTBOX_RETENTION_HOURS,
+        processedHours: this.env.PROCESSED_EVENTS_RETENTION_HOURS,
+      });
       if (removed > 0) this.logger.log({ removed }, 'pruned sent outbox rows and old dedupe records');
     } catch (error) {
       this.logger.warn({ err: error }, 'outbox pruning failed; it runs again later');

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
+
 import { Injectable } from '@nestjs/common';
 import { EventEnvelope, TopicSpec } from '@payments/contracts';
-import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+
 import { OutboxMessage, ProcessedEvent } from './outbox-message.entity';
 import { markOutboxWritten } from './outbox-wakeups';
 
@@ -30,7 +32,13 @@ export class Outbox {
   async enqueue<T>(em: EntityManager, event: NewEvent<T>): Promise<EventEnvelope<T>> {
     if (!em.queryRunner?.isTransactionActive) throw new Error('Outbox.enqueue must run inside a transaction');
     const row = this.row(event);
-    await em.insert(OutboxMessage, { id: row.id, topic: row.topic, messageKey: row.key, payload: row.payload, headers: row.headers });
+    await em.insert(OutboxMessage, {
+      id: row.id,
+      topic: row.topic,
+      messageKey: row.key,
+      payload: row.payload,
+      headers: row.headers,
+    });
     // The commit wakes this process's relay; see onOutboxCommit.
     markOutboxWritten(em.queryRunner);
     return row.payload;

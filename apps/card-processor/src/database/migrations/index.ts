@@ -4,4 +4,9 @@ import { CardCharges1763769600011 } from './1763769600011-card-charges';
 import { CardChargeDeadline1763769600021 } from './1763769600021-card-charge-deadline';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600000, PosAuthorisations1763769600009, CardCharges1763769600011, CardChargeDeadline1763769600021];
+export const migrations = [
+  InitialSchema1763769600000,
+  PosAuthorisations1763769600009,
+  CardCharges1763769600011,
+  CardChargeDeadline1763769600021,
+];

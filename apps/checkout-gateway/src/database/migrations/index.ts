@@ -4,4 +4,9 @@ import { Checkouts1763769600010 } from './1763769600010-checkouts';
 import { CheckoutReturnUrl1763769600020 } from './1763769600020-checkout-return-url';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600004, Businesses1763769600005, Checkouts1763769600010, CheckoutReturnUrl1763769600020];
+export const migrations = [
+  InitialSchema1763769600004,
+  Businesses1763769600005,
+  Checkouts1763769600010,
+  CheckoutReturnUrl1763769600020,
+];

@@ -47,15 +47,28 @@
     try {
       const response = await fetch(`/checkout/session/${encodeURIComponent(reference)}${path}`, {
         method,
-        headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        headers:
+          body === undefined
+            ? { accept: 'application/json' }
+            : { accept: 'application/json', 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
         cache: 'no-store',
         credentials: 'omit',
       });
       const envelope = await response.json().catch(() => ({}));
-      return { ok: response.ok, status: response.status, message: envelope.message ?? 'Something went wrong', data: envelope.data ?? {} };
+      return {
+        ok: response.ok,
+        status: response.status,
+        message: envelope.message ?? 'Something went wrong',
+        data: envelope.data ?? {},
+      };
     } catch {
-      return { ok: false, status: 0, message: 'We could not reach the payment service. Check your connection and try again.', data: {} };
+      return {
+        ok: false,
+        status: 0,
+        message: 'We could not reach the payment service. Check your connection and try again.',
+        data: {},
+      };
     }
   }
 
@@ -141,11 +154,19 @@
   /** @param {{ transactionStatus: string, usedMethod: string | null, expiresAt: string }} view */
   function settleFromView(view) {
     if (view.transactionStatus === 'SUCCESS') {
-      const how = { 'pay-with-transfer': 'by bank transfer', 'qr-wallet': 'with your wallet app', card: 'by card' }[view.usedMethod ?? ''] ?? '';
+      const how =
+        { 'pay-with-transfer': 'by bank transfer', 'qr-wallet': 'with your wallet app', card: 'by card' }[
+          view.usedMethod ?? ''
+        ] ?? '';
       finish('SUCCESS', `${merchant} has received your payment${how ? ` ${how}` : ''}.`);
     } else if (view.transactionStatus === 'FAILED') {
       const expired = Date.parse(view.expiresAt) <= Date.now();
-      finish('FAILED', expired ? 'This checkout expired before a payment arrived. No money was taken.' : 'This payment was not completed. No money was taken.');
+      finish(
+        'FAILED',
+        expired
+          ? 'This checkout expired before a payment arrived. No money was taken.'
+          : 'This payment was not completed. No money was taken.',
+      );
     }
   }
 
@@ -292,7 +313,9 @@
     const cardNumber = number.value.replace(/\D/g, '');
     const expiryMatch = /^(0[1-9]|1[0-2])\/(\d{2})$/.exec(expiry.value);
     const now = new Date();
-    const expired = expiryMatch && (2000 + Number(expiryMatch[2])) * 12 + Number(expiryMatch[1]) < now.getFullYear() * 12 + now.getMonth() + 1;
+    const expired =
+      expiryMatch &&
+      (2000 + Number(expiryMatch[2])) * 12 + Number(expiryMatch[1]) < now.getFullYear() * 12 + now.getMonth() + 1;
     const problems = /** @type {[HTMLInputElement, string][]} */ ([
       [number, luhnValid(cardNumber) ? '' : 'Enter a valid card number.'],
       [expiry, !expiryMatch ? 'Enter the expiry date as MM/YY.' : expired ? 'This card has expired.' : ''],
@@ -317,36 +340,116 @@
     pin: {
       title: 'Enter your card PIN',
       hint: 'The 4-digit PIN you use at ATMs. We never store it.',
-      fields: [{ name: 'pin', label: 'Card PIN', type: 'password', inputMode: 'numeric', autocomplete: 'off', maxLength: 4, pattern: /^\d{4}$/, error: 'Enter the 4 digits of your PIN.' }],
+      fields: [
+        {
+          name: 'pin',
+          label: 'Card PIN',
+          type: 'password',
+          inputMode: 'numeric',
+          autocomplete: 'off',
+          maxLength: 4,
+          pattern: /^\d{4}$/,
+          error: 'Enter the 4 digits of your PIN.',
+        },
+      ],
       answer: (values) => ({ pin: values.pin }),
     },
     otp: {
       title: 'Enter the code your bank sent you',
       hint: 'Your bank sent a 6-digit one-time code by SMS or email.',
-      fields: [{ name: 'otp', label: 'One-time code', inputMode: 'numeric', autocomplete: 'one-time-code', maxLength: 6, pattern: /^\d{6}$/, error: 'Enter the 6 digits of the code.' }],
+      fields: [
+        {
+          name: 'otp',
+          label: 'One-time code',
+          inputMode: 'numeric',
+          autocomplete: 'one-time-code',
+          maxLength: 6,
+          pattern: /^\d{6}$/,
+          error: 'Enter the 6 digits of the code.',
+        },
+      ],
       answer: (values) => ({ otp: values.otp }),
     },
     birthday: {
       title: 'Confirm your date of birth',
       hint: 'Your bank asks for it to confirm this payment.',
-      fields: [{ name: 'birthday', label: 'Date of birth', hint: 'YYYY-MM-DD, for example 1990-01-31', autocomplete: 'bday', maxLength: 10, pattern: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, error: 'Enter your date of birth as YYYY-MM-DD.' }],
+      fields: [
+        {
+          name: 'birthday',
+          label: 'Date of birth',
+          hint: 'YYYY-MM-DD, for example 1990-01-31',
+          autocomplete: 'bday',
+          maxLength: 10,
+          pattern: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
+          error: 'Enter your date of birth as YYYY-MM-DD.',
+        },
+      ],
       answer: (values) => ({ birthday: values.birthday }),
     },
     phone: {
       title: 'Confirm your phone number',
       hint: 'The mobile number your bank has for this card.',
-      fields: [{ name: 'phone', label: 'Phone number', hint: 'For example 08031234567', type: 'tel', inputMode: 'tel', autocomplete: 'tel', maxLength: 14, pattern: /^(\+234|0)[789][01]\d{8}$/, error: 'Enter a Nigerian mobile number, for example 08031234567.' }],
+      fields: [
+        {
+          name: 'phone',
+          label: 'Phone number',
+          hint: 'For example 08031234567',
+          type: 'tel',
+          inputMode: 'tel',
+          autocomplete: 'tel',
+          maxLength: 14,
+          pattern: /^(\+234|0)[789][01]\d{8}$/,
+          error: 'Enter a Nigerian mobile number, for example 08031234567.',
+        },
+      ],
       answer: (values) => ({ phone: values.phone.replace(/\s/g, '') }),
     },
     avs: {
       title: 'Confirm your billing address',
       hint: 'The address your bank has for this card.',
       fields: [
-        { name: 'line1', label: 'Street address', autocomplete: 'address-line1', maxLength: 200, pattern: /\S/, error: 'Enter your street address.' },
-        { name: 'city', label: 'City', autocomplete: 'address-level2', maxLength: 100, pattern: /\S/, error: 'Enter your city.' },
-        { name: 'state', label: 'State', autocomplete: 'address-level1', maxLength: 100, pattern: /\S/, error: 'Enter your state.' },
-        { name: 'postalCode', label: 'Postal code', autocomplete: 'postal-code', maxLength: 20, pattern: /\S/, error: 'Enter your postal code.' },
-        { name: 'country', label: 'Country code', hint: 'Two letters, for example NG', autocomplete: 'country', maxLength: 2, pattern: /^[A-Za-z]{2}$/, error: 'Enter the two-letter country code, for example NG.', value: 'NG' },
+        {
+          name: 'line1',
+          label: 'Street address',
+          autocomplete: 'address-line1',
+          maxLength: 200,
+          pattern: /\S/,
+          error: 'Enter your street address.',
+        },
+        {
+          name: 'city',
+          label: 'City',
+          autocomplete: 'address-level2',
+          maxLength: 100,
+          pattern: /\S/,
+          error: 'Enter your city.',
+        },
+        {
+          name: 'state',
+          label: 'State',
+          autocomplete: 'address-level1',
+          maxLength: 100,
+          pattern: /\S/,
+          error: 'Enter your state.',
+        },
+        {
+          name: 'postalCode',
+          label: 'Postal code',
+          autocomplete: 'postal-code',
+          maxLength: 20,
+          pattern: /\S/,
+          error: 'Enter your postal code.',
+        },
+        {
+          name: 'country',
+          label: 'Country code',
+          hint: 'Two letters, for example NG',
+          autocomplete: 'country',
+          maxLength: 2,
+          pattern: /^[A-Za-z]{2}$/,
+          error: 'Enter the two-letter country code, for example NG.',
+          value: 'NG',
+        },
       ],
       answer: (values) => ({ address: { ...values, country: values.country.toUpperCase() } }),
     },
@@ -429,7 +532,10 @@
     if (charge.transactionStatus === 'SUCCESS') {
       finish('SUCCESS', `${merchant} has received your payment by card.`);
     } else if (charge.transactionStatus === 'FAILED') {
-      finish('FAILED', `${charge.message}. No money was taken. You can ask ${merchant} for a new payment link and try another card.`);
+      finish(
+        'FAILED',
+        `${charge.message}. No money was taken. You can ask ${merchant} for a new payment link and try another card.`,
+      );
     } else if (charge.nextAction === '3ds') {
       goToBank(charge.redirectUrl);
     } else {
@@ -473,14 +579,21 @@
     });
     expiry.addEventListener('input', (event) => {
       const deleting = /** @type {InputEvent} */ (event).inputType?.startsWith('delete');
-      reformat(expiry, (digits) => (digits.length > 2 || (digits.length === 2 && !deleting) ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits), 4);
+      reformat(
+        expiry,
+        (digits) =>
+          digits.length > 2 || (digits.length === 2 && !deleting) ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits,
+        4,
+      );
     });
     cvv.addEventListener('input', () => reformat(cvv, (digits) => digits, 4));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const card = readCard();
       if (!card) return;
-      busy(/** @type {HTMLButtonElement} */ (byId('card-submit')), async () => onCharge(await call('POST', '/card-payment', card)));
+      busy(/** @type {HTMLButtonElement} */ (byId('card-submit')), async () =>
+        onCharge(await call('POST', '/card-payment', card)),
+      );
     });
 
     byId('step-form').addEventListener('submit', (event) => {
@@ -503,7 +616,9 @@
         firstInvalid.focus();
         return;
       }
-      busy(/** @type {HTMLButtonElement} */ (byId('step-submit')), async () => onCharge(await call('POST', '/card-authorization', definition.answer(values))));
+      busy(/** @type {HTMLButtonElement} */ (byId('step-submit')), async () =>
+        onCharge(await call('POST', '/card-authorization', definition.answer(values))),
+      );
     });
   }
 

@@ -1,5 +1,5 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
 import { newUlid } from '@payments/platform-crypto';
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * One authority for how a checkout ends: the first payment booked or the first closing wins,
@@ -56,13 +56,15 @@ export class CheckoutOutcomes1763769600023 implements MigrationInterface {
     ];
     for (const statement of statements) await runner.query(statement);
     // Every business has a suspense wallet from now on; those provisioned before get theirs here.
-    const tenants = (await runner.query(`SELECT "business_id", "name" FROM "outlets"."tenants"`)) as { business_id: string; name: string }[];
+    const tenants = (await runner.query(`SELECT "business_id", "name" FROM "outlets"."tenants"`)) as {
+      business_id: string;
+      name: string;
+    }[];
     for (const tenant of tenants) {
-      await runner.query(`INSERT INTO "outlets"."wallets" ("id", "business_id", "type", "account_name") VALUES ($1, $2, 'suspense', $3)`, [
-        newUlid(),
-        tenant.business_id,
-        `${tenant.name} (suspense)`,
-      ]);
+      await runner.query(
+        `INSERT INTO "outlets"."wallets" ("id", "business_id", "type", "account_name") VALUES ($1, $2, 'suspense', $3)`,
+        [newUlid(), tenant.business_id, `${tenant.name} (suspense)`],
+      );
     }
   }
 

@@ -9,7 +9,9 @@ export class MoveMoneyDecides1763769600026 implements MigrationInterface {
   name = 'MoveMoneyDecides1763769600026';
 
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query(`DROP FUNCTION "outlets"."move_money"(text, text, text, text, text, text, text, bigint, text[], text, text, text, timestamptz, json, json)`);
+    await runner.query(
+      `DROP FUNCTION "outlets"."move_money"(text, text, text, text, text, text, text, bigint, text[], text, text, text, timestamptz, json, json)`,
+    );
     await runner.query(`CREATE FUNCTION "outlets"."move_money"(
         p_business text, p_namespace text, p_reference text, p_kind text, p_request_hash text,
         p_source text, p_destination text, p_amount bigint, p_wallet_types text[],
@@ -68,7 +70,9 @@ export class MoveMoneyDecides1763769600026 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    await runner.query(`DROP FUNCTION "outlets"."move_money"(text, text, text, text, text, text, text, bigint, text[], text, text, text, text, timestamptz, json, json, json)`);
+    await runner.query(
+      `DROP FUNCTION "outlets"."move_money"(text, text, text, text, text, text, text, bigint, text[], text, text, text, text, timestamptz, json, json, json)`,
+    );
     await new (await import('./1763769600025-move-money')).MoveMoney1763769600025().up(runner);
   }
 }

@@ -15,7 +15,9 @@ export class AwaitingOnboarding1763769600028 implements MigrationInterface {
       "event" jsonb NOT NULL,
       "received_at" timestamptz NOT NULL DEFAULT now()
     )`);
-    await runner.query(`CREATE INDEX "awaiting_onboarding_business_idx" ON "outlets"."awaiting_onboarding" ("business_id", "received_at")`);
+    await runner.query(
+      `CREATE INDEX "awaiting_onboarding_business_idx" ON "outlets"."awaiting_onboarding" ("business_id", "received_at")`,
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -7,4 +7,12 @@ import { MoveMoneyDecides1763769600026 } from './1763769600026-move-money-decide
 import { AwaitingOnboarding1763769600028 } from './1763769600028-awaiting-onboarding';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600002, Ledger1763769600006, CheckoutAccounts1763769600012, CheckoutOutcomes1763769600023, MoveMoney1763769600025, MoveMoneyDecides1763769600026, AwaitingOnboarding1763769600028];
+export const migrations = [
+  InitialSchema1763769600002,
+  Ledger1763769600006,
+  CheckoutAccounts1763769600012,
+  CheckoutOutcomes1763769600023,
+  MoveMoney1763769600025,
+  MoveMoneyDecides1763769600026,
+  AwaitingOnboarding1763769600028,
+];

@@ -4,4 +4,9 @@ import { SubmissionPublished1763769600022 } from './1763769600022-submission-pub
 import { DerivedReferences1763769600029 } from './1763769600029-derived-references';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600001, Terminals1763769600008, SubmissionPublished1763769600022, DerivedReferences1763769600029];
+export const migrations = [
+  InitialSchema1763769600001,
+  Terminals1763769600008,
+  SubmissionPublished1763769600022,
+  DerivedReferences1763769600029,
+];

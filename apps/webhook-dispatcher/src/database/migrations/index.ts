@@ -4,4 +4,9 @@ import { HeldDeliveries1763769600024 } from './1763769600024-held-deliveries';
 import { PendingByUrl1763769600027 } from './1763769600027-pending-by-url';
 
 /** Every migration of this app, oldest first. */
-export const migrations = [InitialSchema1763769600003, Deliveries1763769600007, HeldDeliveries1763769600024, PendingByUrl1763769600027];
+export const migrations = [
+  InitialSchema1763769600003,
+  Deliveries1763769600007,
+  HeldDeliveries1763769600024,
+  PendingByUrl1763769600027,
+];

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+
 import { IsCalendarDate } from '../../validation/calendar-date';
 import { IsCardNumber } from '../../validation/luhn';
 

@@ -1,4 +1,20 @@
-import { ArrayNotEmpty, ArrayUnique, IsArray, IsEmail, IsIn, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, IsUrl, Matches, MaxLength, registerDecorator } from 'class-validator';
+import {
+  ArrayNotEmpty,
+  ArrayUnique,
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsISO8601,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  MaxLength,
+  registerDecorator,
+} from 'class-validator';
+
 import { HasOnlyWholeNumbers } from '../../validation/json-numbers';
 import { IsKoboAmount } from '../../validation/kobo-amount';
 import { MaxCharacters } from '../../validation/max-characters';
@@ -16,7 +32,9 @@ function IsSmallJson(maxBytes: number): PropertyDecorator {
       target: target.constructor,
       propertyName: propertyName as string,
       options: { message: `${String(propertyName)} must be at most ${maxBytes} bytes as JSON` },
-      validator: { validate: (value: unknown) => value === undefined || Buffer.byteLength(JSON.stringify(value)) <= maxBytes },
+      validator: {
+        validate: (value: unknown) => value === undefined || Buffer.byteLength(JSON.stringify(value)) <= maxBytes,
+      },
     });
 }
 
@@ -42,13 +60,19 @@ export class CreateCheckoutRequest {
   email?: string;
 
   @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'callBackUrl must be an http(s) URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'callBackUrl must be an http(s) URL' },
+  )
   @MaxLength(2000)
   callBackUrl?: string;
 
   /** Where the hosted page sends the customer once the checkout ends, with ?reference=&status=. */
   @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'returnUrl must be an http(s) URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'returnUrl must be an http(s) URL' },
+  )
   @MaxLength(2000)
   returnUrl?: string;
 

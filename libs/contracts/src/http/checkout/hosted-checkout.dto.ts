@@ -1,4 +1,5 @@
 import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Matches } from 'class-validator';
+
 import { PaymentMethod, paymentMethods } from './checkout.dto';
 
 /**

@@ -1,4 +1,5 @@
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+
 import { MaxCharacters } from '../../validation/max-characters';
 
 /** POST /outlets */

@@ -1,4 +1,5 @@
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+
 import { PageQuery } from '../page.query';
 
 /** GET /outlets?search=&page=&limit= */

@@ -1,4 +1,5 @@
 import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+
 import { IsKoboAmount } from '../../validation/kobo-amount';
 
 /** PUT /outlets/sweep-settings: move collection balances to the settlement wallet automatically. */

@@ -1,4 +1,5 @@
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
 import { IsKoboAmount } from '../../validation/kobo-amount';
 
 /** POST /sandbox/virtual-accounts/{accountNumber}/credit: simulates an inbound bank transfer. */

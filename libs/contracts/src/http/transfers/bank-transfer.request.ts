@@ -1,4 +1,5 @@
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
 import { IsKoboAmount } from '../../validation/kobo-amount';
 import { referenceMessage, referencePattern } from './internal-transfer.request';
 

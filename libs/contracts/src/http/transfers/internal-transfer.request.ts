@@ -1,4 +1,5 @@
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
 import { IsKoboAmount } from '../../validation/kobo-amount';
 
 /** A money command's reference: your idempotency key. Reuse it only to retry the same request. */

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUrl, MaxLength, ValidateNested } from 'class-validator';
+
 import { PageQuery } from '../page.query';
 
 /** `held`: the endpoint has no URL or is disabled; sent once a URL is set (PUT /webhooks/endpoint). */
@@ -9,7 +10,10 @@ export type DeliveryStatus = (typeof deliveryStatuses)[number];
 /** PUT /webhooks/endpoint */
 export class SetWebhookEndpointRequest {
   /** Where events are POSTed. Live businesses must use https and a public address. */
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'url must be an http(s) URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'url must be an http(s) URL' },
+  )
   @MaxLength(2000)
   url!: string;
 }

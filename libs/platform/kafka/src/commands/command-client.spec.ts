@@ -1,6 +1,7 @@
 import { Topics } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
 import type { Kafka } from 'kafkajs';
+
 import { KafkaAdmin } from '../kafka-admin';
 import { KafkaProducer } from '../producer';
 import { CommandClient, CommandTimeoutError } from './command-client';
@@ -13,7 +14,9 @@ describe('CommandClient', () => {
     const unhandled = jest.fn();
     process.on('unhandledRejection', unhandled);
     try {
-      await expect(client.request(Topics.outletCommands, { any: 'command' }, 20)).rejects.toBeInstanceOf(CommandTimeoutError);
+      await expect(client.request(Topics.outletCommands, { any: 'command' }, 20)).rejects.toBeInstanceOf(
+        CommandTimeoutError,
+      );
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).not.toHaveBeenCalled();
     } finally {

@@ -1,9 +1,11 @@
+import { randomBytes, randomInt } from 'node:crypto';
+
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { CommandReply, Topics, TopicSpec } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
-import { AssignerProtocol, Consumer, Kafka, PartitionAssigner } from 'kafkajs';
 import { requestContext, requestIdHeader } from '@payments/platform-logging';
-import { randomBytes, randomInt } from 'node:crypto';
+import { AssignerProtocol, Consumer, Kafka, PartitionAssigner } from 'kafkajs';
+
 import { replyHeaders } from '../consumers/handlers';
 import { KafkaAdmin } from '../kafka-admin';
 import { KAFKA_CLIENT } from '../kafka-client';
@@ -31,11 +33,18 @@ function onePartition(topic: string, partition: number): PartitionAssigner {
   return () => ({
     name: 'OnePartitionAssigner',
     version: 0,
-    protocol: ({ topics }) => ({ name: 'OnePartitionAssigner', metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }) }),
+    protocol: ({ topics }) => ({
+      name: 'OnePartitionAssigner',
+      metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }),
+    }),
     assign: async ({ members }) =>
       members.map(({ memberId }, index) => ({
         memberId,
-        memberAssignment: AssignerProtocol.MemberAssignment.encode({ version: 0, assignment: index === 0 ? { [topic]: [partition] } : {}, userData: Buffer.alloc(0) }),
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({
+          version: 0,
+          assignment: index === 0 ? { [topic]: [partition] } : {},
+          userData: Buffer.alloc(0),
+        }),
       })),
   });
 }
@@ -110,19 +119,21 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
     const correlationId = `${this.instance}.${(this.sequence += 1)}`;
     const reply = this.expect(correlationId, timeoutMs);
     const requestId = requestContext.getStore()?.requestId;
-    await this.producer.send(topic.name, {
-      value: JSON.stringify(command),
-      headers: {
-        [replyHeaders.topic]: this.replies.name,
-        [replyHeaders.partition]: String(this.partition),
-        [replyHeaders.correlationId]: correlationId,
-        // The caller's request id, so the serving app's log lines carry it too.
-        ...(requestId ? { [requestIdHeader]: requestId } : {}),
-      },
-    }).catch((error: unknown) => {
-      this.forget(correlationId);
-      throw error;
-    });
+    await this.producer
+      .send(topic.name, {
+        value: JSON.stringify(command),
+        headers: {
+          [replyHeaders.topic]: this.replies.name,
+          [replyHeaders.partition]: String(this.partition),
+          [replyHeaders.correlationId]: correlationId,
+          // The caller's request id, so the serving app's log lines carry it too.
+          ...(requestId ? { [requestIdHeader]: requestId } : {}),
+        },
+      })
+      .catch((error: unknown) => {
+        this.forget(correlationId);
+        throw error;
+      });
     return (await reply) as CommandReply<T>;
   }
 
@@ -149,7 +160,11 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
     const correlationId = `${this.instance}.ready`;
     if (!this.waiting.has(correlationId)) return;
     await this.producer
-      .send(this.replies.name, { partition: this.partition, value: 'null', headers: { [replyHeaders.correlationId]: correlationId } })
+      .send(this.replies.name, {
+        partition: this.partition,
+        value: 'null',
+        headers: { [replyHeaders.correlationId]: correlationId },
+      })
       .catch((error: unknown) => this.logger.warn({ err: error }, 'could not reach the replies topic yet'));
   }
 }

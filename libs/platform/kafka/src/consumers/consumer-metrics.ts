@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { deadLetterTopicOf, TopicSpec } from '@payments/contracts';
 import { Metrics } from '@payments/platform-metrics';
 import { Counter, Gauge } from 'prom-client';
+
 import { KafkaAdmin } from '../kafka-admin';
 
 const refreshEveryMs = 15_000;
@@ -29,9 +30,24 @@ export class ConsumerMetrics {
     private readonly admin: KafkaAdmin,
   ) {
     const registers = [metrics.registry];
-    this.lag = new Gauge({ name: 'kafka_consumer_lag', help: 'Messages not yet processed by a consumer group, per topic', labelNames: ['group', 'topic'], registers });
-    this.dlqDepth = new Gauge({ name: 'kafka_dlq_depth', help: 'Messages parked on a dead-letter topic and not yet replayed', labelNames: ['topic'], registers });
-    this.handled = new Counter({ name: 'kafka_messages_handled_total', help: 'Messages handled, by outcome (applied or parked)', labelNames: ['topic', 'outcome'], registers });
+    this.lag = new Gauge({
+      name: 'kafka_consumer_lag',
+      help: 'Messages not yet processed by a consumer group, per topic',
+      labelNames: ['group', 'topic'],
+      registers,
+    });
+    this.dlqDepth = new Gauge({
+      name: 'kafka_dlq_depth',
+      help: 'Messages parked on a dead-letter topic and not yet replayed',
+      labelNames: ['topic'],
+      registers,
+    });
+    this.handled = new Counter({
+      name: 'kafka_messages_handled_total',
+      help: 'Messages handled, by outcome (applied or parked)',
+      labelNames: ['topic', 'outcome'],
+      registers,
+    });
   }
 
   applied(topic: string, outcome: 'applied' | 'parked'): void {
@@ -53,15 +69,23 @@ export class ConsumerMetrics {
 
   private async refresh(groups: Watched[]): Promise<void> {
     for (const { groupId, topics } of groups) {
-      const committed = await this.admin.committedOffsets(groupId, topics.map((topic) => topic.name));
+      const committed = await this.admin.committedOffsets(
+        groupId,
+        topics.map((topic) => topic.name),
+      );
       for (const topic of topics) {
         const ends = await this.admin.endOffsets(topic.name);
-        const behind = ends.reduce((sum, { partition, high, low }) => sum + Math.max(0, high - (committed.get(`${topic.name}:${partition}`) ?? low)), 0);
+        const behind = ends.reduce(
+          (sum, { partition, high, low }) =>
+            sum + Math.max(0, high - (committed.get(`${topic.name}:${partition}`) ?? low)),
+          0,
+        );
         this.lag.set({ group: groupId, topic: topic.name }, behind);
         const parked = deadLetterTopicOf(topic).name;
         const replayed = await this.admin.committedOffsets(`dlq-replay.${topic.name}`, [parked]);
         const depth = (await this.admin.endOffsets(parked)).reduce(
-          (sum, { partition, high, low }) => sum + Math.max(0, high - Math.max(low, replayed.get(`${parked}:${partition}`) ?? 0)),
+          (sum, { partition, high, low }) =>
+            sum + Math.max(0, high - Math.max(low, replayed.get(`${parked}:${partition}`) ?? 0)),
           0,
         );
         this.dlqDepth.set({ topic: parked }, depth);

@@ -22,7 +22,10 @@ export interface HandlerSpec {
 export const KAFKA_HANDLER = 'payments:kafka-handler';
 
 /** The method handles each event of `topic` (its parsed envelope), in order within a partition. */
-export function EventHandler(topic: TopicSpec, trafficClass: Exclude<TrafficClass, 'commands'> = 'events'): MethodDecorator {
+export function EventHandler(
+  topic: TopicSpec,
+  trafficClass: Exclude<TrafficClass, 'commands'> = 'events',
+): MethodDecorator {
   return SetMetadata<string, HandlerSpec>(KAFKA_HANDLER, { topic, trafficClass, kind: 'event' });
 }
 
@@ -32,7 +35,10 @@ export function EventHandler(topic: TopicSpec, trafficClass: Exclude<TrafficClas
  * A batch that fails for its own reasons is retried one message at a time, so one bad message
  * is parked alone.
  */
-export function EventBatchHandler(topic: TopicSpec, trafficClass: Exclude<TrafficClass, 'commands'> = 'events'): MethodDecorator {
+export function EventBatchHandler(
+  topic: TopicSpec,
+  trafficClass: Exclude<TrafficClass, 'commands'> = 'events',
+): MethodDecorator {
   return SetMetadata<string, HandlerSpec>(KAFKA_HANDLER, { topic, trafficClass, kind: 'events' });
 }
 
@@ -51,4 +57,8 @@ export interface MessageContext {
 }
 
 /** Headers a request carries so its reply finds the instance waiting for it. */
-export const replyHeaders = { topic: 'reply-topic', partition: 'reply-partition', correlationId: 'correlation-id' } as const;
+export const replyHeaders = {
+  topic: 'reply-topic',
+  partition: 'reply-partition',
+  correlationId: 'correlation-id',
+} as const;

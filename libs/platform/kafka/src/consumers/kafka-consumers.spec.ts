@@ -3,6 +3,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { Topics } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
 import { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+
 import { KafkaAdmin } from '../kafka-admin';
 import { KafkaProducer } from '../producer';
 import { ConsumerMetrics } from './consumer-metrics';
@@ -49,18 +50,47 @@ function harness() {
       },
     };
   };
-  const sent: { topic: string; message: { key?: unknown; value: unknown; partition?: number; headers?: Record<string, string> } }[] = [];
-  const producer = { send: async (topic: string, message: (typeof sent)[number]['message']) => void sent.push({ topic, message }) } as unknown as KafkaProducer;
-  const discovery = { getControllers: () => [{ name: 'Handlers', instance: handlers }], getProviders: () => [] } as unknown as DiscoveryService;
-  const metrics = { applied: () => undefined, watch: () => undefined, stop: () => undefined } as unknown as ConsumerMetrics;
+  const sent: {
+    topic: string;
+    message: { key?: unknown; value: unknown; partition?: number; headers?: Record<string, string> };
+  }[] = [];
+  const producer = {
+    send: async (topic: string, message: (typeof sent)[number]['message']) => void sent.push({ topic, message }),
+  } as unknown as KafkaProducer;
+  const discovery = {
+    getControllers: () => [{ name: 'Handlers', instance: handlers }],
+    getProviders: () => [],
+  } as unknown as DiscoveryService;
+  const metrics = {
+    applied: () => undefined,
+    watch: () => undefined,
+    stop: () => undefined,
+  } as unknown as ConsumerMetrics;
   const admin = { topicsReady: async () => undefined } as unknown as KafkaAdmin;
   const env = Object.assign(new PlatformEnv(), { SERVICE_NAME: 'test-app' });
-  const consumers = new KafkaConsumers(discovery, new MetadataScanner(), new Reflector(), { consumer: newConsumer } as unknown as Kafka, admin, producer, metrics, env);
+  const consumers = new KafkaConsumers(
+    discovery,
+    new MetadataScanner(),
+    new Reflector(),
+    { consumer: newConsumer } as unknown as Kafka,
+    admin,
+    producer,
+    metrics,
+    env,
+  );
   return { consumers, handlers, runs, sent };
 }
 
 function message(offset: number, value: unknown, headers: Record<string, string> = {}): KafkaMessage {
-  return { offset: String(offset), key: Buffer.from('biz-1'), value: Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)), headers, timestamp: '0', attributes: 0, size: undefined } as KafkaMessage;
+  return {
+    offset: String(offset),
+    key: Buffer.from('biz-1'),
+    value: Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)),
+    headers,
+    timestamp: '0',
+    attributes: 0,
+    size: undefined,
+  } as KafkaMessage;
 }
 
 function batch(topic: string, messages: KafkaMessage[]) {
@@ -111,7 +141,10 @@ describe('KafkaConsumers', () => {
     const connectionLost = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     script = Array.from({ length: 10 }, () => async () => Promise.reject(connectionLost));
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      const { payload, resolved, paused } = batch(Topics.cardCharges.name, [message(7, { n: 1 }), message(8, { n: 2 })]);
+      const { payload, resolved, paused } = batch(Topics.cardCharges.name, [
+        message(7, { n: 1 }),
+        message(8, { n: 2 }),
+      ]);
       await runs.get(Topics.cardCharges.name)!(payload);
       expect([resolved, paused.length]).toEqual([[], 1]);
     }
@@ -124,8 +157,12 @@ describe('KafkaConsumers', () => {
   it('waits for what will come (RetryLaterError) however long it takes', async () => {
     const { consumers, runs, sent } = harness();
     await consumers.start();
-    script = Array.from({ length: 6 }, () => async () => Promise.reject(new RetryLaterError('business not onboarded yet')));
-    for (let attempt = 0; attempt < 6; attempt += 1) await runs.get(Topics.cardCharges.name)!(batch(Topics.cardCharges.name, [message(3, { n: 1 })]).payload);
+    script = Array.from(
+      { length: 6 },
+      () => async () => Promise.reject(new RetryLaterError('business not onboarded yet')),
+    );
+    for (let attempt = 0; attempt < 6; attempt += 1)
+      await runs.get(Topics.cardCharges.name)!(batch(Topics.cardCharges.name, [message(3, { n: 1 })]).payload);
     expect(sent).toEqual([]);
   });
 
@@ -133,10 +170,15 @@ describe('KafkaConsumers', () => {
     const { consumers, runs, sent } = harness();
     await consumers.start();
     script = [async () => Promise.reject(new PoisonMessageError('sealed under another key'))];
-    const { payload, resolved } = batch(Topics.cardCharges.name, [message(7, { n: 1 }, { 'event-id': 'e-7' }), message(8, 'not json')]);
+    const { payload, resolved } = batch(Topics.cardCharges.name, [
+      message(7, { n: 1 }, { 'event-id': 'e-7' }),
+      message(8, 'not json'),
+    ]);
     await runs.get(Topics.cardCharges.name)!(payload);
     expect(resolved).toEqual(['7', '8']);
-    expect(sent.map(({ topic, message: parked }) => [topic, parked.headers?.['dlq-reason'], parked.headers?.['event-id']])).toEqual([
+    expect(
+      sent.map(({ topic, message: parked }) => [topic, parked.headers?.['dlq-reason'], parked.headers?.['event-id']]),
+    ).toEqual([
       ['card.charges.v1.dlq', 'sealed under another key', 'e-7'],
       ['card.charges.v1.dlq', 'the message is not JSON', undefined],
     ]);
@@ -157,11 +199,25 @@ describe('KafkaConsumers', () => {
   it('answers each request to the partition and correlation id it names', async () => {
     const { consumers, runs, sent } = harness();
     await consumers.start();
-    const headers = (id: string) => ({ 'reply-topic': 'command.replies.v1', 'reply-partition': '4', 'correlation-id': id });
-    const { payload, resolved } = batch(Topics.outletCommands.name, [message(1, { n: 2 }, headers('a.1')), message(2, { n: 5 }, headers('a.2'))]);
+    const headers = (id: string) => ({
+      'reply-topic': 'command.replies.v1',
+      'reply-partition': '4',
+      'correlation-id': id,
+    });
+    const { payload, resolved } = batch(Topics.outletCommands.name, [
+      message(1, { n: 2 }, headers('a.1')),
+      message(2, { n: 5 }, headers('a.2')),
+    ]);
     await runs.get(Topics.outletCommands.name)!(payload);
     expect(resolved).toEqual(['2']);
-    expect(sent.map(({ topic, message: reply }) => [topic, reply.partition, reply.headers?.['correlation-id'], JSON.parse(String(reply.value))])).toEqual([
+    expect(
+      sent.map(({ topic, message: reply }) => [
+        topic,
+        reply.partition,
+        reply.headers?.['correlation-id'],
+        JSON.parse(String(reply.value)),
+      ]),
+    ).toEqual([
       ['command.replies.v1', 4, 'a.1', { ok: true, data: 4 }],
       ['command.replies.v1', 4, 'a.2', { ok: true, data: 10 }],
     ]);

@@ -4,12 +4,13 @@ import { CommandReply, deadLetterTopicOf } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
 import { requestContext, requestIdHeader } from '@payments/platform-logging';
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+
 import { KafkaAdmin } from '../kafka-admin';
 import { KAFKA_CLIENT } from '../kafka-client';
 import { KafkaProducer } from '../producer';
+import { ConsumerMetrics } from './consumer-metrics';
 import { isTransient, PoisonMessageError } from './failures';
 import { HandlerSpec, KAFKA_HANDLER, MessageContext, replyHeaders, TrafficClass } from './handlers';
-import { ConsumerMetrics } from './consumer-metrics';
 
 /** A discovered handler; a batch handler (`events`) takes arrays of values and contexts. */
 type Handler = HandlerSpec & { name: string; invoke: (value: unknown, context: unknown) => Promise<unknown> };
@@ -51,9 +52,17 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     await this.admin.topicsReady();
     const handlers = this.handlers();
     const classes = new Map<TrafficClass, Handler[]>();
-    for (const handler of handlers) classes.set(handler.trafficClass, [...(classes.get(handler.trafficClass) ?? []), handler]);
+    for (const handler of handlers)
+      classes.set(handler.trafficClass, [...(classes.get(handler.trafficClass) ?? []), handler]);
     await Promise.all([...classes].map(([trafficClass, own]) => this.run(trafficClass, own)));
-    this.metrics.watch(this.consumers.length > 0 ? [...classes].map(([trafficClass, own]) => ({ groupId: this.groupId(trafficClass), topics: own.map((handler) => handler.topic) })) : []);
+    this.metrics.watch(
+      this.consumers.length > 0
+        ? [...classes].map(([trafficClass, own]) => ({
+            groupId: this.groupId(trafficClass),
+            topics: own.map((handler) => handler.topic),
+          }))
+        : [],
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -92,7 +101,12 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
         const handler = byTopic.get(payload.batch.topic);
         if (!handler) return;
         if (handler.kind === 'command') await this.answerBatch(handler, payload);
-        else if (handler.kind === 'events' && payload.batch.messages.length > 1 && (await this.applyAtOnce(handler, payload))) return;
+        else if (
+          handler.kind === 'events' &&
+          payload.batch.messages.length > 1 &&
+          (await this.applyAtOnce(handler, payload))
+        )
+          return;
         else await this.applyBatch(handler, payload);
         await payload.commitOffsetsIfNecessary();
       },
@@ -101,7 +115,10 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
   }
 
   /** Events in order: each is applied, parked, or (on an infrastructure failure) its partition paused for a retry. */
-  private async applyBatch(handler: Handler, { batch, resolveOffset, heartbeat, pause, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async applyBatch(
+    handler: Handler,
+    { batch, resolveOffset, heartbeat, pause, isRunning, isStale }: EachBatchPayload,
+  ): Promise<void> {
     for (const message of batch.messages) {
       if (!isRunning() || isStale() || this.stopping) return;
       const context = contextOf(batch.topic, batch.partition, message);
@@ -125,7 +142,10 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
    * infrastructure retry); false when it failed for its own reasons and should be retried one
    * message at a time, so that a bad message is parked alone.
    */
-  private async applyAtOnce(handler: Handler, { batch, resolveOffset, pause, commitOffsetsIfNecessary }: EachBatchPayload): Promise<boolean> {
+  private async applyAtOnce(
+    handler: Handler,
+    { batch, resolveOffset, pause, commitOffsetsIfNecessary }: EachBatchPayload,
+  ): Promise<boolean> {
     const decoded: unknown[] = [];
     const contexts: MessageContext[] = [];
     for (const message of batch.messages) {
@@ -143,7 +163,10 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       if (!isTransient(error)) return false;
       const attempts = (this.failures.get(key) ?? 0) + 1;
       this.failures.set(key, attempts);
-      this.logger.warn({ err: error, topic: batch.topic, partition: batch.partition }, 'infrastructure unavailable: partition paused, will retry');
+      this.logger.warn(
+        { err: error, topic: batch.topic, partition: batch.partition },
+        'infrastructure unavailable: partition paused, will retry',
+      );
       this.resumeLater(pause(), backoffMs(attempts));
       return true;
     }
@@ -155,17 +178,26 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
   }
 
   /** One event: 'applied', 'parked', or 'retry' (the message stays, to be fetched again). */
-  private async apply(handler: Handler, message: KafkaMessage, context: MessageContext): Promise<'applied' | 'parked' | 'retry'> {
+  private async apply(
+    handler: Handler,
+    message: KafkaMessage,
+    context: MessageContext,
+  ): Promise<'applied' | 'parked' | 'retry'> {
     const key = `${context.topic}:${context.partition}:${context.offset}`;
     try {
       const value = decode(message);
       // A batch handler given one message at a time: the fallback after its batch failed.
-      await inContext(context, () => (handler.kind === 'events' ? handler.invoke([value], [context]) : handler.invoke(value, context)));
+      await inContext(context, () =>
+        handler.kind === 'events' ? handler.invoke([value], [context]) : handler.invoke(value, context),
+      );
       return 'applied';
     } catch (error) {
       if (error instanceof PoisonMessageError) return this.park(context, message, error);
       if (isTransient(error)) {
-        this.logger.warn({ err: error, topic: context.topic, partition: context.partition, offset: context.offset }, 'infrastructure unavailable: partition paused, will retry');
+        this.logger.warn(
+          { err: error, topic: context.topic, partition: context.partition, offset: context.offset },
+          'infrastructure unavailable: partition paused, will retry',
+        );
         return 'retry';
       }
       if ((this.failures.get(key) ?? 0) + 1 >= attemptsBeforeParking) return this.park(context, message, error);
@@ -196,18 +228,35 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       reply = await inContext(context, () => handler.invoke(decode(message), context));
     } catch (error) {
       if (isTransient(error)) {
-        this.logger.warn({ err: error, topic: context.topic, offset: context.offset }, 'command failed on an unavailable dependency');
-        reply = { ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'A dependency is briefly unavailable; retrying the same request is safe', status: 503 } } satisfies CommandReply;
+        this.logger.warn(
+          { err: error, topic: context.topic, offset: context.offset },
+          'command failed on an unavailable dependency',
+        );
+        reply = {
+          ok: false,
+          error: {
+            code: 'SERVICE_UNAVAILABLE',
+            message: 'A dependency is briefly unavailable; retrying the same request is safe',
+            status: 503,
+          },
+        } satisfies CommandReply;
       } else {
         this.logger.error({ err: error, topic: context.topic, offset: context.offset }, 'command failed');
-        reply = { ok: false, error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 } } satisfies CommandReply;
+        reply = {
+          ok: false,
+          error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 },
+        } satisfies CommandReply;
       }
     }
     this.metrics.applied(handler.topic.name, 'applied');
     if (!topic || !Number.isInteger(partition) || !correlationId) return;
     // The requester waits a few seconds at most: a reply that cannot be sent now is not worth keeping.
     await this.producer
-      .send(topic, { partition, value: JSON.stringify(reply), headers: { [replyHeaders.correlationId]: correlationId } })
+      .send(topic, {
+        partition,
+        value: JSON.stringify(reply),
+        headers: { [replyHeaders.correlationId]: correlationId },
+      })
       .catch((error: unknown) => this.logger.warn({ err: error, topic: context.topic }, 'reply could not be sent'));
   }
 
@@ -217,14 +266,22 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       await this.producer.send(deadLetterTopicOf({ name: context.topic, partitions: 1 }).name, {
         key: message.key,
         value: message.value,
-        headers: { ...context.headers, 'dlq-reason': reason.slice(0, 500), 'dlq-source-partition': String(context.partition), 'dlq-source-offset': context.offset },
+        headers: {
+          ...context.headers,
+          'dlq-reason': reason.slice(0, 500),
+          'dlq-source-partition': String(context.partition),
+          'dlq-source-offset': context.offset,
+        },
       });
     } catch (sendError) {
       // Not parked, so not skipped: the message is tried again once the broker answers.
       this.logger.warn({ err: sendError, topic: context.topic }, 'could not park a message; retrying it');
       return 'retry';
     }
-    this.logger.error({ err: error, topic: context.topic, partition: context.partition, offset: context.offset }, `message parked on ${context.topic}.dlq`);
+    this.logger.error(
+      { err: error, topic: context.topic, partition: context.partition, offset: context.offset },
+      `message parked on ${context.topic}.dlq`,
+    );
     return 'parked';
   }
 
@@ -254,7 +311,8 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       return this.scanner.getAllMethodNames(prototype).flatMap((method) => {
         const spec = this.reflector.get<HandlerSpec | undefined>(KAFKA_HANDLER, instance[method] as () => unknown);
         if (!spec) return [];
-        const invoke = (value: unknown, context: unknown) => (instance[method] as (value: unknown, context: unknown) => Promise<unknown>).call(instance, value, context);
+        const invoke = (value: unknown, context: unknown) =>
+          (instance[method] as (value: unknown, context: unknown) => Promise<unknown>).call(instance, value, context);
         return [{ ...spec, name: `${wrapper.name}.${method}`, invoke }];
       });
     });
@@ -263,7 +321,8 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
 
 /** Log lines written while handling a message carry the request id it came with, or its event id. */
 function inContext<T>(context: MessageContext, work: () => Promise<T>): Promise<T> {
-  const requestId = context.headers[requestIdHeader] ?? context.headers['correlation-id'] ?? context.headers['event-id'];
+  const requestId =
+    context.headers[requestIdHeader] ?? context.headers['correlation-id'] ?? context.headers['event-id'];
   return requestId ? requestContext.run({ requestId }, work) : work();
 }
 
@@ -276,7 +335,12 @@ function decode(message: KafkaMessage): unknown {
 }
 
 function contextOf(topic: string, partition: number, message: KafkaMessage): MessageContext {
-  const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, Array.isArray(value) ? String(value[0]) : String(value)]));
+  const headers = Object.fromEntries(
+    Object.entries(message.headers ?? {}).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? String(value[0]) : String(value),
+    ]),
+  );
   return { topic, partition, offset: message.offset, key: message.key?.toString('utf8') ?? null, headers };
 }
 
