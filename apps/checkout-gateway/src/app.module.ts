@@ -7,7 +7,9 @@ import { CardPaymentsService } from './checkouts/card-payments.service';
 import { CheckoutExpirer } from './checkouts/checkout-expirer';
 import { CheckoutPaymentsConsumer } from './checkouts/checkout-payments.consumer';
 import { CheckoutsController } from './checkouts/checkouts.controller';
+import { CheckoutsRepository } from './checkouts/checkouts.repository';
 import { CheckoutsService } from './checkouts/checkouts.service';
+import { IdempotencyKeysRepository } from './checkouts/idempotency-keys.repository';
 import { OtherMethodsController } from './checkouts/other-methods.controller';
 import { OtherMethodsService } from './checkouts/other-methods.service';
 import { SandboxAcsController } from './checkouts/sandbox-acs.controller';
@@ -46,6 +48,8 @@ export class AppModule {
       ],
       providers: [
         CheckoutsService,
+        CheckoutsRepository,
+        IdempotencyKeysRepository,
         CheckoutExpirer,
         CardPaymentsService,
         OtherMethodsService,

@@ -14,6 +14,7 @@ import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 
 import { Business, BusinessMode } from './business.entity';
+import { BusinessesRepository } from './businesses.repository';
 
 export interface NewPartner {
   name: string;
@@ -48,6 +49,7 @@ export class BusinessesService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly businesses: BusinessesRepository,
     private readonly outbox: Outbox,
     private readonly sealer: Sealer,
   ) {}
@@ -65,7 +67,7 @@ export class BusinessesService {
     const sealedApiKey = this.sealer.seal(credentials.apiKey, credentials.businessId);
     const sealedPosEncryptionKey = this.sealer.seal(credentials.posEncryptionKey, credentials.businessId);
     await this.dataSource.transaction(async (em) => {
-      await em.insert(Business, {
+      await this.businesses.insert(em, {
         id: credentials.businessId,
         name: partner.name,
         mode: partner.mode,
@@ -93,13 +95,9 @@ export class BusinessesService {
     return credentials;
   }
 
-  /** The business a checkout belongs to, in one query; null for an unknown reference. */
+  /** The business a checkout belongs to; null for an unknown reference. */
   async findByCheckout(reference: string): Promise<Business | null> {
-    return this.dataSource
-      .getRepository(Business)
-      .createQueryBuilder('business')
-      .where('business.id = (SELECT business_id FROM gateway.checkouts WHERE reference = :reference)', { reference })
-      .getOne();
+    return this.businesses.findByCheckout(reference);
   }
 
   /** The business owning this key pair, or null. Both halves are compared in constant time. */
@@ -107,7 +105,7 @@ export class BusinessesService {
     const pair = hashSecret(`${apiKey}\n${apiSecret}`);
     const known = this.authenticated.get(pair);
     if (known) return known;
-    const business = await this.dataSource.getRepository(Business).findOneBy({ apiKeyHash: hashSecret(apiKey) });
+    const business = await this.businesses.findByApiKeyHash(hashSecret(apiKey));
     const secretMatches = constantTimeEquals(hashSecret(apiSecret), business?.apiSecretHash ?? this.decoyHash);
     if (!business || !secretMatches) return null;
     this.authenticated.set(pair, business);

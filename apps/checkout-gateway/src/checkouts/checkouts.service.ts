@@ -14,7 +14,6 @@ import {
   Topics,
 } from '@payments/contracts';
 import { newUlid, requestHash } from '@payments/platform-crypto';
-import { preparedQuery } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
 import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { LRUCache } from 'lru-cache';
@@ -23,24 +22,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Env } from '../config/env';
 import { OutletServiceClient } from '../services/outlet-service.client';
 import { checkoutLink } from './checkout-link';
-
-interface CheckoutRow {
-  reference: string;
-  business_id: string;
-  amount: string;
-  account_name: string;
-  payment_methods: CheckoutResponse['paymentMethod'];
-  used_method: CheckoutResponse['usedMethod'];
-  status: CheckoutResponse['transactionStatus'];
-  email: string | null;
-  callback_url: string | null;
-  return_url: string | null;
-  metadata: Record<string, unknown> | null;
-  masked_card: string | null;
-  expires_at: Date;
-  created_at: Date;
-  updated_at: Date;
-}
+import { CheckoutRow, CheckoutsRepository } from './checkouts.repository';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 const expiredComment = 'Checkout expired before payment';
 
@@ -58,6 +41,8 @@ export class CheckoutsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly checkouts: CheckoutsRepository,
+    private readonly idempotencyKeys: IdempotencyKeysRepository,
     private readonly outbox: Outbox,
     private readonly outlets: OutletServiceClient,
     private readonly env: Env,
@@ -69,43 +54,29 @@ export class CheckoutsService {
     request: CreateCheckoutRequest,
     idempotencyKey?: string,
   ): Promise<CreateCheckoutResponse> {
-    if (!idempotencyKey) return this.insert(this.dataSource.manager, businessId, request);
+    if (!idempotencyKey) return this.insert(businessId, request);
+    const hash = requestHash('create_checkout', request);
     return this.dataSource.transaction(async (em) => {
-      const earlier = await this.claimKey(em, businessId, idempotencyKey, request);
-      if (earlier) return earlier;
-      const response = await this.insert(em, businessId, request);
-      await em.query(`UPDATE gateway.idempotency_keys SET response = $3 WHERE business_id = $1 AND key = $2`, [
-        businessId,
-        idempotencyKey,
-        JSON.stringify(response),
-      ]);
+      const earlier = await this.idempotencyKeys.claim<CreateCheckoutResponse>(em, businessId, idempotencyKey, hash);
+      if (earlier) {
+        if (earlier.request_hash !== hash || !earlier.response) {
+          throw apiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request');
+        }
+        return earlier.response;
+      }
+      const response = await this.insert(businessId, request, em);
+      await this.idempotencyKeys.saveResponse(em, businessId, idempotencyKey, response);
       return response;
     });
   }
 
   private async insert(
-    em: EntityManager,
     businessId: string,
     request: CreateCheckoutRequest,
+    em?: EntityManager,
   ): Promise<CreateCheckoutResponse> {
     const reference = `CHK-${newUlid()}`;
-    const values = [
-      reference,
-      businessId,
-      request.amount,
-      request.accountName,
-      request.paymentMethod,
-      request.email ?? null,
-      request.callBackUrl ?? null,
-      request.returnUrl ?? null,
-      request.metadata === undefined ? null : JSON.stringify(request.metadata),
-      this.env.CHECKOUT_TTL_MINUTES,
-    ];
-    const statement = `INSERT INTO gateway.checkouts (reference, business_id, amount, account_name, payment_methods, email, callback_url, return_url, metadata, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(mins => $10))`;
-    // Outside a transaction the insert is a statement of its own, prepared once per connection.
-    if (em.queryRunner?.isTransactionActive) await em.query(statement, values);
-    else await preparedQuery(this.dataSource, 'gateway.create_checkout', statement, values);
+    await this.checkouts.insert(businessId, { reference, request, ttlMinutes: this.env.CHECKOUT_TTL_MINUTES }, em);
     return { reference, link: checkoutLink(this.env.CHECKOUT_URL, reference) };
   }
 
@@ -115,15 +86,7 @@ export class CheckoutsService {
    * time); while the ledger cannot be asked it reads PROCESSING.
    */
   async get(businessId: string, reference: string): Promise<CheckoutResponse> {
-    const row = await this.closingIfExpired(async () => {
-      const [found] = await preparedQuery<CheckoutRow>(
-        this.dataSource,
-        'gateway.checkout',
-        `SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`,
-        [businessId, reference],
-      );
-      return found;
-    });
+    const row = await this.closingIfExpired(() => this.checkouts.find(businessId, reference));
     if (!row) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${reference} not found`);
     return toResponse(row);
   }
@@ -145,13 +108,7 @@ export class CheckoutsService {
    * reference is unknown. The link is the page's only credential, so the view is kept small.
    */
   async findForPage(reference: string): Promise<HostedCheckoutView | null> {
-    const row = await this.closingIfExpired(async () => {
-      const [found] = (await this.dataSource.query(
-        `SELECT c.*, b.name AS business_name, b.mode AS business_mode FROM gateway.checkouts c JOIN gateway.businesses b ON b.id = c.business_id WHERE c.reference = $1`,
-        [reference],
-      )) as (CheckoutRow & { business_name: string; business_mode: string })[];
-      return found;
-    });
+    const row = await this.closingIfExpired(() => this.checkouts.findWithBusiness(reference));
     if (!row) return null;
     const checkout = toResponse(row);
     return {
@@ -189,38 +146,14 @@ export class CheckoutsService {
     }
     const at = new Date();
     const event = this.outbox.row<PartnerEventV1Payload>(outcomeEvent(outcome, checkout!, at));
-    await preparedQuery(
-      this.dataSource,
-      'gateway.end_checkout',
-      `WITH ended AS (
-         UPDATE gateway.checkouts SET status = $3, used_method = $4, masked_card = $5, updated_at = $6
-         WHERE business_id = $1 AND reference = $2 AND status = 'PROCESSING' RETURNING reference
-       )
-       INSERT INTO gateway.outbox (id, topic, message_key, payload, headers) SELECT $7, $8, $9, $10, $11 FROM ended`,
-      [
-        outcome.businessId,
-        outcome.checkoutReference,
-        outcome.status,
-        outcome.method,
-        outcome.maskedCard,
-        at,
-        event.id,
-        event.topic,
-        event.key,
-        event.payload,
-        event.headers,
-      ],
-    );
+    await this.checkouts.end(outcome, at, event);
     outboxCommitted(this.dataSource);
     this.ended.set(outcome.checkoutReference, outcome.status);
   }
 
   /** The record as stored, without closing an expired one. */
   private async current(businessId: string, reference: string): Promise<CheckoutResponse | null> {
-    const [row] = (await this.dataSource.query(
-      `SELECT * FROM gateway.checkouts WHERE business_id = $1 AND reference = $2`,
-      [businessId, reference],
-    )) as CheckoutRow[];
+    const row = await this.checkouts.find(businessId, reference);
     return row ? toResponse(row) : null;
   }
 
@@ -234,10 +167,7 @@ export class CheckoutsService {
 
   /** Closes checkouts past their expiry; returns how many it asked about. Replicas may overlap: closing is idempotent. */
   async expireDue(limit = 100): Promise<number> {
-    const due = (await this.dataSource.query(
-      `SELECT business_id, reference FROM gateway.checkouts WHERE status = 'PROCESSING' AND expires_at <= now() ORDER BY expires_at LIMIT $1`,
-      [limit],
-    )) as Pick<CheckoutRow, 'business_id' | 'reference'>[];
+    const due = await this.checkouts.dueForExpiry(limit);
     await this.close(
       due.map((row) => ({ businessId: row.business_id, checkoutReference: row.reference, comment: expiredComment })),
     );
@@ -255,28 +185,6 @@ export class CheckoutsService {
       return row;
     }
     return read();
-  }
-
-  private async claimKey(
-    em: EntityManager,
-    businessId: string,
-    key: string,
-    request: CreateCheckoutRequest,
-  ): Promise<CreateCheckoutResponse | null> {
-    const hash = requestHash('create_checkout', request);
-    const claimed: unknown[] = await em.query(
-      `INSERT INTO gateway.idempotency_keys (business_id, key, request_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING key`,
-      [businessId, key, hash],
-    );
-    if (claimed.length === 1) return null;
-    const [earlier] = (await em.query(
-      `SELECT request_hash, response FROM gateway.idempotency_keys WHERE business_id = $1 AND key = $2`,
-      [businessId, key],
-    )) as { request_hash: string; response: CreateCheckoutResponse | null }[];
-    if (earlier.request_hash !== hash || !earlier.response) {
-      throw apiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request');
-    }
-    return earlier.response;
   }
 }
 

@@ -8,6 +8,7 @@ import { migrate, postgresOptions } from '@payments/platform-database';
 import { Outbox } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
 
+import { BusinessesRepository } from '../businesses/businesses.repository';
 import { BusinessesService, PartnerCredentials } from '../businesses/businesses.service';
 import { Env } from '../config/env';
 import { database } from '../database/data-source';
@@ -38,7 +39,12 @@ async function main(): Promise<void> {
   await migrate(options);
   const dataSource = await new DataSource(options).initialize();
   try {
-    const service = new BusinessesService(dataSource, new Outbox(), new Sealer(env.DATA_ENCRYPTION_KEY));
+    const service = new BusinessesService(
+      dataSource,
+      new BusinessesRepository(dataSource),
+      new Outbox(),
+      new Sealer(env.DATA_ENCRYPTION_KEY),
+    );
     const credentials = await service.provision({ name, mode: values.live ? 'live' : 'test', webhookUrl });
     process.stdout.write(values.json ? `${JSON.stringify(credentials)}\n` : describe(name, credentials));
   } finally {

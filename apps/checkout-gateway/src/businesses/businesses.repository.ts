@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+
+import { Business } from './business.entity';
+
+/** gateway.businesses, through its entity. */
+@Injectable()
+export class BusinessesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(em: EntityManager, business: Omit<Business, 'createdAt'>): Promise<void> {
+    await em.insert(Business, business);
+  }
+
+  /** The business a checkout belongs to, in one query; null for an unknown reference. */
+  async findByCheckout(reference: string): Promise<Business | null> {
+    return this.dataSource
+      .getRepository(Business)
+      .createQueryBuilder('business')
+      .where('business.id = (SELECT business_id FROM gateway.checkouts WHERE reference = :reference)', { reference })
+      .getOne();
+  }
+
+  async findByApiKeyHash(apiKeyHash: string): Promise<Business | null> {
+    return this.dataSource.getRepository(Business).findOneBy({ apiKeyHash });
+  }
+}
