@@ -2,16 +2,19 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
 
 import { CardChargesConsumer } from './checkouts/card-charges.consumer';
+import { CheckoutAccountsRepository } from './checkouts/checkout-accounts.repository';
 import { CheckoutOutcomesRepository } from './checkouts/checkout-outcomes.repository';
-import { CheckoutPayments } from './checkouts/checkout-payments';
+import { CheckoutPaymentsService } from './checkouts/checkout-payments.service';
 import { OutletCommandsController } from './commands/outlet-commands.controller';
 import { Env } from './config/env';
 import { database } from './database/data-source';
 import { PartnerEventsOutbox } from './events/partner-events';
 import { CreditVirtualAccountUseCase } from './funding/credit-virtual-account.usecase';
+import { JournalRepository } from './ledger/journal.repository';
 import { LedgerService } from './ledger/ledger.service';
-import { MoneyCommands } from './ledger/money-commands';
+import { MoneyCommandsRepository } from './ledger/money-commands.repository';
 import { MoneyMovesRepository } from './ledger/money-moves.repository';
+import { OutletsRepository } from './outlets/outlets.repository';
 import { OutletsService } from './outlets/outlets.service';
 import { PosCreditUseCase } from './pos/pos-credit.usecase';
 import { PosOutcomesConsumer } from './pos/pos-outcomes.consumer';
@@ -19,12 +22,14 @@ import { RefundsRepository } from './refunds/refunds.repository';
 import { SweepSettingsService } from './sweeps/sweep-settings.service';
 import { Sweeper } from './sweeps/sweeper';
 import { AwaitingOnboarding } from './tenants/awaiting-onboarding';
+import { AwaitingOnboardingRepository } from './tenants/awaiting-onboarding.repository';
 import { BusinessEventsConsumer } from './tenants/business-events.consumer';
 import { TenantsRepository } from './tenants/tenants.repository';
 import { BankTransferUseCase } from './transfers/bank-transfer.usecase';
 import { InternalTransferUseCase } from './transfers/internal-transfer.usecase';
 import { PayoutSettings } from './transfers/payout-settings';
 import { PayoutSettler } from './transfers/payout-settler';
+import { PayoutsRepository } from './transfers/payouts.repository';
 import { WalletsRepository } from './wallets/wallets.repository';
 
 @Module({})
@@ -39,10 +44,14 @@ export class AppModule {
         AwaitingOnboarding,
         WalletsRepository,
         LedgerService,
-        MoneyCommands,
+        JournalRepository,
+        AwaitingOnboardingRepository,
+        PayoutsRepository,
+        MoneyCommandsRepository,
         MoneyMovesRepository,
         PartnerEventsOutbox,
         OutletsService,
+        OutletsRepository,
         InternalTransferUseCase,
         BankTransferUseCase,
         CreditVirtualAccountUseCase,
@@ -53,7 +62,8 @@ export class AppModule {
         PosCreditUseCase,
         CheckoutOutcomesRepository,
         RefundsRepository,
-        CheckoutPayments,
+        CheckoutPaymentsService,
+        CheckoutAccountsRepository,
       ],
     };
   }

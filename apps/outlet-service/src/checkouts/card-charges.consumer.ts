@@ -3,7 +3,7 @@ import { CardChargeSucceededV1, CardChargeSucceededV1Payload, EventEnvelope, Top
 import { EventHandler } from '@payments/platform-kafka';
 
 import { AwaitingOnboarding } from '../tenants/awaiting-onboarding';
-import { CheckoutPayments } from './checkout-payments';
+import { CheckoutPaymentsService } from './checkout-payments.service';
 
 /**
  * A checkout's card charge succeeded in card-processor. The gateway books it as it answers the
@@ -13,7 +13,7 @@ import { CheckoutPayments } from './checkout-payments';
 @Controller()
 export class CardChargesConsumer {
   constructor(
-    payments: CheckoutPayments,
+    payments: CheckoutPaymentsService,
     private readonly awaiting: AwaitingOnboarding,
   ) {
     awaiting.register<CardChargeSucceededV1Payload>('card-charge', async (event) => {

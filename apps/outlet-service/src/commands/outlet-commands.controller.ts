@@ -3,7 +3,7 @@ import { CommandReply, OutletCommand, Topics } from '@payments/contracts';
 import { commandReply } from '@payments/platform-envelope';
 import { CommandHandler } from '@payments/platform-kafka';
 
-import { CheckoutPayments } from '../checkouts/checkout-payments';
+import { CheckoutPaymentsService } from '../checkouts/checkout-payments.service';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { OutletsService } from '../outlets/outlets.service';
 import { SweepSettingsService } from '../sweeps/sweep-settings.service';
@@ -25,7 +25,7 @@ export class OutletCommandsController {
     private readonly bankTransfers: BankTransferUseCase,
     private readonly funding: CreditVirtualAccountUseCase,
     private readonly sweepSettings: SweepSettingsService,
-    private readonly checkoutPayments: CheckoutPayments,
+    private readonly checkoutPayments: CheckoutPaymentsService,
   ) {}
 
   @CommandHandler(Topics.outletCommands)

@@ -5,11 +5,11 @@ import { newUlid } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { DataSource, EntityManager } from 'typeorm';
 
-import { CheckoutPayments } from '../checkouts/checkout-payments';
+import { CheckoutPaymentsService } from '../checkouts/checkout-payments.service';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
-import { MoneyCommands } from '../ledger/money-commands';
+import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
 import { WalletsRepository } from '../wallets/wallets.repository';
 
 export interface CreditOptions {
@@ -30,9 +30,9 @@ export class CreditVirtualAccountUseCase {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,
-    private readonly commands: MoneyCommands,
+    private readonly commands: MoneyCommandsRepository,
     private readonly events: PartnerEventsOutbox,
-    private readonly checkoutPayments: CheckoutPayments,
+    private readonly checkoutPayments: CheckoutPaymentsService,
   ) {}
 
   async execute(

@@ -4,6 +4,7 @@ import { apiError } from '@payments/platform-envelope';
 import { EntityManager } from 'typeorm';
 
 import { availableBalance, Wallet } from '../wallets/wallets.repository';
+import { JournalRepository } from './journal.repository';
 
 export interface Posting {
   wallet: Wallet;
@@ -23,6 +24,8 @@ export interface JournalEntry {
  */
 @Injectable()
 export class LedgerService {
+  constructor(private readonly journal: JournalRepository) {}
+
   async post(
     em: EntityManager,
     entry: { businessId: string; kind: string; reference: string; narration?: string | null; postings: Posting[] },
@@ -37,19 +40,15 @@ export class LedgerService {
       }
     }
     const id = newUlid();
-    const [row] = (await em.query(
-      `INSERT INTO outlets.journal_entries (id, business_id, kind, reference, narration) VALUES ($1, $2, $3, $4, $5) RETURNING created_at`,
-      [id, entry.businessId, entry.kind, entry.reference, entry.narration ?? null],
-    )) as { created_at: Date }[];
-    await em.query(
-      `INSERT INTO outlets.postings (entry_id, wallet_id, amount) SELECT $1, unnest($2::text[]), unnest($3::bigint[])`,
-      [
-        id,
-        entry.postings.map((posting) => posting.wallet.id),
-        entry.postings.map((posting) => posting.amount.toString()),
-      ],
-    );
+    const createdAt = await this.journal.insert(em, {
+      id,
+      businessId: entry.businessId,
+      kind: entry.kind,
+      reference: entry.reference,
+      narration: entry.narration ?? null,
+      postings: entry.postings.map(({ wallet, amount }) => ({ walletId: wallet.id, amount })),
+    });
     for (const posting of entry.postings) posting.wallet.ledgerBalance += posting.amount;
-    return { id, createdAt: row.created_at };
+    return { id, createdAt };
   }
 }

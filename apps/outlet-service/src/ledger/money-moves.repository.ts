@@ -8,7 +8,7 @@ import { outboxCommitted, OutboxRow } from '@payments/platform-outbox';
 import { DataSource, QueryFailedError } from 'typeorm';
 
 import { WalletKind } from '../wallets/wallets.repository';
-import { CommandKey } from './money-commands';
+import { CommandKey } from './money-commands.repository';
 
 export interface MoneyMove<T> {
   businessId: string;

@@ -7,22 +7,14 @@ import {
   PartnerEvents,
   WalletResponse,
 } from '@payments/contracts';
-import { newUlid } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 import { PartnerEventsOutbox } from '../events/partner-events';
-import { CommandKey, MoneyCommands } from '../ledger/money-commands';
+import { CommandKey, MoneyCommandsRepository } from '../ledger/money-commands.repository';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { toWalletResponse, Wallet, WalletsRepository } from '../wallets/wallets.repository';
-
-interface OutletRow {
-  id: string;
-  account_name: string;
-  external_reference: string | null;
-  address: string | null;
-  created_at: Date;
-}
+import { OutletRow, OutletsRepository } from './outlets.repository';
 
 const depositSuffix = ' (deposit)';
 
@@ -30,10 +22,11 @@ const depositSuffix = ' (deposit)';
 export class OutletsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outlets: OutletsRepository,
     private readonly tenants: TenantsRepository,
     private readonly wallets: WalletsRepository,
     private readonly events: PartnerEventsOutbox,
-    private readonly commands: MoneyCommands,
+    private readonly commands: MoneyCommandsRepository,
   ) {}
 
   /**
@@ -59,21 +52,17 @@ export class OutletsService {
   }
 
   private async insert(em: EntityManager, businessId: string, request: CreateOutletRequest): Promise<OutletResponse> {
-    const [row] = (await em
-      .query(
-        `INSERT INTO outlets.outlets (id, business_id, account_name, external_reference, address) VALUES ($1, $2, $3, $4, $5)
-         RETURNING *`,
-        [newUlid(), businessId, request.accountName, request.externalReference ?? null, request.address ?? null],
-      )
-      .catch((error: unknown) => {
-        if (violates(error, 'outlets_business_external_reference_key')) {
-          throw apiError(
-            'EXTERNAL_REFERENCE_DUPLICATE',
-            `An outlet with externalReference ${request.externalReference} already exists; find it with GET /outlets?search=${request.externalReference}`,
-          );
-        }
-        throw error;
-      })) as OutletRow[];
+    const row = await this.outlets.insert(em, businessId, {
+      accountName: request.accountName,
+      externalReference: request.externalReference ?? null,
+      address: request.address ?? null,
+    });
+    if (!row) {
+      throw apiError(
+        'EXTERNAL_REFERENCE_DUPLICATE',
+        `An outlet with externalReference ${request.externalReference} already exists; find it with GET /outlets?search=${request.externalReference}`,
+      );
+    }
     const collection = await this.wallets.create(em, {
       businessId,
       outletId: row.id,
@@ -97,10 +86,7 @@ export class OutletsService {
   async get(businessId: string, outletId: string): Promise<OutletResponse> {
     const em = this.dataSource.manager;
     await this.tenants.require(em, businessId);
-    const [row] = (await em.query(`SELECT * FROM outlets.outlets WHERE business_id = $1 AND id = $2`, [
-      businessId,
-      outletId,
-    ])) as OutletRow[];
+    const row = await this.outlets.find(em, businessId, outletId);
     if (!row) throw apiError('OUTLET_NOT_FOUND', `Outlet ${outletId} not found`);
     return toOutletResponse(row, await this.wallets.ofOutlets(em, businessId, [row.id]));
   }
@@ -120,14 +106,11 @@ export class OutletsService {
     const em = this.dataSource.manager;
     await this.tenants.require(em, businessId);
     const term = query.search?.trim() || null;
-    const prefix = term === null ? null : `${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = (await em.query(
-      `SELECT *, count(*) OVER () AS total FROM outlets.outlets
-       WHERE business_id = $1 AND ($2::text IS NULL OR external_reference = $2 OR lower(account_name) LIKE $3)
-       ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-      [businessId, term, prefix, query.limit, (query.page - 1) * query.limit],
-    )) as (OutletRow & { total: string })[];
-    const total = rows.length > 0 ? Number(rows[0].total) : await this.count(em, businessId, term, prefix);
+    const { rows, total } = await this.outlets.search(em, businessId, {
+      term,
+      limit: query.limit,
+      offset: (query.page - 1) * query.limit,
+    });
     const wallets = await this.wallets.ofOutlets(
       em,
       businessId,
@@ -142,21 +125,6 @@ export class OutletsService {
       ),
       meta: { page: query.page, limit: query.limit, total },
     };
-  }
-
-  /** A page past the end has no rows to carry the window count. */
-  private async count(
-    em: EntityManager,
-    businessId: string,
-    term: string | null,
-    prefix: string | null,
-  ): Promise<number> {
-    const [{ total }] = (await em.query(
-      `SELECT count(*) AS total FROM outlets.outlets
-       WHERE business_id = $1 AND ($2::text IS NULL OR external_reference = $2 OR lower(account_name) LIKE $3)`,
-      [businessId, term, prefix],
-    )) as { total: string }[];
-    return Number(total);
   }
 }
 
@@ -173,8 +141,4 @@ function toOutletResponse(row: OutletRow, wallets: Wallet[]): OutletResponse {
     depositWallet: toWalletResponse(deposit),
     createdAt: row.created_at.toISOString(),
   };
-}
-
-export function violates(error: unknown, constraint: string): boolean {
-  return error instanceof QueryFailedError && (error.driverError as { constraint?: string }).constraint === constraint;
 }

@@ -7,7 +7,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
-import { MoneyCommands } from '../ledger/money-commands';
+import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { Wallet, WalletsRepository } from '../wallets/wallets.repository';
 
@@ -26,7 +26,7 @@ export class PosCreditUseCase {
     private readonly tenants: TenantsRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,
-    private readonly commands: MoneyCommands,
+    private readonly commands: MoneyCommandsRepository,
     private readonly events: PartnerEventsOutbox,
   ) {}
 

@@ -9,7 +9,11 @@ import { Env } from '../config/env';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
+import { TenantsRepository } from '../tenants/tenants.repository';
 import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
+
+/** Businesses one pass claims at a time. */
+const dueBatch = 20;
 
 /**
  * Moves each collection wallet's available balance to the business's settlement wallet once
@@ -23,6 +27,7 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tenants: TenantsRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,
     private readonly events: PartnerEventsOutbox,
@@ -41,19 +46,11 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
 
   /** Sweeps the businesses that are due; returns how many wallets it swept. */
   async sweepDue(): Promise<number> {
-    // TypeORM answers a raw UPDATE with [rows, affected].
-    const [due] = (await this.dataSource.query(
-      `UPDATE outlets.tenants SET next_sweep_at = now() + make_interval(secs => sweep_interval_seconds)
-       WHERE business_id IN (
-         SELECT business_id FROM outlets.tenants
-         WHERE sweep_enabled AND (next_sweep_at IS NULL OR next_sweep_at <= now())
-         ORDER BY next_sweep_at NULLS FIRST LIMIT 20 FOR UPDATE SKIP LOCKED)
-       RETURNING business_id, sweep_threshold`,
-    )) as [{ business_id: string; sweep_threshold: string }[], number];
+    const due = await this.tenants.claimDueSweeps(this.dataSource.manager, dueBatch);
     let swept = 0;
-    for (const tenant of due) {
-      for (const wallet of await this.wallets.ofType(this.dataSource.manager, tenant.business_id, 'collection')) {
-        if (await this.sweepWallet(tenant.business_id, wallet.id, BigInt(tenant.sweep_threshold))) swept += 1;
+    for (const { businessId, threshold } of due) {
+      for (const wallet of await this.wallets.ofType(this.dataSource.manager, businessId, 'collection')) {
+        if (await this.sweepWallet(businessId, wallet.id, threshold)) swept += 1;
       }
     }
     return swept;

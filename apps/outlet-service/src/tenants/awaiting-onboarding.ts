@@ -1,20 +1,11 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { EventEnvelope } from '@payments/contracts';
 import { WorkerLoop } from '@payments/platform-bootstrap';
 import { DomainError } from '@payments/platform-envelope';
 import { Metrics } from '@payments/platform-metrics';
 import { Gauge } from 'prom-client';
-import { DataSource } from 'typeorm';
 
-/** The money events that can arrive before their business's onboarding does. */
-export type AwaitedKind = 'card-charge' | 'pos-outcome';
-
-interface AwaitingRow {
-  event_id: string;
-  kind: AwaitedKind;
-  event: EventEnvelope<unknown>;
-}
+import { AwaitedKind, AwaitingOnboardingRepository } from './awaiting-onboarding.repository';
 
 const releaseEveryMs = 30_000;
 const releaseBatch = 100;
@@ -34,19 +25,16 @@ export class AwaitingOnboarding implements OnApplicationBootstrap, BeforeApplica
   private readonly worker = new WorkerLoop(AwaitingOnboarding.name, releaseEveryMs, () => this.releaseOnboarded());
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly awaiting: AwaitingOnboardingRepository,
     metrics: Metrics,
   ) {
-    const held = () =>
-      this.dataSource.query(`SELECT count(*)::int AS count FROM outlets.awaiting_onboarding`) as Promise<
-        { count: number }[]
-      >;
+    const held = () => awaiting.count();
     new Gauge({
       name: 'outlet_events_awaiting_onboarding',
       help: 'Money events held until their business is onboarded in outlet-service',
       registers: [metrics.registry],
       async collect() {
-        this.set((await held())[0].count);
+        this.set(await held());
       },
     });
   }
@@ -70,10 +58,7 @@ export class AwaitingOnboarding implements OnApplicationBootstrap, BeforeApplica
       await this.handler(kind)(event as EventEnvelope<never>);
     } catch (error) {
       if (!(error instanceof DomainError && error.code === 'INVALID_TENANT')) throw error;
-      await this.dataSource.query(
-        `INSERT INTO outlets.awaiting_onboarding (event_id, business_id, kind, event) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-        [event.eventId, event.payload.businessId, kind, JSON.stringify(event)],
-      );
+      await this.awaiting.hold(event.payload.businessId, kind, event);
       this.logger.warn(
         { eventId: event.eventId, businessId: event.payload.businessId, kind },
         'business not onboarded here yet: event held until it is',
@@ -88,15 +73,10 @@ export class AwaitingOnboarding implements OnApplicationBootstrap, BeforeApplica
 
   /** Applies held events whose business is now onboarded, oldest first; true if there may be more. */
   async releaseOnboarded(): Promise<boolean> {
-    const rows = (await this.dataSource.query(
-      `SELECT a.event_id, a.kind, a.event FROM outlets.awaiting_onboarding a
-       WHERE EXISTS (SELECT 1 FROM outlets.tenants t WHERE t.business_id = a.business_id)
-       ORDER BY a.received_at LIMIT $1`,
-      [releaseBatch],
-    )) as AwaitingRow[];
+    const rows = await this.awaiting.onboarded(releaseBatch);
     for (const row of rows) {
       await this.handler(row.kind)(row.event as EventEnvelope<never>);
-      await this.dataSource.query(`DELETE FROM outlets.awaiting_onboarding WHERE event_id = $1`, [row.event_id]);
+      await this.awaiting.release(row.event_id);
     }
     if (rows.length > 0) this.logger.log({ released: rows.length }, 'released events held for onboarding');
     return rows.length === releaseBatch;

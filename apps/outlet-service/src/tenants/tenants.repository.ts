@@ -59,6 +59,24 @@ export class TenantsRepository {
       [businessId, settings.enabled, settings.threshold.toString(), settings.intervalSeconds],
     );
   }
+
+  /**
+   * Claims up to `limit` businesses whose sweep is due, across all businesses, by moving their
+   * next sweep time forward; replicas skip each other's rows.
+   */
+  async claimDueSweeps(em: EntityManager, limit: number): Promise<{ businessId: string; threshold: bigint }[]> {
+    // TypeORM answers a raw UPDATE with [rows, affected].
+    const [due] = (await em.query(
+      `UPDATE outlets.tenants SET next_sweep_at = now() + make_interval(secs => sweep_interval_seconds)
+       WHERE business_id IN (
+         SELECT business_id FROM outlets.tenants
+         WHERE sweep_enabled AND (next_sweep_at IS NULL OR next_sweep_at <= now())
+         ORDER BY next_sweep_at NULLS FIRST LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING business_id, sweep_threshold`,
+      [limit],
+    )) as [{ business_id: string; sweep_threshold: string }[], number];
+    return due.map((row) => ({ businessId: row.business_id, threshold: BigInt(row.sweep_threshold) }));
+  }
 }
 
 function toTenant(row: TenantRow): Tenant {

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { BankTransferRequest, BankTransferResponse } from '@payments/contracts';
-import { newUlid } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
 
-import { MoneyCommands } from '../ledger/money-commands';
+import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
 import { PayoutSettings } from './payout-settings';
+import { PayoutsRepository } from './payouts.repository';
 
 /**
  * A payout from a deposit wallet: the amount is held at once (available drops, ledger does
@@ -18,9 +18,10 @@ import { PayoutSettings } from './payout-settings';
 export class BankTransferUseCase {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payouts: PayoutsRepository,
     private readonly tenants: TenantsRepository,
     private readonly wallets: WalletsRepository,
-    private readonly commands: MoneyCommands,
+    private readonly commands: MoneyCommandsRepository,
     private readonly settings: PayoutSettings,
   ) {}
 
@@ -39,22 +40,11 @@ export class BankTransferUseCase {
       if (availableBalance(source) < amount)
         throw apiError('INSUFFICIENT_FUNDS', `Wallet ${source.id} has insufficient available balance`);
 
-      const [payout] = (await em.query(
-        `INSERT INTO outlets.payouts (id, business_id, reference, wallet_id, amount, bank_code, account_number, account_name, narration, status, settle_after)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PROCESSING', now() + make_interval(secs => $10)) RETURNING created_at`,
-        [
-          newUlid(),
-          businessId,
-          request.reference,
-          source.id,
-          request.amount,
-          request.bankCode,
-          request.accountNumber,
-          request.accountName,
-          request.narration ?? null,
-          this.settings.settleDelayMs / 1000,
-        ],
-      )) as { created_at: Date }[];
+      const createdAt = await this.payouts.insert(em, businessId, {
+        walletId: source.id,
+        request,
+        settleAfterSeconds: this.settings.settleDelayMs / 1000,
+      });
       await this.wallets.changeHeld(em, source.id, amount);
       const response: BankTransferResponse = {
         reference: request.reference,
@@ -65,7 +55,7 @@ export class BankTransferUseCase {
         accountNumber: request.accountNumber,
         accountName: request.accountName,
         narration: request.narration ?? null,
-        createdAt: payout.created_at.toISOString(),
+        createdAt: createdAt.toISOString(),
       };
       return this.commands.complete(em, businessId, key, response);
     });

@@ -9,18 +9,7 @@ import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { PayoutSettings } from './payout-settings';
-
-interface PayoutRow {
-  id: string;
-  business_id: string;
-  reference: string;
-  wallet_id: string;
-  amount: string;
-  bank_code: string;
-  account_number: string;
-  account_name: string;
-  narration: string | null;
-}
+import { PayoutRow, PayoutsRepository } from './payouts.repository';
 
 /**
  * The sandbox bank rail settling payouts: each due payout, in its own transaction, either
@@ -32,6 +21,7 @@ export class PayoutSettler implements OnApplicationBootstrap, BeforeApplicationS
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payouts: PayoutsRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,
     private readonly events: PartnerEventsOutbox,
@@ -51,10 +41,7 @@ export class PayoutSettler implements OnApplicationBootstrap, BeforeApplicationS
   /** Settles the oldest due payout; false when none is due. Replicas skip each other's rows. */
   async settleNext(): Promise<boolean> {
     return this.dataSource.transaction(async (em) => {
-      const [payout] = (await em.query(
-        `SELECT * FROM outlets.payouts WHERE status = 'PROCESSING' AND settle_after <= now()
-         ORDER BY settle_after LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      )) as PayoutRow[];
+      const payout = await this.payouts.lockNextDue(em);
       if (!payout) return false;
       await this.settle(em, payout);
       return true;
@@ -83,18 +70,14 @@ export class PayoutSettler implements OnApplicationBootstrap, BeforeApplicationS
         })
       : null;
     const status = succeeded ? 'SUCCESS' : 'FAILED';
-    // TypeORM answers a raw UPDATE with [rows, affected].
-    const [[{ settled_at }]] = (await em.query(
-      `UPDATE outlets.payouts SET status = $2, settled_at = now() WHERE id = $1 RETURNING settled_at`,
-      [payout.id, status],
-    )) as [{ settled_at: Date }[], number];
+    const settledAt = await this.payouts.settle(em, payout.business_id, payout.id, status);
     const eventData = transactionEvent({
       productType: 'payout',
       amount: payout.amount,
       transactionStatus: status,
       transactionReference: payout.reference,
       comment: succeeded ? payout.narration : 'The beneficiary bank rejected the transfer; the hold was released',
-      createdAt: settled_at.toISOString(),
+      createdAt: settledAt.toISOString(),
       transactionAccount: deposit.accountNumber?.trim() ?? deposit.id,
       transactionType: 'DEBIT',
       beneficiary: { name: payout.account_name, accountNumber: payout.account_number, bankCode: payout.bank_code },

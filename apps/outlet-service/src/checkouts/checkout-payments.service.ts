@@ -22,20 +22,13 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
-import { MoneyCommands } from '../ledger/money-commands';
+import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
 import { CheckoutAlreadyDecided, MoneyMovesRepository } from '../ledger/money-moves.repository';
 import { RefundsRepository } from '../refunds/refunds.repository';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { WalletsRepository } from '../wallets/wallets.repository';
+import { CheckoutAccountsRepository } from './checkout-accounts.repository';
 import { CheckoutOutcomesRepository } from './checkout-outcomes.repository';
-
-interface CheckoutAccountRow {
-  account_number: string;
-  business_id: string;
-  checkout_reference: string;
-  amount: string;
-  expires_at: Date;
-}
 
 /**
  * Money for checkouts paid by bank transfer, QR wallet or card, and the one place that decides
@@ -45,16 +38,17 @@ interface CheckoutAccountRow {
  * wallet with a refund record.
  */
 @Injectable()
-export class CheckoutPayments {
+export class CheckoutPaymentsService {
   /** Card charges this instance booked, and their answers, which never change once given. */
   private readonly cardPayments = new LRUCache<string, CheckoutPaymentResult>({ max: 100_000 });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: CheckoutAccountsRepository,
     private readonly tenants: TenantsRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,
-    private readonly commands: MoneyCommands,
+    private readonly commands: MoneyCommandsRepository,
     private readonly outcomes: CheckoutOutcomesRepository,
     private readonly refunds: RefundsRepository,
     private readonly outbox: Outbox,
@@ -71,15 +65,7 @@ export class CheckoutPayments {
   ): Promise<CheckoutAccount> {
     return this.dataSource.transaction(async (em) => {
       const tenant = await this.tenants.require(em, businessId);
-      await em.query(
-        `INSERT INTO outlets.checkout_accounts (account_number, business_id, checkout_reference, amount, expires_at)
-         VALUES (nextval('outlets.account_number_seq')::text, $1, $2, $3, $4) ON CONFLICT (checkout_reference) DO NOTHING`,
-        [businessId, checkoutReference, amount, expiresAt],
-      );
-      const [row] = (await em.query(
-        `SELECT * FROM outlets.checkout_accounts WHERE checkout_reference = $1 AND business_id = $2`,
-        [checkoutReference, businessId],
-      )) as CheckoutAccountRow[];
+      const row = await this.accounts.assign(em, businessId, { checkoutReference, amount, expiresAt });
       return {
         accountNumber: row.account_number.trim(),
         accountName: `${tenant.name} checkout`,
@@ -101,11 +87,7 @@ export class CheckoutPayments {
     sessionId: string,
     request: CreditVirtualAccountRequest,
   ): Promise<CreditVirtualAccountResult | null> {
-    const [account] = (await em.query(
-      `SELECT a.* FROM outlets.checkout_accounts a JOIN outlets.tenants t USING (business_id)
-       WHERE a.account_number = $1 AND t.mode = 'test' FOR UPDATE OF a`,
-      [accountNumber],
-    )) as CheckoutAccountRow[];
+    const account = await this.accounts.lockSandboxAccount(em, accountNumber);
     if (!account) return null;
     const key = { namespace: 'session', reference: sessionId } as const;
     return this.commands.once(
@@ -132,9 +114,7 @@ export class CheckoutPayments {
           throw apiError('INVALID_TRANSFER', `The checkout behind account ${accountNumber} ${why}`);
         }
         const entryId = await this.book(em, outcome, account.amount);
-        await em.query(`UPDATE outlets.checkout_accounts SET paid_at = now() WHERE account_number = $1`, [
-          accountNumber,
-        ]);
+        await this.accounts.markPaid(em, account.business_id, accountNumber);
         return {
           sessionId,
           transactionReference: entryId,

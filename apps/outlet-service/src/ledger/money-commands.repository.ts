@@ -25,7 +25,7 @@ export interface CommandKey {
  * A command that fails rolls back its claim, so the key stays free for a corrected retry.
  */
 @Injectable()
-export class MoneyCommands {
+export class MoneyCommandsRepository {
   async claim<T>(
     em: EntityManager,
     businessId: string,
