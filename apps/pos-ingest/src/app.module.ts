@@ -2,12 +2,14 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
 import { Sealer } from '@payments/platform-crypto';
 
+import { BusinessEventsConsumer } from './businesses/business-events.consumer';
 import { Env } from './config/env';
 import { database } from './database/data-source';
-import { BusinessEventsConsumer } from './integrators/business-events.consumer';
 import { PosRoute } from './pos/pos.route';
-import { CARD_SEALER, PosService } from './pos/pos.service';
-import { Terminals } from './terminals/terminals';
+import { PosService } from './pos/pos.service';
+import { TerminalsRepository } from './terminals/terminals.repository';
+import { TerminalsService } from './terminals/terminals.service';
+import { CARD_SEALER } from './tokens';
 
 @Module({})
 export class AppModule {
@@ -19,7 +21,8 @@ export class AppModule {
       providers: [
         { provide: Sealer, useValue: new Sealer(env.DATA_ENCRYPTION_KEY) },
         { provide: CARD_SEALER, useValue: new Sealer(env.CARD_DATA_KEY) },
-        Terminals,
+        TerminalsService,
+        TerminalsRepository,
         PosService,
         PosRoute,
       ],

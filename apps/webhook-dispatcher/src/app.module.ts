@@ -6,6 +6,7 @@ import { WebhookCommandsController } from './commands/webhook-commands.controlle
 import { Env } from './config/env';
 import { database } from './database/data-source';
 import { AttemptRecorder } from './deliveries/attempt-recorder';
+import { AttemptsRepository } from './deliveries/attempts.repository';
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryWorker } from './deliveries/delivery-worker';
 import { PartnerEventsConsumer } from './deliveries/partner-events.consumer';
@@ -25,6 +26,7 @@ export class AppModule {
         EndpointsRepository,
         DeliveriesRepository,
         AttemptRecorder,
+        AttemptsRepository,
         DeliveryWorker,
         WebhookSender,
       ],

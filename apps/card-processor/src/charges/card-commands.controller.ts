@@ -3,14 +3,14 @@ import { CardCommand, CommandReply, Topics } from '@payments/contracts';
 import { commandReply } from '@payments/platform-envelope';
 import { CommandHandler } from '@payments/platform-kafka';
 
-import { CardCharges } from './card-charges';
+import { CardChargesService } from './card-charges.service';
 
 /** The gateway's card requests over Kafka request/reply; domain errors travel back as data. */
 @Controller()
 export class CardCommandsController {
   private readonly logger = new Logger(CardCommandsController.name);
 
-  constructor(private readonly charges: CardCharges) {}
+  constructor(private readonly charges: CardChargesService) {}
 
   @CommandHandler(Topics.cardCommands)
   handle(command: CardCommand): Promise<CommandReply> {

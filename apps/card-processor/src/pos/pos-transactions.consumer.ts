@@ -14,8 +14,8 @@ import { Outbox } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
 
 import { CardForAuthorisation, SandboxIssuer } from '../issuer/sandbox-issuer';
-
-export const CARD_SEALER = Symbol('CARD_SEALER');
+import { CARD_SEALER } from '../tokens';
+import { PosAuthorisationsRepository } from './pos-authorisations.repository';
 
 /**
  * Authorises accepted POS transactions. The sealed card data is opened in memory only for the
@@ -26,6 +26,7 @@ export const CARD_SEALER = Symbol('CARD_SEALER');
 export class PosTransactionsConsumer {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly authorisations: PosAuthorisationsRepository,
     @Inject(CARD_SEALER) private readonly cardSealer: Sealer,
     private readonly issuer: SandboxIssuer,
     private readonly outbox: Outbox,
@@ -38,22 +39,13 @@ export class PosTransactionsConsumer {
     const card = this.openCard(transaction);
     const decision = this.issuer.authorise(card, transaction.mode);
     await this.dataSource.transaction(async (em) => {
-      const inserted = (await em.query(
-        `INSERT INTO card_processor.pos_authorisations (reference, business_id, serial_number, outlet_id, amount, masked_pan, approved, decline_reason)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING reference`,
-        [
-          transaction.reference,
-          transaction.businessId,
-          transaction.serialNumber,
-          transaction.outletId,
-          transaction.amount,
-          transaction.maskedPan,
-          decision.approved,
-          decision.approved ? null : decision.reason,
-        ],
-      )) as unknown[];
+      const declineReason = decision.approved ? null : decision.reason;
+      const first = await this.authorisations.insertOnce(em, transaction, {
+        approved: decision.approved,
+        declineReason,
+      });
       // A redelivered message was decided already.
-      if (inserted.length === 0) return;
+      if (!first) return;
       await this.outbox.enqueue<PosTransactionDecidedV1Payload>(em, {
         topic: Topics.posOutcomes,
         type: PosTransactionDecidedV1,
@@ -67,7 +59,7 @@ export class PosTransactionsConsumer {
           amount: transaction.amount,
           maskedPan: transaction.maskedPan,
           approved: decision.approved,
-          declineReason: decision.approved ? null : decision.reason,
+          declineReason,
           decidedAt: new Date().toISOString(),
         },
       });

@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 
 import { Env } from '../config/env';
 import { database } from '../database/data-source';
+import { TerminalsRepository } from '../terminals/terminals.repository';
 
 const usage =
   'usage: npm run terminal:register -- --business <businessId> --serial <serialNumber> [--outlet <outletId>] [--json]';
@@ -29,22 +30,14 @@ async function main(): Promise<void> {
   await migrate(options);
   const dataSource = await new DataSource(options).initialize();
   try {
-    const [integrator] = (await dataSource.query(
-      `SELECT business_id FROM pos_ingest.integrators WHERE business_id = $1`,
-      [values.business],
-    )) as unknown[];
-    if (!integrator) {
+    const terminals = new TerminalsRepository(dataSource);
+    if (!(await terminals.businessKnown(values.business))) {
       return fail(
         `business ${values.business} is not known to pos-ingest yet: onboard it with partner:create and let pos-ingest receive it`,
       );
     }
-    const rows = (await dataSource.query(
-      `INSERT INTO pos_ingest.terminals (serial_number, business_id, outlet_id) VALUES ($1, $2, $3)
-       ON CONFLICT (serial_number) DO UPDATE SET outlet_id = EXCLUDED.outlet_id WHERE pos_ingest.terminals.business_id = EXCLUDED.business_id
-       RETURNING serial_number`,
-      [values.serial, values.business, values.outlet ?? null],
-    )) as unknown[];
-    if (rows.length === 0) return fail(`terminal ${values.serial} belongs to another business`);
+    if (!(await terminals.register(values.business, values.serial, values.outlet ?? null)))
+      return fail(`terminal ${values.serial} belongs to another business`);
     const terminal = { serialNumber: values.serial, businessId: values.business, outletId: values.outlet ?? null };
     process.stdout.write(
       values.json

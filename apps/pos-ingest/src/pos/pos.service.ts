@@ -16,11 +16,10 @@ import { KafkaProducer } from '@payments/platform-kafka';
 import { Message } from 'kafkajs';
 
 import { Env } from '../config/env';
-import { Terminal, Terminals } from '../terminals/terminals';
+import { Terminal, TerminalsService } from '../terminals/terminals.service';
+import { CARD_SEALER } from '../tokens';
 import { maskPan, payloadProblems } from './payload-rules';
 import { TransactionReferences } from './transaction-reference';
-
-export const CARD_SEALER = Symbol('CARD_SEALER');
 
 /**
  * Accepts a terminal's submission: decrypt, validate, derive its reference, publish, answer.
@@ -39,7 +38,7 @@ export class PosService {
   constructor(
     private readonly producer: KafkaProducer,
     @Inject(CARD_SEALER) private readonly cardSealer: Sealer,
-    private readonly terminals: Terminals,
+    private readonly terminals: TerminalsService,
     private readonly env: Env,
   ) {
     this.references = new TransactionReferences(env.POS_REFERENCE_KEY);

@@ -1,19 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 
 import { Env } from '../config/env';
-import { DeliveryRow } from './deliveries.repository';
-
-export interface RecordedAttempt {
-  delivery: DeliveryRow;
-  startedAt: Date;
-  latencyMs: number;
-  statusCode: number | null;
-  error: string | null;
-  responseBody: string | null;
-  next: { status: 'pending' | 'held' | 'succeeded' | 'failed'; delayMs?: number };
-}
+import { AttemptsRepository, RecordedAttempt } from './attempts.repository';
 
 interface Waiting {
   attempt: RecordedAttempt;
@@ -37,7 +25,7 @@ export class AttemptRecorder implements BeforeApplicationShutdown {
   private flushing?: Promise<void>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly attempts: AttemptsRepository,
     private readonly env: Env,
   ) {}
 
@@ -70,7 +58,6 @@ export class AttemptRecorder implements BeforeApplicationShutdown {
   }
 
   private async write(attempts: RecordedAttempt[]): Promise<void> {
-    const column = <T>(pick: (attempt: RecordedAttempt) => T) => attempts.map(pick);
     // Per endpoint, in order: a success resets the count of consecutive failures, each failure adds one.
     const circuits = new Map<string, { reset: boolean; failures: number }>();
     for (const { delivery, next } of attempts) {
@@ -82,56 +69,12 @@ export class AttemptRecorder implements BeforeApplicationShutdown {
     const closed = [...circuits].filter(([, circuit]) => circuit.reset && circuit.failures === 0).map(([url]) => url);
     const counted = (reset: boolean) =>
       [...circuits].filter(([, circuit]) => circuit.reset === reset && circuit.failures > 0);
-    await this.dataSource.transaction(async (em) => {
-      await em.query(
-        `INSERT INTO webhooks.attempts (delivery_id, attempt, started_at, latency_ms, status_code, error, response_body)
-         SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[])`,
-        [
-          column((attempt) => attempt.delivery.id),
-          column((attempt) => attempt.delivery.attempts),
-          column((attempt) => attempt.startedAt),
-          column((attempt) => attempt.latencyMs),
-          column((attempt) => attempt.statusCode),
-          column((attempt) => attempt.error),
-          column((attempt) => attempt.responseBody),
-        ],
-      );
-      await em.query(
-        `UPDATE webhooks.deliveries d SET status = v.status, lease_until = NULL, last_status_code = v.status_code, updated_at = now(),
-           next_attempt_at = CASE WHEN v.status = 'pending' THEN now() + make_interval(secs => v.delay_seconds) ELSE d.next_attempt_at END
-         FROM unnest($1::text[], $2::text[], $3::int[], $4::float8[]) AS v (id, status, status_code, delay_seconds)
-         WHERE d.id = v.id`,
-        [
-          column((attempt) => attempt.delivery.id),
-          column((attempt) => attempt.next.status),
-          column((attempt) => attempt.statusCode),
-          column((attempt) => (attempt.next.delayMs ?? 0) / 1000),
-        ],
-      );
-      // A success closes its endpoint's circuit; failures count towards opening it.
-      if (closed.length > 0) {
-        await em.query(
-          `UPDATE webhooks.circuits SET consecutive_failures = 0, open_until = NULL WHERE url = ANY($1) AND consecutive_failures > 0`,
-          [closed],
-        );
-      }
-      for (const [reset, failing] of [
-        [false, counted(false)],
-        [true, counted(true)],
-      ] as const) {
-        if (failing.length === 0) continue;
-        await em.query(
-          `INSERT INTO webhooks.circuits AS c (url, consecutive_failures) SELECT * FROM unnest($1::text[], $2::int[])
-           ON CONFLICT (url) DO UPDATE SET consecutive_failures = ${reset ? '' : 'c.consecutive_failures + '}excluded.consecutive_failures,
-             open_until = CASE WHEN ${reset ? '' : 'c.consecutive_failures + '}excluded.consecutive_failures >= $3 THEN now() + make_interval(secs => $4) ELSE c.open_until END`,
-          [
-            failing.map(([url]) => url),
-            failing.map(([, circuit]) => circuit.failures),
-            this.env.WEBHOOK_CIRCUIT_THRESHOLD,
-            this.env.WEBHOOK_CIRCUIT_COOLDOWN_MS / 1000,
-          ],
-        );
-      }
+    await this.attempts.record(attempts, {
+      closed,
+      counted: counted(false),
+      restarted: counted(true),
+      threshold: this.env.WEBHOOK_CIRCUIT_THRESHOLD,
+      cooldownSeconds: this.env.WEBHOOK_CIRCUIT_COOLDOWN_MS / 1000,
     });
   }
 }

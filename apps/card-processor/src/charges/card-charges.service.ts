@@ -12,29 +12,14 @@ import {
   Topics,
 } from '@payments/contracts';
 import { newUlid, Sealer } from '@payments/platform-crypto';
-import { preparedQuery } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
 import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { Env } from '../config/env';
 import { SANDBOX_OTP, SANDBOX_PIN, SandboxIssuer, sandboxScenarios, Step } from '../issuer/sandbox-issuer';
-import { CARD_SEALER } from '../pos/pos-transactions.consumer';
-
-interface ChargeRow {
-  id: string;
-  checkout_reference: string;
-  business_id: string;
-  amount: string;
-  masked_pan: string;
-  card_fingerprint: string;
-  steps: Step[];
-  attempts_left: number;
-  issuer_decline: string | null;
-  expires_at: Date | null;
-  status: 'PROCESSING' | 'SUCCESS' | 'FAILED';
-  decline_reason: string | null;
-}
+import { CARD_SEALER } from '../tokens';
+import { CardChargesRepository, ChargeRow } from './card-charges.repository';
 
 const maxAttempts = 3;
 const avsFields = ['line1', 'city', 'state', 'postalCode', 'country'];
@@ -44,11 +29,12 @@ const avsFields = ['line1', 'city', 'state', 'postalCode', 'country'];
  * PostgreSQL and changed under a row lock, so retries and concurrent calls see one charge.
  */
 @Injectable()
-export class CardCharges {
+export class CardChargesService {
   private readonly fingerprintKey: Buffer;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly charges: CardChargesRepository,
     @Inject(CARD_SEALER) private readonly sealer: Sealer,
     private readonly issuer: SandboxIssuer,
     private readonly outbox: Outbox,
@@ -92,7 +78,7 @@ export class CardCharges {
     });
     if (started) return toState(started);
     return this.dataSource.transaction(async (em) => {
-      const existing = await this.lock(em, command.checkoutReference);
+      const existing = await this.charges.lockForCheckout(em, command.businessId, command.checkoutReference);
       if (!existing) throw apiError('CHARGE_IN_PROGRESS', 'A card charge for this checkout is already in progress');
       // The same card again is a retry: answer where the charge stands. Another card waits its turn.
       if (existing.status !== 'PROCESSING' || existing.card_fingerprint === fingerprint) return toState(existing);
@@ -110,38 +96,9 @@ export class CardCharges {
       ? { ...charge, status: charge.issuer_decline ? 'FAILED' : 'SUCCESS', decline_reason: charge.issuer_decline }
       : charge;
     const event = ended.status === 'SUCCESS' ? this.outbox.row(succeeded(ended)) : null;
-    const [row] = await preparedQuery<ChargeRow>(
-      this.dataSource,
-      'card_processor.start_charge',
-      `WITH charge AS (
-         INSERT INTO card_processor.card_charges (id, checkout_reference, business_id, amount, masked_pan, card_fingerprint, steps, attempts_left, issuer_decline, expires_at, status, decline_reason)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING *
-       ), event AS (
-         INSERT INTO card_processor.outbox (id, topic, message_key, payload, headers) SELECT $13, $14, $15, $16, $17 FROM charge WHERE $13::uuid IS NOT NULL
-       )
-       SELECT * FROM charge`,
-      [
-        ended.id,
-        ended.checkout_reference,
-        ended.business_id,
-        ended.amount,
-        ended.masked_pan,
-        ended.card_fingerprint,
-        ended.steps,
-        ended.attempts_left,
-        ended.issuer_decline,
-        ended.expires_at,
-        ended.status,
-        ended.decline_reason,
-        event?.id ?? null,
-        event?.topic ?? null,
-        event?.key ?? null,
-        event?.payload ?? null,
-        event?.headers ?? null,
-      ],
-    );
+    const row = await this.charges.insertFirst(ended, event);
     if (row && event) outboxCommitted(this.dataSource);
-    return row ?? null;
+    return row;
   }
 
   async authorize(command: {
@@ -153,9 +110,8 @@ export class CardCharges {
       this.sealer.open(command.sealedAuthorization, command.checkoutReference),
     ) as CardAuthorizationRequest;
     return this.dataSource.transaction(async (em) => {
-      const charge = await this.lock(em, command.checkoutReference);
-      if (!charge || charge.business_id !== command.businessId)
-        throw apiError('TRANSACTION_NOT_FOUND', `No card charge for ${command.checkoutReference}`);
+      const charge = await this.charges.lockForCheckout(em, command.businessId, command.checkoutReference);
+      if (!charge) throw apiError('TRANSACTION_NOT_FOUND', `No card charge for ${command.checkoutReference}`);
       if (charge.status !== 'PROCESSING') return toState(charge);
       if (pastDeadline(charge)) return toState(await this.finish(em, charge, 'FAILED', checkoutExpired));
       const expected = charge.steps[0];
@@ -182,10 +138,7 @@ export class CardCharges {
   /** The sandbox bank's 3-D Secure page answered. */
   async complete3ds(chargeId: string, checkoutReference: string, approved: boolean): Promise<CardChargeState> {
     return this.dataSource.transaction(async (em) => {
-      const [charge] = (await em.query(
-        `SELECT * FROM card_processor.card_charges WHERE id = $1 AND checkout_reference = $2 FOR UPDATE`,
-        [chargeId, checkoutReference],
-      )) as ChargeRow[];
+      const charge = await this.charges.lockForAcs(em, chargeId, checkoutReference);
       if (!charge) throw apiError('TRANSACTION_NOT_FOUND', `No card charge ${chargeId}`);
       if (charge.status !== 'PROCESSING' || charge.steps[0] !== '3ds') return toState(charge);
       if (pastDeadline(charge)) return toState(await this.finish(em, charge, 'FAILED', checkoutExpired));
@@ -194,15 +147,9 @@ export class CardCharges {
     });
   }
 
-  private lock(em: EntityManager, checkoutReference: string): Promise<ChargeRow | undefined> {
-    return em
-      .query(`SELECT * FROM card_processor.card_charges WHERE checkout_reference = $1 FOR UPDATE`, [checkoutReference])
-      .then((rows: ChargeRow[]) => rows[0]);
-  }
-
   /** Saves the remaining steps; with none left, the issuer's decision ends the charge. */
   private async advance(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
-    if (charge.steps.length > 0) return this.save(em, charge);
+    if (charge.steps.length > 0) return this.charges.save(em, charge);
     return charge.issuer_decline
       ? this.finish(em, charge, 'FAILED', charge.issuer_decline)
       : this.finish(em, charge, 'SUCCESS', null);
@@ -217,7 +164,7 @@ export class CardCharges {
         'FAILED',
         `Too many wrong ${charge.steps[0].toUpperCase()} attempts`,
       );
-    return this.save(em, { ...charge, attempts_left: attemptsLeft });
+    return this.charges.save(em, { ...charge, attempts_left: attemptsLeft });
   }
 
   /** Ends the charge; a success also tells outlet-service, in the same transaction, to book the money. */
@@ -227,18 +174,9 @@ export class CardCharges {
     status: 'SUCCESS' | 'FAILED',
     reason: string | null,
   ): Promise<ChargeRow> {
-    const ended = await this.save(em, { ...charge, steps: [], status, decline_reason: reason });
+    const ended = await this.charges.save(em, { ...charge, steps: [], status, decline_reason: reason });
     if (status === 'SUCCESS') await this.outbox.enqueue(em, succeeded(ended));
     return ended;
-  }
-
-  private async save(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
-    const [[row]] = (await em.query(
-      `UPDATE card_processor.card_charges SET steps = $2, attempts_left = $3, status = $4, decline_reason = $5, updated_at = now()
-       WHERE id = $1 RETURNING *`,
-      [charge.id, charge.steps, charge.attempts_left, charge.status, charge.decline_reason],
-    )) as [ChargeRow[], number];
-    return row;
   }
 }
 

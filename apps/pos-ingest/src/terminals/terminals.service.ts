@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Sealer } from '@payments/platform-crypto';
 import { LRUCache } from 'lru-cache';
-import { DataSource } from 'typeorm';
 
 import { Env } from '../config/env';
+import { TerminalsRepository } from './terminals.repository';
 
 export interface Terminal {
   serialNumber: string;
@@ -14,24 +13,16 @@ export interface Terminal {
   posKey: string;
 }
 
-interface TerminalRow {
-  serial_number: string;
-  business_id: string;
-  outlet_id: string | null;
-  mode: 'test' | 'live';
-  pos_key_sealed: string;
-}
-
 /**
- * Terminals and their businesses' POS keys, read through a bounded cache with a TTL: every
+ * TerminalsService and their businesses' POS keys, read through a bounded cache with a TTL: every
  * instance reads the same database, so any instance serves any terminal.
  */
 @Injectable()
-export class Terminals {
+export class TerminalsService {
   private readonly cache: LRUCache<string, Terminal | false>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly terminals: TerminalsRepository,
     private readonly sealer: Sealer,
     env: Env,
   ) {
@@ -41,11 +32,7 @@ export class Terminals {
   async find(serialNumber: string): Promise<Terminal | null> {
     const cached = this.cache.get(serialNumber);
     if (cached !== undefined) return cached || null;
-    const [row] = (await this.dataSource.query(
-      `SELECT t.serial_number, t.business_id, t.outlet_id, i.mode, i.pos_key_sealed
-       FROM pos_ingest.terminals t JOIN pos_ingest.integrators i USING (business_id) WHERE t.serial_number = $1`,
-      [serialNumber],
-    )) as TerminalRow[];
+    const row = await this.terminals.find(serialNumber);
     const terminal = row
       ? {
           serialNumber: row.serial_number,

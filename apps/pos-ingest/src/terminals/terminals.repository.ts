@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+/** A terminal joined with its business's mode and sealed POS key. */
+export interface TerminalRow {
+  serial_number: string;
+  business_id: string;
+  outlet_id: string | null;
+  mode: 'test' | 'live';
+  pos_key_sealed: string;
+}
+
+/**
+ * pos_ingest.terminals and pos_ingest.integrators (the businesses pos-ingest serves). Built on a
+ * data source rather than injected one, so the operator CLI uses the same queries as the app.
+ */
+@Injectable()
+export class TerminalsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** By serial number alone: a submission names its terminal before anything else is known. */
+  async find(serialNumber: string): Promise<TerminalRow | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT t.serial_number, t.business_id, t.outlet_id, i.mode, i.pos_key_sealed
+       FROM pos_ingest.terminals t JOIN pos_ingest.integrators i USING (business_id) WHERE t.serial_number = $1`,
+      [serialNumber],
+    )) as TerminalRow[];
+    return row;
+  }
+
+  async businessKnown(businessId: string): Promise<boolean> {
+    const rows = (await this.dataSource.query(`SELECT 1 FROM pos_ingest.integrators WHERE business_id = $1`, [
+      businessId,
+    ])) as unknown[];
+    return rows.length === 1;
+  }
+
+  /** Keeps a business's POS key, still sealed; a second call for the same business changes nothing. */
+  async addBusiness(businessId: string, mode: 'test' | 'live', posKeySealed: string): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      [businessId, mode, posKeySealed],
+    );
+  }
+
+  /** Registers the terminal or moves it to another outlet; false when it belongs to another business. */
+  async register(businessId: string, serialNumber: string, outletId: string | null): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      `INSERT INTO pos_ingest.terminals (serial_number, business_id, outlet_id) VALUES ($1, $2, $3)
+       ON CONFLICT (serial_number) DO UPDATE SET outlet_id = EXCLUDED.outlet_id WHERE pos_ingest.terminals.business_id = EXCLUDED.business_id
+       RETURNING serial_number`,
+      [serialNumber, businessId, outletId],
+    )) as unknown[];
+    return rows.length === 1;
+  }
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+import { DeliveryRow } from './deliveries.repository';
+
+export interface RecordedAttempt {
+  delivery: DeliveryRow;
+  startedAt: Date;
+  latencyMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  next: { status: 'pending' | 'held' | 'succeeded' | 'failed'; delayMs?: number };
+}
+
+/** How a batch changes endpoints' circuits, per URL, and when a circuit opens. */
+export interface CircuitChanges {
+  /** URLs whose last attempt succeeded with no failure after it. */
+  closed: string[];
+  /** URLs whose failures add to their count. */
+  counted: [string, { failures: number }][];
+  /** URLs that succeeded and then failed again in the batch: their count starts over. */
+  restarted: [string, { failures: number }][];
+  threshold: number;
+  cooldownSeconds: number;
+}
+
+/** webhooks.attempts, with the delivery state and the circuits each attempt changes. */
+@Injectable()
+export class AttemptsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** One transaction for the whole batch. */
+  async record(attempts: RecordedAttempt[], circuits: CircuitChanges): Promise<void> {
+    const column = <T>(pick: (attempt: RecordedAttempt) => T) => attempts.map(pick);
+    await this.dataSource.transaction(async (em) => {
+      await em.query(
+        `INSERT INTO webhooks.attempts (delivery_id, attempt, started_at, latency_ms, status_code, error, response_body)
+         SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[])`,
+        [
+          column((attempt) => attempt.delivery.id),
+          column((attempt) => attempt.delivery.attempts),
+          column((attempt) => attempt.startedAt),
+          column((attempt) => attempt.latencyMs),
+          column((attempt) => attempt.statusCode),
+          column((attempt) => attempt.error),
+          column((attempt) => attempt.responseBody),
+        ],
+      );
+      await em.query(
+        `UPDATE webhooks.deliveries d SET status = v.status, lease_until = NULL, last_status_code = v.status_code, updated_at = now(),
+           next_attempt_at = CASE WHEN v.status = 'pending' THEN now() + make_interval(secs => v.delay_seconds) ELSE d.next_attempt_at END
+         FROM unnest($1::text[], $2::text[], $3::int[], $4::float8[]) AS v (id, status, status_code, delay_seconds)
+         WHERE d.id = v.id`,
+        [
+          column((attempt) => attempt.delivery.id),
+          column((attempt) => attempt.next.status),
+          column((attempt) => attempt.statusCode),
+          column((attempt) => (attempt.next.delayMs ?? 0) / 1000),
+        ],
+      );
+      // A success closes its endpoint's circuit; failures count towards opening it.
+      if (circuits.closed.length > 0) {
+        await em.query(
+          `UPDATE webhooks.circuits SET consecutive_failures = 0, open_until = NULL WHERE url = ANY($1) AND consecutive_failures > 0`,
+          [circuits.closed],
+        );
+      }
+      for (const [reset, failing] of [
+        [false, circuits.counted],
+        [true, circuits.restarted],
+      ] as const) {
+        if (failing.length === 0) continue;
+        await em.query(
+          `INSERT INTO webhooks.circuits AS c (url, consecutive_failures) SELECT * FROM unnest($1::text[], $2::int[])
+           ON CONFLICT (url) DO UPDATE SET consecutive_failures = ${reset ? '' : 'c.consecutive_failures + '}excluded.consecutive_failures,
+             open_until = CASE WHEN ${reset ? '' : 'c.consecutive_failures + '}excluded.consecutive_failures >= $3 THEN now() + make_interval(secs => $4) ELSE c.open_until END`,
+          [
+            failing.map(([url]) => url),
+            failing.map(([, circuit]) => circuit.failures),
+            circuits.threshold,
+            circuits.cooldownSeconds,
+          ],
+        );
+      }
+    });
+  }
+}
