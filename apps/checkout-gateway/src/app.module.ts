@@ -10,19 +10,19 @@ import { CheckoutsController } from './checkouts/checkouts.controller';
 import { CheckoutsRepository } from './checkouts/checkouts.repository';
 import { CheckoutsService } from './checkouts/checkouts.service';
 import { IdempotencyKeysRepository } from './checkouts/idempotency-keys.repository';
-import { OtherMethodsController } from './checkouts/other-methods.controller';
-import { OtherMethodsService } from './checkouts/other-methods.service';
 import { SandboxAcsController } from './checkouts/sandbox-acs.controller';
+import { TransferAndQrController } from './checkouts/transfer-and-qr.controller';
+import { TransferAndQrService } from './checkouts/transfer-and-qr.service';
 import { Env } from './config/env';
 import { database } from './database/data-source';
 import { HostedCheckoutController } from './hosted-page/hosted-checkout.controller';
 import { HostedCheckoutService } from './hosted-page/hosted-checkout.service';
 import { HostedPageController } from './hosted-page/hosted-page.controller';
 import { PageAssets } from './hosted-page/page-assets';
+import { KafkaClientsModule } from './kafka-clients/kafka-clients.module';
 import { OutletsController } from './outlets/outlets.controller';
 import { WalletsController } from './outlets/wallets.controller';
 import { SandboxController } from './sandbox/sandbox.controller';
-import { ServicesModule } from './services/services.module';
 import { TransfersController } from './transfers/transfers.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
@@ -31,13 +31,13 @@ export class AppModule {
   static forRoot(env: Env): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(env, database, { outboxRelay: true }), BusinessesModule, ServicesModule],
+      imports: [PlatformModule.forRoot(env, database, { outboxRelay: true }), BusinessesModule, KafkaClientsModule],
       controllers: [
         HostedPageController,
         HostedCheckoutController,
         CheckoutsController,
         CardPaymentsController,
-        OtherMethodsController,
+        TransferAndQrController,
         CheckoutPaymentsConsumer,
         SandboxAcsController,
         OutletsController,
@@ -52,7 +52,7 @@ export class AppModule {
         IdempotencyKeysRepository,
         CheckoutExpirer,
         CardPaymentsService,
-        OtherMethodsService,
+        TransferAndQrService,
         HostedCheckoutService,
         PageAssets,
       ],

@@ -1,6 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
 
+import { AwaitingOnboarding } from './businesses/awaiting-onboarding';
+import { AwaitingOnboardingRepository } from './businesses/awaiting-onboarding.repository';
+import { BusinessEventsConsumer } from './businesses/business-events.consumer';
+import { BusinessesRepository } from './businesses/businesses.repository';
 import { CardChargesConsumer } from './checkouts/card-charges.consumer';
 import { CheckoutAccountsRepository } from './checkouts/checkout-accounts.repository';
 import { CheckoutOutcomesRepository } from './checkouts/checkout-outcomes.repository';
@@ -21,10 +25,6 @@ import { PosOutcomesConsumer } from './pos/pos-outcomes.consumer';
 import { RefundsRepository } from './refunds/refunds.repository';
 import { SweepSettingsService } from './sweeps/sweep-settings.service';
 import { Sweeper } from './sweeps/sweeper';
-import { AwaitingOnboarding } from './tenants/awaiting-onboarding';
-import { AwaitingOnboardingRepository } from './tenants/awaiting-onboarding.repository';
-import { BusinessEventsConsumer } from './tenants/business-events.consumer';
-import { TenantsRepository } from './tenants/tenants.repository';
 import { BankTransferUseCase } from './transfers/bank-transfer.usecase';
 import { InternalTransferUseCase } from './transfers/internal-transfer.usecase';
 import { PayoutSettings } from './transfers/payout-settings';
@@ -40,7 +40,7 @@ export class AppModule {
       imports: [PlatformModule.forRoot(env, database, { outboxRelay: true })],
       controllers: [OutletCommandsController, BusinessEventsConsumer, PosOutcomesConsumer, CardChargesConsumer],
       providers: [
-        TenantsRepository,
+        BusinessesRepository,
         AwaitingOnboarding,
         WalletsRepository,
         LedgerService,

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@payments/platform-bootstrap';
 import { Sealer } from '@payments/platform-crypto';
 
+import { BusinessEventsConsumer } from './businesses/business-events.consumer';
 import { WebhookCommandsController } from './commands/webhook-commands.controller';
 import { Env } from './config/env';
 import { database } from './database/data-source';
@@ -10,7 +11,6 @@ import { AttemptsRepository } from './deliveries/attempts.repository';
 import { DeliveriesRepository } from './deliveries/deliveries.repository';
 import { DeliveryWorker } from './deliveries/delivery-worker';
 import { PartnerEventsConsumer } from './deliveries/partner-events.consumer';
-import { BusinessEventsConsumer } from './endpoints/business-events.consumer';
 import { EndpointsRepository } from './endpoints/endpoints.repository';
 import { WebhookSender } from './sending/webhook-sender';
 

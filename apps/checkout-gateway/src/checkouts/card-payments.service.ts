@@ -12,8 +12,8 @@ import { DomainError, ValidationFailedError } from '@payments/platform-envelope'
 
 import { Business } from '../businesses/business.entity';
 import { Env } from '../config/env';
-import { CardServiceClient } from '../services/card-service.client';
-import { OutletServiceClient } from '../services/outlet-service.client';
+import { CardServiceClient } from '../kafka-clients/card-service.client';
+import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
 
 /**

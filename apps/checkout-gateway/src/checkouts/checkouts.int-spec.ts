@@ -11,7 +11,7 @@ import { DataSource } from 'typeorm';
 
 import { gatewayApp } from '../app';
 import { BusinessesService, PartnerCredentials } from '../businesses/businesses.service';
-import { OutletServiceClient } from '../services/outlet-service.client';
+import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
 
 jest.setTimeout(60_000);

@@ -20,7 +20,7 @@ import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { Env } from '../config/env';
-import { OutletServiceClient } from '../services/outlet-service.client';
+import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 import { checkoutLink } from './checkout-link';
 import { CheckoutRow, CheckoutsRepository } from './checkouts.repository';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';

@@ -12,7 +12,7 @@ import { Business } from '../businesses/business.entity';
 import { BusinessesService } from '../businesses/businesses.service';
 import { CardPaymentsService } from '../checkouts/card-payments.service';
 import { CheckoutsService } from '../checkouts/checkouts.service';
-import { OtherMethodsService } from '../checkouts/other-methods.service';
+import { TransferAndQrService } from '../checkouts/transfer-and-qr.service';
 
 /**
  * What the hosted page may do for the checkout in its link, without API keys: the same
@@ -24,7 +24,7 @@ export class HostedCheckoutService {
     private readonly checkouts: CheckoutsService,
     private readonly businesses: BusinessesService,
     private readonly cards: CardPaymentsService,
-    private readonly methods: OtherMethodsService,
+    private readonly methods: TransferAndQrService,
   ) {}
 
   async view(reference: string): Promise<HostedCheckoutView | null> {

@@ -20,7 +20,7 @@ import {
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
-import { OutletServiceClient } from '../services/outlet-service.client';
+import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 
 @ApiTags('outlets')
 @Controller('outlets')

@@ -5,7 +5,7 @@ import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, SuccessMessage } fro
 
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
-import { OutletServiceClient } from '../services/outlet-service.client';
+import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 
 @ApiTags('outlets')
 @Controller('wallets')

@@ -20,7 +20,7 @@ import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { CheckoutsService } from '../checkouts/checkouts.service';
 import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
-import { OutletServiceClient } from '../services/outlet-service.client';
+import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 
 /** Simulators of the outside world, for test keys only. */
 @ApiTags('sandbox')

@@ -16,7 +16,7 @@ import {
 
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
-import { OutletServiceClient } from '../services/outlet-service.client';
+import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 
 @ApiTags('transfers')
 @Controller('transfer')

@@ -18,7 +18,7 @@ import {
 
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
-import { WebhookServiceClient } from '../services/webhook-service.client';
+import { WebhookServiceClient } from '../kafka-clients/webhook-service.client';
 
 @ApiTags('webhooks')
 @Controller('webhooks')

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { CardChargeSucceededV1, CardChargeSucceededV1Payload, EventEnvelope, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
 
-import { AwaitingOnboarding } from '../tenants/awaiting-onboarding';
+import { AwaitingOnboarding } from '../businesses/awaiting-onboarding';
 import { CheckoutPaymentsService } from './checkout-payments.service';
 
 /**

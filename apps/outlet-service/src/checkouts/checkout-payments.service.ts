@@ -19,13 +19,13 @@ import { Outbox } from '@payments/platform-outbox';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 
+import { BusinessesRepository } from '../businesses/businesses.repository';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
 import { CheckoutAlreadyDecided, MoneyMovesRepository } from '../ledger/money-moves.repository';
 import { RefundsRepository } from '../refunds/refunds.repository';
-import { TenantsRepository } from '../tenants/tenants.repository';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { CheckoutAccountsRepository } from './checkout-accounts.repository';
 import { CheckoutOutcomesRepository } from './checkout-outcomes.repository';
@@ -45,7 +45,7 @@ export class CheckoutPaymentsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly accounts: CheckoutAccountsRepository,
-    private readonly tenants: TenantsRepository,
+    private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,
     private readonly commands: MoneyCommandsRepository,
@@ -64,7 +64,7 @@ export class CheckoutPaymentsService {
     expiresAt: string,
   ): Promise<CheckoutAccount> {
     return this.dataSource.transaction(async (em) => {
-      const tenant = await this.tenants.require(em, businessId);
+      const tenant = await this.businesses.require(em, businessId);
       const row = await this.accounts.assign(em, businessId, { checkoutReference, amount, expiresAt });
       return {
         accountNumber: row.account_number.trim(),
@@ -202,7 +202,7 @@ export class CheckoutPaymentsService {
     >,
   ): Promise<CheckoutPaymentResult> {
     return this.dataSource.transaction(async (em) => {
-      await this.tenants.require(em, charge.businessId);
+      await this.businesses.require(em, charge.businessId);
       const key = { namespace: 'card-charge', reference: charge.chargeId } as const;
       const request = { checkoutReference: charge.checkoutReference, amount: charge.amount };
       return this.commands.once(em, charge.businessId, key, 'card_charge', request, async () => {
@@ -230,7 +230,7 @@ export class CheckoutPaymentsService {
     paymentId: string,
   ): Promise<CheckoutPaymentResult> {
     return this.dataSource.transaction(async (em) => {
-      await this.tenants.require(em, businessId);
+      await this.businesses.require(em, businessId);
       const key = { namespace: 'qr-payment', reference: paymentId } as const;
       return this.commands.once(em, businessId, key, 'qr_payment', { checkoutReference, amount }, async () => {
         const { outcome, decided } = await this.outcomes.decide(em, {

@@ -15,8 +15,8 @@ import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { outletServiceApp } from '../app';
+import { BusinessEventsConsumer } from '../businesses/business-events.consumer';
 import { OutletsService } from '../outlets/outlets.service';
-import { BusinessEventsConsumer } from '../tenants/business-events.consumer';
 
 jest.setTimeout(240_000);
 

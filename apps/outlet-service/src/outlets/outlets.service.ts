@@ -10,9 +10,9 @@ import {
 import { apiError } from '@payments/platform-envelope';
 import { DataSource, EntityManager } from 'typeorm';
 
+import { BusinessesRepository } from '../businesses/businesses.repository';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { CommandKey, MoneyCommandsRepository } from '../ledger/money-commands.repository';
-import { TenantsRepository } from '../tenants/tenants.repository';
 import { toWalletResponse, Wallet, WalletsRepository } from '../wallets/wallets.repository';
 import { OutletRow, OutletsRepository } from './outlets.repository';
 
@@ -23,7 +23,7 @@ export class OutletsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outlets: OutletsRepository,
-    private readonly tenants: TenantsRepository,
+    private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,
     private readonly events: PartnerEventsOutbox,
     private readonly commands: MoneyCommandsRepository,
@@ -44,7 +44,7 @@ export class OutletsService {
       ? { namespace: 'idempotency-key', reference: idempotencyKey }
       : { namespace: 'command', reference: commandId };
     return this.dataSource.transaction(async (em) => {
-      await this.tenants.require(em, businessId);
+      await this.businesses.require(em, businessId);
       return this.commands.once(em, businessId, key, 'create_outlet', request, () =>
         this.insert(em, businessId, request),
       );
@@ -85,7 +85,7 @@ export class OutletsService {
   /** Unknown and other-business ids answer the same 404, so ids cannot be probed. */
   async get(businessId: string, outletId: string): Promise<OutletResponse> {
     const em = this.dataSource.manager;
-    await this.tenants.require(em, businessId);
+    await this.businesses.require(em, businessId);
     const row = await this.outlets.find(em, businessId, outletId);
     if (!row) throw apiError('OUTLET_NOT_FOUND', `Outlet ${outletId} not found`);
     return toOutletResponse(row, await this.wallets.ofOutlets(em, businessId, [row.id]));
@@ -94,7 +94,7 @@ export class OutletsService {
   /** The business's own wallet: checkout payments and sweeps land here. */
   async settlementWallet(businessId: string): Promise<WalletResponse> {
     const em = this.dataSource.manager;
-    await this.tenants.require(em, businessId);
+    await this.businesses.require(em, businessId);
     return toWalletResponse(await this.wallets.systemWallet(em, businessId, 'settlement'));
   }
 
@@ -104,7 +104,7 @@ export class OutletsService {
     query: { search?: string; page: number; limit: number },
   ): Promise<OutletPageResponse> {
     const em = this.dataSource.manager;
-    await this.tenants.require(em, businessId);
+    await this.businesses.require(em, businessId);
     const term = query.search?.trim() || null;
     const { rows, total } = await this.outlets.search(em, businessId, {
       term,

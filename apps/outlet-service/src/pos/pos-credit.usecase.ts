@@ -4,11 +4,11 @@ import { PartnerEvents, PosTransactionDecidedV1Payload } from '@payments/contrac
 import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
+import { BusinessesRepository } from '../businesses/businesses.repository';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
-import { TenantsRepository } from '../tenants/tenants.repository';
 import { Wallet, WalletsRepository } from '../wallets/wallets.repository';
 
 const consumer = 'outlet-service.pos';
@@ -23,7 +23,7 @@ export class PosCreditUseCase {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly processed: ProcessedEvents,
-    private readonly tenants: TenantsRepository,
+    private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,
     private readonly commands: MoneyCommandsRepository,
@@ -33,7 +33,7 @@ export class PosCreditUseCase {
   async apply(eventId: string, decision: PosTransactionDecidedV1Payload): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       if (!(await this.processed.firstDelivery(em, consumer, eventId))) return;
-      await this.tenants.require(em, decision.businessId);
+      await this.businesses.require(em, decision.businessId);
       const wallet = await this.destination(em, decision);
       const common = {
         productType: 'pos',

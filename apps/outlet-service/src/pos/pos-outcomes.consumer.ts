@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { EventEnvelope, PosTransactionDecidedV1, PosTransactionDecidedV1Payload, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
 
-import { AwaitingOnboarding } from '../tenants/awaiting-onboarding';
+import { AwaitingOnboarding } from '../businesses/awaiting-onboarding';
 import { PosCreditUseCase } from './pos-credit.usecase';
 
 @Controller()

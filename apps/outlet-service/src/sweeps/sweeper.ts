@@ -5,11 +5,11 @@ import { WorkerLoop } from '@payments/platform-bootstrap';
 import { newUlid } from '@payments/platform-crypto';
 import { DataSource } from 'typeorm';
 
+import { BusinessesRepository } from '../businesses/businesses.repository';
 import { Env } from '../config/env';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
-import { TenantsRepository } from '../tenants/tenants.repository';
 import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
 
 /** Businesses one pass claims at a time. */
@@ -27,7 +27,7 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly tenants: TenantsRepository,
+    private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,
     private readonly events: PartnerEventsOutbox,
@@ -46,7 +46,7 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
 
   /** Sweeps the businesses that are due; returns how many wallets it swept. */
   async sweepDue(): Promise<number> {
-    const due = await this.tenants.claimDueSweeps(this.dataSource.manager, dueBatch);
+    const due = await this.businesses.claimDueSweeps(this.dataSource.manager, dueBatch);
     let swept = 0;
     for (const { businessId, threshold } of due) {
       for (const wallet of await this.wallets.ofType(this.dataSource.manager, businessId, 'collection')) {

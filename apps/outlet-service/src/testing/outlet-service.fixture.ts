@@ -8,9 +8,9 @@ import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { outletServiceApp } from '../app';
+import { BusinessEventsConsumer } from '../businesses/business-events.consumer';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { OutletsService } from '../outlets/outlets.service';
-import { BusinessEventsConsumer } from '../tenants/business-events.consumer';
 
 /** The DomainError a promise rejects with; any other outcome fails the test. */
 export async function domainFailure(promise: Promise<unknown>): Promise<DomainError> {

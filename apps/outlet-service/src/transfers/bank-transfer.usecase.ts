@@ -4,8 +4,8 @@ import { BankTransferRequest, BankTransferResponse } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
 
+import { BusinessesRepository } from '../businesses/businesses.repository';
 import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
-import { TenantsRepository } from '../tenants/tenants.repository';
 import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
 import { PayoutSettings } from './payout-settings';
 import { PayoutsRepository } from './payouts.repository';
@@ -19,7 +19,7 @@ export class BankTransferUseCase {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly payouts: PayoutsRepository,
-    private readonly tenants: TenantsRepository,
+    private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,
     private readonly commands: MoneyCommandsRepository,
     private readonly settings: PayoutSettings,
@@ -27,7 +27,7 @@ export class BankTransferUseCase {
 
   async execute(businessId: string, request: BankTransferRequest): Promise<BankTransferResponse> {
     return this.dataSource.transaction(async (em) => {
-      const tenant = await this.tenants.require(em, businessId);
+      const tenant = await this.businesses.require(em, businessId);
       if (tenant.mode !== 'test') throw apiError('SANDBOX_ONLY', 'Live bank payouts are not available yet');
       const key = { namespace: 'transfer', reference: request.reference } as const;
       const claim = await this.commands.claim<BankTransferResponse>(em, businessId, key, 'bank_transfer', request);

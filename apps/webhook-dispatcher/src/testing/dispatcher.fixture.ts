@@ -8,8 +8,8 @@ import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { webhookDispatcherApp } from '../app';
+import { BusinessEventsConsumer } from '../businesses/business-events.consumer';
 import { PartnerEventsConsumer } from '../deliveries/partner-events.consumer';
-import { BusinessEventsConsumer } from '../endpoints/business-events.consumer';
 
 export interface TestBusiness {
   businessId: string;

@@ -4,8 +4,8 @@ import { errorStatus } from './error-status';
 
 /**
  * A failure the caller can act on. `code` is stable and documented; `message` is for people.
- * Apps extend it per feature (OutletNotFoundError, ...) and register the code's status in
- * their own table, see `ErrorStatusTable`.
+ * Apps raise it with `apiError(code, message)`, which takes the status from the one table of
+ * codes in libs/contracts (`ErrorCodes`) and this lib's `errorStatus`.
  */
 export class DomainError extends Error {
   constructor(

@@ -11,14 +11,14 @@ import {
 
 import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
-import { OtherMethodsService } from './other-methods.service';
+import { TransferAndQrService } from './transfer-and-qr.service';
 
 @ApiTags('checkout')
 @Controller()
 @UseGuards(ApiKeyGuard)
 @ApiKeyProtected()
-export class OtherMethodsController {
-  constructor(private readonly methods: OtherMethodsService) {}
+export class TransferAndQrController {
+  constructor(private readonly methods: TransferAndQrService) {}
 
   @Post('checkout/:reference/pay-with-transfer')
   @HttpCode(200)

@@ -5,14 +5,14 @@ import { apiError } from '@payments/platform-envelope';
 import { toDataURL, toString } from 'qrcode';
 
 import { Business } from '../businesses/business.entity';
-import { OutletServiceClient } from '../services/outlet-service.client';
+import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
 
 const qrScheme = 'payments-sandbox://pay';
 
 /** Bank transfer to a dynamic account, and QR wallet payments, for checkouts that allow them. */
 @Injectable()
-export class OtherMethodsService {
+export class TransferAndQrService {
   constructor(
     private readonly checkouts: CheckoutsService,
     private readonly outlets: OutletServiceClient,

@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { AwaitingOnboarding } from './awaiting-onboarding';
-import { TenantsRepository } from './tenants.repository';
+import { BusinessesRepository } from './businesses.repository';
 
 const consumer = 'outlet-service.tenants';
 
@@ -19,7 +19,7 @@ export class BusinessEventsConsumer {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly processed: ProcessedEvents,
-    private readonly tenants: TenantsRepository,
+    private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,
     private readonly awaiting: AwaitingOnboarding,
   ) {}
@@ -30,7 +30,7 @@ export class BusinessEventsConsumer {
     const provisioned = await this.dataSource.transaction(async (em) => {
       if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return false;
       const { businessId, name, mode } = event.payload;
-      if (!(await this.tenants.insert(em, { businessId, name, mode }))) return false;
+      if (!(await this.businesses.insert(em, { businessId, name, mode }))) return false;
       await this.wallets.create(em, {
         businessId,
         outletId: null,

@@ -10,4 +10,4 @@ import { WebhookServiceClient } from './webhook-service.client';
   providers: [CommandClient, OutletServiceClient, WebhookServiceClient, CardServiceClient],
   exports: [OutletServiceClient, WebhookServiceClient, CardServiceClient],
 })
-export class ServicesModule {}
+export class KafkaClientsModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { apiError } from '@payments/platform-envelope';
 import { EntityManager } from 'typeorm';
 
-export interface Tenant {
+export interface Business {
   businessId: string;
   name: string;
   mode: 'test' | 'live';
@@ -11,7 +11,7 @@ export interface Tenant {
   sweepIntervalSeconds: number;
 }
 
-interface TenantRow {
+interface BusinessRow {
   business_id: string;
   name: string;
   mode: 'test' | 'live';
@@ -20,16 +20,18 @@ interface TenantRow {
   sweep_interval_seconds: number;
 }
 
-/** A business as outlet-service knows it: its agent assignment, created when it was provisioned. */
+/** outlets.tenants: the businesses outlet-service knows, each with its agent assignment, created when it was provisioned. */
 @Injectable()
-export class TenantsRepository {
-  async find(em: EntityManager, businessId: string): Promise<Tenant | null> {
-    const [row] = (await em.query(`SELECT * FROM outlets.tenants WHERE business_id = $1`, [businessId])) as TenantRow[];
-    return row ? toTenant(row) : null;
+export class BusinessesRepository {
+  async find(em: EntityManager, businessId: string): Promise<Business | null> {
+    const [row] = (await em.query(`SELECT * FROM outlets.tenants WHERE business_id = $1`, [
+      businessId,
+    ])) as BusinessRow[];
+    return row ? toBusiness(row) : null;
   }
 
   /** The tenant, or INVALID_TENANT: the business exists for the gateway but has no agent assignment here. */
-  async require(em: EntityManager, businessId: string): Promise<Tenant> {
+  async require(em: EntityManager, businessId: string): Promise<Business> {
     const tenant = await this.find(em, businessId);
     if (!tenant)
       throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
@@ -79,7 +81,7 @@ export class TenantsRepository {
   }
 }
 
-function toTenant(row: TenantRow): Tenant {
+function toBusiness(row: BusinessRow): Business {
   return {
     businessId: row.business_id,
     name: row.name,

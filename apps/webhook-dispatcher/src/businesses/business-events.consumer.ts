@@ -6,7 +6,7 @@ import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
 
 import { DeliveriesRepository } from '../deliveries/deliveries.repository';
-import { EndpointsRepository } from './endpoints.repository';
+import { EndpointsRepository } from '../endpoints/endpoints.repository';
 
 const consumer = 'webhook-dispatcher.endpoints';
 
