@@ -27,3 +27,4 @@ export * from './validation/json-numbers';
 export * from './validation/kobo-amount';
 export * from './validation/luhn';
 export * from './validation/max-characters';
+export * from './http/checkout/verification-steps';

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { VerificationStep } from '@payments/contracts';
 import { preparedQuery } from '@payments/platform-database';
 import { OutboxRow } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
-
-import { Step } from '../issuer/sandbox-issuer';
 
 /** A row of card_processor.card_charges: one charge per checkout and where its verification stands. */
 export interface ChargeRow {
@@ -14,7 +13,7 @@ export interface ChargeRow {
   amount: string;
   masked_pan: string;
   card_fingerprint: string;
-  steps: Step[];
+  steps: VerificationStep[];
   attempts_left: number;
   issuer_decline: string | null;
   expires_at: Date | null;

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  answeredSteps,
   CardAuthorizationRequest,
   CardChargeState,
   CardChargeSucceededV1,
@@ -17,7 +18,7 @@ import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { Env } from '../config/env';
-import { SANDBOX_OTP, SANDBOX_PIN, SandboxIssuer, sandboxScenarios, Step } from '../issuer/sandbox-issuer';
+import { SANDBOX_OTP, SANDBOX_PIN, SandboxIssuer, sandboxScenarios } from '../issuer/sandbox-issuer';
 import { CARD_SEALER } from '../tokens';
 import { CardChargesRepository, ChargeRow } from './card-charges.repository';
 
@@ -115,12 +116,9 @@ export class CardChargesService {
       if (charge.status !== 'PROCESSING') return toState(charge);
       if (pastDeadline(charge)) return toState(await this.finish(em, charge, 'FAILED', checkoutExpired));
       const expected = charge.steps[0];
-      const given = (['pin', 'otp', 'birthday', 'phone', 'address'] as const).filter(
-        (field) => answer[field] !== undefined,
-      );
-      const givenStep: Step | undefined = given[0] === 'address' ? 'avs' : given[0];
+      const given = answeredSteps(answer);
       // 3-D Secure is answered on the bank's page, never here.
-      if (given.length !== 1 || givenStep !== expected) {
+      if (given.length !== 1 || given[0] !== expected) {
         const how =
           expected === '3ds'
             ? 'complete 3-D Secure at the redirectUrl'

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { VerificationStep } from '@payments/contracts';
 
 export interface CardForAuthorisation {
   pan: string;
@@ -8,7 +9,7 @@ export interface CardForAuthorisation {
 export type IssuerDecision = { approved: true } | { approved: false; reason: string };
 
 /** Verification steps a sandbox card asks for, in order; unlisted cards ask for none. */
-export const sandboxScenarios: Record<string, readonly Step[]> = {
+export const sandboxScenarios: Record<string, readonly VerificationStep[]> = {
   '5060990000000000019': [],
   '5060990000000000027': ['pin', 'otp'],
   '5060990000000000035': ['otp'],
@@ -17,8 +18,6 @@ export const sandboxScenarios: Record<string, readonly Step[]> = {
   '5060990000000000068': ['birthday'],
   '5060990000000000076': ['phone'],
 };
-
-export type Step = 'pin' | 'otp' | 'avs' | '3ds' | 'birthday' | 'phone';
 
 export const SANDBOX_PIN = '1234';
 export const SANDBOX_OTP = '123456';

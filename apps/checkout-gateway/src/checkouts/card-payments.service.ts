@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
+  answeredSteps,
+  answerFields,
   CardAuthorizationRequest,
   CardChargeResponse,
   CardChargeState,
@@ -55,12 +57,9 @@ export class CardPaymentsService {
     reference: string,
     answer: CardAuthorizationRequest,
   ): Promise<CardChargeResponse> {
-    const given = (['pin', 'otp', 'birthday', 'phone', 'address'] as const).filter(
-      (field) => answer[field] !== undefined,
-    );
-    if (given.length !== 1) {
+    if (answeredSteps(answer).length !== 1) {
       throw new ValidationFailedError([
-        { field: 'body', messages: ['send exactly one of pin, otp, birthday, phone, address'] },
+        { field: 'body', messages: [`send exactly one of ${Object.keys(answerFields).join(', ')}`] },
       ]);
     }
     const checkout = await this.checkouts.payable(business.id, reference, 'card');

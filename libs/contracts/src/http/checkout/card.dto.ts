@@ -3,8 +3,9 @@ import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Vali
 
 import { IsCalendarDate } from '../../validation/calendar-date';
 import { IsCardNumber } from '../../validation/luhn';
+import { verificationSteps } from './verification-steps';
 
-export const nextActions = ['none', 'pin', 'otp', 'avs', '3ds', 'birthday', 'phone'] as const;
+export const nextActions = ['none', ...verificationSteps] as const;
 export type NextAction = (typeof nextActions)[number];
 
 /** POST /checkout/{reference}/card-payment */
