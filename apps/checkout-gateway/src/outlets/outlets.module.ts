@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+
+import { BusinessesModule } from '../businesses/businesses.module';
+import { KafkaClientsModule } from '../kafka-clients/kafka-clients.module';
+import { OutletsController } from './outlets.controller';
+import { WalletsController } from './wallets.controller';
+
+/** Outlets and wallets, served by outlet-service. */
+@Module({
+  imports: [BusinessesModule, KafkaClientsModule],
+  controllers: [OutletsController, WalletsController],
+})
+export class OutletsModule {}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+
+import { BusinessesModule } from '../businesses/businesses.module';
+import { LedgerModule } from '../ledger/ledger.module';
+import { RefundsRepository } from '../refunds/refunds.repository';
+import { CardChargesConsumer } from './card-charges.consumer';
+import { CheckoutAccountsRepository } from './checkout-accounts.repository';
+import { CheckoutOutcomesRepository } from './checkout-outcomes.repository';
+import { CheckoutPaymentsService } from './checkout-payments.service';
+
+/** Checkout money: dynamic transfer accounts, card and QR payments, and the one decision on how each checkout ends. */
+@Module({
+  imports: [LedgerModule, BusinessesModule],
+  controllers: [CardChargesConsumer],
+  providers: [CheckoutPaymentsService, CheckoutAccountsRepository, CheckoutOutcomesRepository, RefundsRepository],
+  exports: [CheckoutPaymentsService],
+})
+export class CheckoutsModule {}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { Sealer } from '@payments/platform-crypto';
+
+import { Env } from '../config/env';
+import { TerminalsModule } from '../terminals/terminals.module';
+import { CARD_SEALER } from '../tokens';
+import { PosRoute } from './pos.route';
+import { PosService } from './pos.service';
+
+/** The POS ingest route: decrypt, check, seal the card data and publish, on a lean Fastify route. */
+@Module({
+  imports: [TerminalsModule],
+  providers: [
+    PosService,
+    PosRoute,
+    { provide: CARD_SEALER, inject: [Env], useFactory: (env: Env) => new Sealer(env.CARD_DATA_KEY) },
+  ],
+})
+export class PosModule {}

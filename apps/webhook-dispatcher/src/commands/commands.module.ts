@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+
+import { DeliveriesModule } from '../deliveries/deliveries.module';
+import { EndpointsModule } from '../endpoints/endpoints.module';
+import { WebhookCommandsController } from './webhook-commands.controller';
+
+/** The gateway's requests: endpoint settings, deliveries, replays and test events. */
+@Module({
+  imports: [EndpointsModule, DeliveriesModule],
+  controllers: [WebhookCommandsController],
+})
+export class CommandsModule {}
