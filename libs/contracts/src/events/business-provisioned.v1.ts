@@ -1,14 +1,32 @@
+import { IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
+
 /**
- * A partner was onboarded. Secrets travel sealed (AES-256-GCM, platform data key) so that the
- * services that need them (webhook signing, POS decryption) can store their own copy.
+ * A partner was onboarded, on Topics.businessEvents. Secrets travel sealed (AES-256-GCM,
+ * platform data key) so that the services that need them (webhook signing, POS decryption)
+ * can store their own copy.
  */
 export const BusinessProvisionedV1 = 'business.provisioned.v1';
 
-export interface BusinessProvisionedV1Payload {
-  businessId: string;
-  name: string;
-  mode: 'test' | 'live';
-  webhookUrl: string | null;
-  sealedApiKey: string;
-  sealedPosEncryptionKey: string;
+export class BusinessProvisionedV1Payload {
+  @IsString()
+  @IsNotEmpty()
+  businessId!: string;
+
+  @IsString()
+  name!: string;
+
+  @IsIn(['test', 'live'])
+  mode!: 'test' | 'live';
+
+  @IsOptional()
+  @IsString()
+  webhookUrl!: string | null;
+
+  @IsString()
+  @IsNotEmpty()
+  sealedApiKey!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  sealedPosEncryptionKey!: string;
 }

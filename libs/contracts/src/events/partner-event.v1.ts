@@ -1,3 +1,5 @@
+import { IsIn, IsObject, IsOptional, IsString } from 'class-validator';
+
 /** Events partners receive as webhooks, on Topics.partnerEvents. */
 export const PartnerEvents = {
   outletCreated: 'outlet.created',
@@ -20,10 +22,16 @@ export type PartnerEventName = (typeof PartnerEvents)[keyof typeof PartnerEvents
 export const PartnerEventV1 = 'partner.event.v1';
 
 /** Payload of a partner event: exactly what the webhook body carries, less the signature. */
-export interface PartnerEventV1Payload<T = Record<string, unknown>> {
-  event: PartnerEventName;
-  eventData: T;
+export class PartnerEventV1Payload<T = Record<string, unknown>> {
+  @IsIn(Object.values(PartnerEvents))
+  event!: PartnerEventName;
+
+  @IsObject()
+  eventData!: T;
+
   /** A checkout's callBackUrl, delivered to as well as the business webhook URL. */
+  @IsOptional()
+  @IsString()
   callbackUrl?: string;
 }
 

@@ -2,6 +2,7 @@ export * from './commands/command-client';
 export * from './consumers/failures';
 export * from './consumers/handlers';
 export * from './consumers/kafka-consumers';
+export * from './consumers/message-contracts';
 export * from './dead-letter-replay';
 export * from './kafka-admin';
 export * from './kafka-client';

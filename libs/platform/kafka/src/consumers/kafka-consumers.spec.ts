@@ -25,8 +25,8 @@ class Handlers {
   }
 
   @CommandHandler(Topics.outletCommands)
-  async onCommand(value: { n: number }): Promise<unknown> {
-    return { ok: true, data: value.n * 2 };
+  async onCommand(value: { outletId: string }): Promise<unknown> {
+    return { ok: true, data: `outlet ${value.outletId}` };
   }
 }
 
@@ -93,6 +93,10 @@ function message(offset: number, value: unknown, headers: Record<string, string>
   } as KafkaMessage;
 }
 
+/** An event of a type no contract names yet: consumers pass it to the handler, which may ignore it. */
+const event = (n: number) => ({ eventId: `e-${n}`, type: 'test.counted.v1', payload: { n } });
+const getOutlet = (outletId: string) => ({ type: 'getOutlet', businessId: 'biz-1', outletId });
+
 function batch(topic: string, messages: KafkaMessage[]) {
   const resolved: string[] = [];
   const paused: number[] = [];
@@ -129,9 +133,9 @@ describe('KafkaConsumers', () => {
   it('applies events in order and resolves each offset', async () => {
     const { consumers, handlers, runs } = harness();
     await consumers.start();
-    const { payload, resolved } = batch(Topics.cardCharges.name, [message(7, { n: 1 }), message(8, { n: 2 })]);
+    const { payload, resolved } = batch(Topics.cardCharges.name, [message(7, event(1)), message(8, event(2))]);
     await runs.get(Topics.cardCharges.name)!(payload);
-    expect(handlers.seen).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(handlers.seen).toEqual([event(1), event(2)]);
     expect(resolved).toEqual(['7', '8']);
   });
 
@@ -142,13 +146,13 @@ describe('KafkaConsumers', () => {
     script = Array.from({ length: 10 }, () => async () => Promise.reject(connectionLost));
     for (let attempt = 0; attempt < 10; attempt += 1) {
       const { payload, resolved, paused } = batch(Topics.cardCharges.name, [
-        message(7, { n: 1 }),
-        message(8, { n: 2 }),
+        message(7, event(1)),
+        message(8, event(2)),
       ]);
       await runs.get(Topics.cardCharges.name)!(payload);
       expect([resolved, paused.length]).toEqual([[], 1]);
     }
-    const { payload, resolved } = batch(Topics.cardCharges.name, [message(7, { n: 1 }), message(8, { n: 2 })]);
+    const { payload, resolved } = batch(Topics.cardCharges.name, [message(7, event(1)), message(8, event(2))]);
     await runs.get(Topics.cardCharges.name)!(payload);
     expect(resolved).toEqual(['7', '8']);
     expect(sent).toEqual([]);
@@ -162,7 +166,7 @@ describe('KafkaConsumers', () => {
       () => async () => Promise.reject(new RetryLaterError('business not onboarded yet')),
     );
     for (let attempt = 0; attempt < 6; attempt += 1)
-      await runs.get(Topics.cardCharges.name)!(batch(Topics.cardCharges.name, [message(3, { n: 1 })]).payload);
+      await runs.get(Topics.cardCharges.name)!(batch(Topics.cardCharges.name, [message(3, event(1))]).payload);
     expect(sent).toEqual([]);
   });
 
@@ -171,7 +175,7 @@ describe('KafkaConsumers', () => {
     await consumers.start();
     script = [async () => Promise.reject(new PoisonMessageError('sealed under another key'))];
     const { payload, resolved } = batch(Topics.cardCharges.name, [
-      message(7, { n: 1 }, { 'event-id': 'e-7' }),
+      message(7, event(7), { 'event-id': 'e-7' }),
       message(8, 'not json'),
     ]);
     await runs.get(Topics.cardCharges.name)!(payload);
@@ -189,7 +193,7 @@ describe('KafkaConsumers', () => {
     await consumers.start();
     script = Array.from({ length: 4 }, (_, i) => async () => Promise.reject(new Error(`bug ${i + 1}`)));
     for (let attempt = 1; attempt <= 4; attempt += 1) {
-      const { payload, resolved } = batch(Topics.cardCharges.name, [message(5, { n: 1 })]);
+      const { payload, resolved } = batch(Topics.cardCharges.name, [message(5, event(1))]);
       await runs.get(Topics.cardCharges.name)!(payload);
       expect(resolved).toEqual(attempt < 4 ? [] : ['5']);
     }
@@ -205,8 +209,8 @@ describe('KafkaConsumers', () => {
       'correlation-id': id,
     });
     const { payload, resolved } = batch(Topics.outletCommands.name, [
-      message(1, { n: 2 }, headers('a.1')),
-      message(2, { n: 5 }, headers('a.2')),
+      message(1, getOutlet('o-2'), headers('a.1')),
+      message(2, getOutlet('o-5'), headers('a.2')),
     ]);
     await runs.get(Topics.outletCommands.name)!(payload);
     expect(resolved).toEqual(['2']);
@@ -218,8 +222,49 @@ describe('KafkaConsumers', () => {
         JSON.parse(String(reply.value)),
       ]),
     ).toEqual([
-      ['command.replies.v1', 4, 'a.1', { ok: true, data: 4 }],
-      ['command.replies.v1', 4, 'a.2', { ok: true, data: 10 }],
+      ['command.replies.v1', 4, 'a.1', { ok: true, data: 'outlet o-2' }],
+      ['command.replies.v1', 4, 'a.2', { ok: true, data: 'outlet o-5' }],
+    ]);
+  });
+
+  it('parks an event that breaks its contract before the handler sees it, naming fields and never values', async () => {
+    const { consumers, handlers, runs, sent } = harness();
+    await consumers.start();
+    const breaking = {
+      eventId: 'e-9',
+      type: 'card.charge.succeeded.v1',
+      payload: { chargeId: 'ch-1', businessId: 'biz-1', checkoutReference: 'CHK-1', amount: '-5', maskedPan: 7 },
+    };
+    const { payload, resolved } = batch(Topics.cardCharges.name, [message(9, breaking), message(10, { n: 1 })]);
+    await runs.get(Topics.cardCharges.name)!(payload);
+    expect(handlers.seen).toEqual([]);
+    expect(resolved).toEqual(['9', '10']);
+    const reasons = sent.map(({ message: parked }) => parked.headers?.['dlq-reason']);
+    expect(reasons).toEqual([
+      'card.charge.succeeded.v1 breaks its contract: amount: isKoboAmount; maskedPan: isString; succeededAt: isIso8601',
+      'not an event envelope: eventId, type and payload are required',
+    ]);
+    expect(reasons.join()).not.toContain('-5');
+  });
+
+  it('answers a command that breaks its contract with an error at once, and parks it', async () => {
+    const { consumers, runs, sent } = harness();
+    await consumers.start();
+    const headers = { 'reply-topic': 'command.replies.v1', 'reply-partition': '1', 'correlation-id': 'b.1' };
+    const { payload } = batch(Topics.outletCommands.name, [
+      message(3, { type: 'getOutlet', outletId: 'o-1' }, headers),
+      message(4, { type: 'dropTables', businessId: 'biz-1' }, headers),
+    ]);
+    await runs.get(Topics.outletCommands.name)!(payload);
+    const parked = sent.filter(({ topic }) => topic === 'outlet.commands.v1.dlq');
+    expect(parked.map(({ message: m }) => m.headers?.['dlq-reason'])).toEqual([
+      'getOutlet breaks its contract: businessId: isNotEmpty, isString',
+      'unknown command type on outlet.commands.v1',
+    ]);
+    const replies = sent.filter(({ topic }) => topic === 'command.replies.v1');
+    expect(replies.map(({ message: m }) => JSON.parse(String(m.value)).error?.code)).toEqual([
+      'INTERNAL_ERROR',
+      'INTERNAL_ERROR',
     ]);
   });
 });

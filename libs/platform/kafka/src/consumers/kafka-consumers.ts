@@ -11,6 +11,7 @@ import { KafkaProducer } from '../producer';
 import { ConsumerMetrics } from './consumer-metrics';
 import { isTransient, PoisonMessageError } from './failures';
 import { HandlerSpec, KAFKA_HANDLER, MessageContext, replyHeaders, TrafficClass } from './handlers';
+import { checkContract } from './message-contracts';
 
 /** A discovered handler; a batch handler (`events`) takes arrays of values and contexts. */
 type Handler = HandlerSpec & { name: string; invoke: (value: unknown, context: unknown) => Promise<unknown> };
@@ -150,7 +151,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     const contexts: MessageContext[] = [];
     for (const message of batch.messages) {
       try {
-        decoded.push(decode(message));
+        decoded.push(decodeChecked(handler, message));
         contexts.push(contextOf(batch.topic, batch.partition, message));
       } catch {
         return false;
@@ -185,7 +186,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
   ): Promise<'applied' | 'parked' | 'retry'> {
     const key = `${context.topic}:${context.partition}:${context.offset}`;
     try {
-      const value = decode(message);
+      const value = decodeChecked(handler, message);
       // A batch handler given one message at a time: the fallback after its batch failed.
       await inContext(context, () =>
         handler.kind === 'events' ? handler.invoke([value], [context]) : handler.invoke(value, context),
@@ -225,9 +226,16 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     const correlationId = context.headers[replyHeaders.correlationId];
     let reply: unknown;
     try {
-      reply = await inContext(context, () => handler.invoke(decode(message), context));
+      reply = await inContext(context, () => handler.invoke(decodeChecked(handler, message), context));
     } catch (error) {
-      if (isTransient(error)) {
+      if (error instanceof PoisonMessageError) {
+        // The requester is told at once; the request is kept on the DLQ for whoever fixes the sender.
+        await this.park(context, message, error);
+        reply = {
+          ok: false,
+          error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 },
+        } satisfies CommandReply;
+      } else if (isTransient(error)) {
         this.logger.warn(
           { err: error, topic: context.topic, offset: context.offset },
           'command failed on an unavailable dependency',
@@ -324,6 +332,13 @@ function inContext<T>(context: MessageContext, work: () => Promise<T>): Promise<
   const requestId =
     context.headers[requestIdHeader] ?? context.headers['correlation-id'] ?? context.headers['event-id'];
   return requestId ? requestContext.run({ requestId }, work) : work();
+}
+
+/** The message's value, checked against its contract; PoisonMessageError when unreadable or in breach. */
+function decodeChecked(handler: Handler, message: KafkaMessage): unknown {
+  const value = decode(message);
+  checkContract(handler.topic.name, handler.kind, value);
+  return value;
 }
 
 function decode(message: KafkaMessage): unknown {

@@ -1,0 +1,32 @@
+import { IsISO8601, IsNotEmpty, IsString } from 'class-validator';
+
+import { IsKoboAmount } from '../validation/kobo-amount';
+
+/**
+ * card-processor → outlet-service on Topics.cardCharges, written with the charge's SUCCESS:
+ * the money the card paid goes to the business's settlement wallet, once per checkout.
+ */
+export const CardChargeSucceededV1 = 'card.charge.succeeded.v1';
+
+export class CardChargeSucceededV1Payload {
+  @IsString()
+  @IsNotEmpty()
+  chargeId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  businessId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  checkoutReference!: string;
+
+  @IsKoboAmount()
+  amount!: string;
+
+  @IsString()
+  maskedPan!: string;
+
+  @IsISO8601()
+  succeededAt!: string;
+}

@@ -1,0 +1,41 @@
+import { IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
+
+import { PaymentMethod, paymentMethods } from '../http/checkout/checkout.dto';
+
+/** outlet-service → gateway on Topics.checkoutPayments: how a checkout ended, keyed by business id. */
+export const CheckoutDecidedV1 = 'checkout.decided.v1';
+
+/**
+ * How a checkout ended, as the ledger decided it: the first payment booked or the first
+ * closing wins, and nothing changes it afterwards. Also the answer of several outlet commands.
+ */
+export class CheckoutOutcome {
+  @IsString()
+  @IsNotEmpty()
+  businessId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  checkoutReference!: string;
+
+  @IsIn(['SUCCESS', 'FAILED'])
+  status!: 'SUCCESS' | 'FAILED';
+
+  @IsOptional()
+  @IsIn(paymentMethods)
+  method!: PaymentMethod | null;
+
+  /** The payment that paid it: transfer session id, card charge id or QR payment id. */
+  @IsOptional()
+  @IsString()
+  paymentId!: string | null;
+
+  @IsOptional()
+  @IsString()
+  maskedCard!: string | null;
+
+  @IsString()
+  comment!: string;
+}
+
+export class CheckoutDecidedV1Payload extends CheckoutOutcome {}

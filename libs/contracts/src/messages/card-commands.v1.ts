@@ -1,0 +1,89 @@
+import { IsBoolean, IsIn, IsISO8601, IsNotEmpty, IsString } from 'class-validator';
+
+import type { CardChargeResponse } from '../http/checkout/card.dto';
+import { IsKoboAmount } from '../validation/kobo-amount';
+
+/**
+ * Requests the gateway sends to card-processor on Topics.cardCommands (request/reply). Card
+ * data and verification answers travel sealed (AES-256-GCM, CARD_DATA_KEY, bound to the
+ * checkout reference): they appear in no log and no message in clear.
+ */
+export class StartChargeCommand {
+  @IsIn(['startCharge'])
+  type!: 'startCharge';
+
+  @IsString()
+  @IsNotEmpty()
+  businessId!: string;
+
+  @IsIn(['test', 'live'])
+  mode!: 'test' | 'live';
+
+  @IsString()
+  @IsNotEmpty()
+  checkoutReference!: string;
+
+  @IsKoboAmount()
+  amount!: string;
+
+  /** The checkout's expiry: a step answered after it fails the charge. */
+  @IsISO8601()
+  expiresAt!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  sealedCard!: string;
+}
+
+export class AuthorizeChargeCommand {
+  @IsIn(['authorize'])
+  type!: 'authorize';
+
+  @IsString()
+  @IsNotEmpty()
+  businessId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  checkoutReference!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  sealedAuthorization!: string;
+}
+
+/** The sandbox bank's 3-D Secure page answered; its link carries the charge and checkout only. */
+export class Complete3dsCommand {
+  @IsIn(['complete3ds'])
+  type!: 'complete3ds';
+
+  @IsString()
+  @IsNotEmpty()
+  chargeId!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  checkoutReference!: string;
+
+  @IsBoolean()
+  approved!: boolean;
+}
+
+export type CardCommand = StartChargeCommand | AuthorizeChargeCommand | Complete3dsCommand;
+
+/** The contract of each card command, by type. */
+export const cardCommandContracts = {
+  startCharge: StartChargeCommand,
+  authorize: AuthorizeChargeCommand,
+  complete3ds: Complete3dsCommand,
+} satisfies Record<CardCommand['type'], new () => unknown>;
+
+/** card-processor's answer: what the caller sees, plus what the gateway records on the checkout. */
+export interface CardChargeState extends CardChargeResponse {
+  chargeId: string;
+  checkoutReference: string;
+  businessId: string;
+  maskedPan: string;
+  /** Kobo, as charged. */
+  amount: string;
+}

@@ -1,0 +1,262 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+
+import { CheckoutOutcome } from '../events/checkout-decided.v1';
+import { PaymentMethod, paymentMethods } from '../http/checkout/checkout.dto';
+import { CreateOutletRequest } from '../http/outlets/create-outlet.request';
+import { SweepSettingsRequest } from '../http/outlets/sweep-settings.request';
+import { MAX_PAGE } from '../http/page.query';
+import {
+  CreditVirtualAccountRequest,
+  CreditVirtualAccountResponse,
+} from '../http/sandbox/credit-virtual-account.request';
+import { BankTransferRequest } from '../http/transfers/bank-transfer.request';
+import { InternalTransferRequest } from '../http/transfers/internal-transfer.request';
+import { IsKoboAmount } from '../validation/kobo-amount';
+
+/**
+ * Requests the gateway sends to outlet-service on Topics.outletCommands (Kafka request/reply).
+ * Every command names the business it acts for: outlet-service never trusts anything else.
+ * A command may be delivered more than once (a redelivery, or the gateway's caller retrying
+ * after a 503): every one that creates something or moves money carries what makes it
+ * idempotent (a partner reference, an Idempotency-Key, a session or payment id, a command id).
+ */
+abstract class ForBusiness {
+  @IsString()
+  @IsNotEmpty()
+  businessId!: string;
+}
+
+export class CreateOutletCommand extends ForBusiness {
+  @IsIn(['createOutlet'])
+  type!: 'createOutlet';
+
+  @ValidateNested()
+  @Type(() => CreateOutletRequest)
+  request!: CreateOutletRequest;
+
+  /** The partner's Idempotency-Key header: a retry with the same key and body gets the first answer. */
+  @IsOptional()
+  @IsString()
+  idempotencyKey?: string;
+
+  /** Chosen by the gateway per HTTP request, so a redelivered command creates nothing twice. */
+  @IsString()
+  @IsNotEmpty()
+  commandId!: string;
+}
+
+export class GetOutletCommand extends ForBusiness {
+  @IsIn(['getOutlet'])
+  type!: 'getOutlet';
+
+  @IsString()
+  outletId!: string;
+}
+
+export class GetSettlementWalletCommand extends ForBusiness {
+  @IsIn(['getSettlementWallet'])
+  type!: 'getSettlementWallet';
+}
+
+export class SearchOutletsCommand extends ForBusiness {
+  @IsIn(['searchOutlets'])
+  type!: 'searchOutlets';
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE)
+  page!: number;
+
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit!: number;
+}
+
+export class InternalTransferCommand extends ForBusiness {
+  @IsIn(['internalTransfer'])
+  type!: 'internalTransfer';
+
+  @ValidateNested()
+  @Type(() => InternalTransferRequest)
+  request!: InternalTransferRequest;
+}
+
+export class BankTransferCommand extends ForBusiness {
+  @IsIn(['bankTransfer'])
+  type!: 'bankTransfer';
+
+  @ValidateNested()
+  @Type(() => BankTransferRequest)
+  request!: BankTransferRequest;
+}
+
+export class SetSweepSettingsCommand extends ForBusiness {
+  @IsIn(['setSweepSettings'])
+  type!: 'setSweepSettings';
+
+  @ValidateNested()
+  @Type(() => SweepSettingsRequest)
+  request!: SweepSettingsRequest;
+}
+
+export class CreditVirtualAccountCommand extends ForBusiness {
+  @IsIn(['creditVirtualAccount'])
+  type!: 'creditVirtualAccount';
+
+  @IsString()
+  @IsNotEmpty()
+  accountNumber!: string;
+
+  /** The rail's session id (the caller's, or one the gateway chose): a repeated one credits once. */
+  @IsString()
+  @IsNotEmpty()
+  sessionId!: string;
+
+  @ValidateNested()
+  @Type(() => CreditVirtualAccountRequest)
+  request!: CreditVirtualAccountRequest;
+
+  @IsOptional()
+  @IsString()
+  idempotencyKey?: string;
+}
+
+export class AssignCheckoutAccountCommand extends ForBusiness {
+  @IsIn(['assignCheckoutAccount'])
+  type!: 'assignCheckoutAccount';
+
+  @IsString()
+  @IsNotEmpty()
+  checkoutReference!: string;
+
+  @IsKoboAmount()
+  amount!: string;
+
+  @IsISO8601()
+  expiresAt!: string;
+}
+
+export class SettleCheckoutPaymentCommand extends ForBusiness {
+  @IsIn(['settleCheckoutPayment'])
+  type!: 'settleCheckoutPayment';
+
+  @IsString()
+  @IsNotEmpty()
+  checkoutReference!: string;
+
+  @IsKoboAmount()
+  amount!: string;
+
+  @IsIn(['qr-wallet', 'card'])
+  method!: 'qr-wallet' | 'card';
+
+  /** The card charge id, or the id the gateway gave a QR wallet payment. */
+  @IsString()
+  @IsNotEmpty()
+  paymentId!: string;
+
+  @IsOptional()
+  @IsString()
+  maskedCard?: string;
+}
+
+/** Ends a checkout FAILED unless a payment decided it first. */
+export class CheckoutClosing extends ForBusiness {
+  @IsString()
+  @IsNotEmpty()
+  checkoutReference!: string;
+
+  @IsString()
+  comment!: string;
+
+  /** The method whose failure ends it (a declined card), if any. */
+  @IsOptional()
+  @IsIn(paymentMethods)
+  method?: PaymentMethod;
+
+  @IsOptional()
+  @IsString()
+  maskedCard?: string;
+}
+
+export class CloseCheckoutsCommand {
+  @IsIn(['closeCheckouts'])
+  type!: 'closeCheckouts';
+
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => CheckoutClosing)
+  checkouts!: CheckoutClosing[];
+}
+
+export type OutletCommand =
+  | CreateOutletCommand
+  | GetOutletCommand
+  | GetSettlementWalletCommand
+  | SearchOutletsCommand
+  | InternalTransferCommand
+  | BankTransferCommand
+  | SetSweepSettingsCommand
+  | CreditVirtualAccountCommand
+  | AssignCheckoutAccountCommand
+  | SettleCheckoutPaymentCommand
+  | CloseCheckoutsCommand;
+
+export type OutletCommandType = OutletCommand['type'];
+
+/** The contract of each outlet command, by type. */
+export const outletCommandContracts = {
+  createOutlet: CreateOutletCommand,
+  getOutlet: GetOutletCommand,
+  getSettlementWallet: GetSettlementWalletCommand,
+  searchOutlets: SearchOutletsCommand,
+  internalTransfer: InternalTransferCommand,
+  bankTransfer: BankTransferCommand,
+  setSweepSettings: SetSweepSettingsCommand,
+  creditVirtualAccount: CreditVirtualAccountCommand,
+  assignCheckoutAccount: AssignCheckoutAccountCommand,
+  settleCheckoutPayment: SettleCheckoutPaymentCommand,
+  closeCheckouts: CloseCheckoutsCommand,
+} satisfies Record<OutletCommandType, abstract new () => unknown>;
+
+/** A checkout's dynamic bank account: pay exactly `amount` into it before `expiresAt`. */
+export interface CheckoutAccount {
+  accountNumber: string;
+  accountName: string;
+  bankName: string;
+  amount: string;
+  expiresAt: string;
+}
+
+/** The answer to settleCheckoutPayment: whether this payment paid the checkout, and its outcome. */
+export interface CheckoutPaymentResult {
+  outcome: CheckoutOutcome;
+  /** false: the checkout had ended; a card payment's money waits in the suspense wallet for a refund. */
+  accepted: boolean;
+}
+
+/** The answer to creditVirtualAccount; a checkout account's credit also tells how the checkout ended. */
+export interface CreditVirtualAccountResult extends CreditVirtualAccountResponse {
+  checkoutOutcome?: CheckoutOutcome;
+}

@@ -1,0 +1,75 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsNotEmpty, IsString, ValidateNested } from 'class-validator';
+
+import { ListDeliveriesQuery } from '../http/webhooks/webhooks.dto';
+
+/** Requests the gateway sends to webhook-dispatcher on Topics.webhookCommands (request/reply). */
+abstract class ForBusiness {
+  @IsString()
+  @IsNotEmpty()
+  businessId!: string;
+}
+
+export class GetEndpointCommand extends ForBusiness {
+  @IsIn(['getEndpoint'])
+  type!: 'getEndpoint';
+}
+
+export class SetEndpointCommand extends ForBusiness {
+  @IsIn(['setEndpoint'])
+  type!: 'setEndpoint';
+
+  @IsString()
+  @IsNotEmpty()
+  url!: string;
+}
+
+export class ListDeliveriesCommand extends ForBusiness {
+  @IsIn(['listDeliveries'])
+  type!: 'listDeliveries';
+
+  @ValidateNested()
+  @Type(() => ListDeliveriesQuery)
+  query!: ListDeliveriesQuery;
+}
+
+export class GetDeliveryCommand extends ForBusiness {
+  @IsIn(['getDelivery'])
+  type!: 'getDelivery';
+
+  @IsString()
+  @IsNotEmpty()
+  deliveryId!: string;
+}
+
+export class ReplayDeliveryCommand extends ForBusiness {
+  @IsIn(['replayDelivery'])
+  type!: 'replayDelivery';
+
+  @IsString()
+  @IsNotEmpty()
+  deliveryId!: string;
+}
+
+export class SendTestCommand extends ForBusiness {
+  @IsIn(['sendTest'])
+  type!: 'sendTest';
+}
+
+export type WebhookCommand =
+  | GetEndpointCommand
+  | SetEndpointCommand
+  | ListDeliveriesCommand
+  | GetDeliveryCommand
+  | ReplayDeliveryCommand
+  | SendTestCommand;
+
+/** The contract of each webhook command, by type. */
+export const webhookCommandContracts = {
+  getEndpoint: GetEndpointCommand,
+  setEndpoint: SetEndpointCommand,
+  listDeliveries: ListDeliveriesCommand,
+  getDelivery: GetDeliveryCommand,
+  replayDelivery: ReplayDeliveryCommand,
+  sendTest: SendTestCommand,
+} satisfies Record<WebhookCommand['type'], new () => unknown>;
