@@ -59,9 +59,9 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
-    // Scripts served to browsers as they are (the hosted checkout page).
+    // Modules served to browsers as they are (the hosted checkout page).
     files: ['apps/*/src/**/public/*.js'],
-    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+    languageOptions: { sourceType: 'module', globals: { ...globals.browser } },
   },
   {
     files: ['**/*.cjs'],

@@ -11,15 +11,23 @@ export interface PageAsset {
   version: string;
 }
 
+const script = 'text/javascript; charset=utf-8';
+
+/** The page's entry module imports the others by relative URL, unversioned: those are revalidated. */
 const files = {
-  'checkout.js': 'text/javascript; charset=utf-8',
+  'checkout.js': script,
+  'page.js': script,
+  'card.js': script,
+  'card-steps.js': script,
+  'transfer.js': script,
+  'qr.js': script,
   'checkout.css': 'text/css; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 } as const;
 
 export type PageAssetName = keyof typeof files;
 
-/** The hosted page's script, styles and icon: read once at start, served from memory. */
+/** The hosted page's script modules, styles and icon: read once at start, served from memory. */
 @Injectable()
 export class PageAssets {
   private readonly assets = new Map<string, PageAsset>(

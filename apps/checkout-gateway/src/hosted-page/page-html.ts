@@ -24,7 +24,7 @@ function layout(assets: PageAssets, title: string, main: string): string {
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${assets.url('checkout.css')}">
-<script src="${assets.url('checkout.js')}" defer></script>
+<script type="module" src="${assets.url('checkout.js')}"></script>
 </head>
 <body>
 ${main}
