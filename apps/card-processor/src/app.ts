@@ -1,13 +1,15 @@
 import { AppSpec } from '@payments/platform-bootstrap';
 
-import { AppModule } from './app.module';
+import { ChargesModule } from './charges/charges.module';
 import { Env } from './config/env';
 import { database } from './database/data-source';
+import { PosModule } from './pos/pos.module';
 
 /** How the card-processor is built: shared by main.ts and the integration tests. */
 export const cardProcessorApp: AppSpec<Env> = {
   envClass: Env,
   database,
-  module: (env) => AppModule.forRoot(env),
+  features: [ChargesModule, PosModule],
+  outboxRelay: true,
   kafkaConsumer: true,
 };

@@ -1,14 +1,29 @@
 import { AppSpec } from '@payments/platform-bootstrap';
 
-import { AppModule } from './app.module';
+import { BusinessesModule } from './businesses/businesses.module';
+import { CheckoutsModule } from './checkouts/checkouts.module';
 import { Env } from './config/env';
 import { database } from './database/data-source';
+import { HostedPageModule } from './hosted-page/hosted-page.module';
+import { OutletsModule } from './outlets/outlets.module';
+import { SandboxModule } from './sandbox/sandbox.module';
+import { TransfersModule } from './transfers/transfers.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** How the gateway is built: shared by main.ts and the integration tests. */
 export const gatewayApp: AppSpec<Env> = {
   envClass: Env,
   database,
-  module: (env) => AppModule.forRoot(env),
+  features: [
+    BusinessesModule,
+    HostedPageModule,
+    CheckoutsModule,
+    OutletsModule,
+    TransfersModule,
+    SandboxModule,
+    WebhooksModule,
+  ],
+  outboxRelay: true,
   kafkaConsumer: true,
 
   docs: {

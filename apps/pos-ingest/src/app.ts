@@ -1,15 +1,17 @@
 import { AppSpec } from '@payments/platform-bootstrap';
 
-import { AppModule } from './app.module';
+import { BusinessesModule } from './businesses/businesses.module';
 import { Env } from './config/env';
 import { database } from './database/data-source';
+import { PosModule } from './pos/pos.module';
 import { posRouteDocs } from './pos/pos.route';
 
 /** How the pos-ingest is built: shared by main.ts and the integration tests. */
 export const posIngestApp: AppSpec<Env> = {
   envClass: Env,
   database,
-  module: (env) => AppModule.forRoot(env),
+  features: [BusinessesModule, PosModule],
+  outboxRelay: false,
   kafkaConsumer: true,
   docs: {
     title: 'POS ingest API',

@@ -1,13 +1,16 @@
 import { AppSpec } from '@payments/platform-bootstrap';
 
-import { AppModule } from './app.module';
+import { BusinessesModule } from './businesses/businesses.module';
+import { CommandsModule } from './commands/commands.module';
 import { Env } from './config/env';
 import { database } from './database/data-source';
+import { DeliveriesModule } from './deliveries/deliveries.module';
 
 /** How the webhook-dispatcher is built: shared by main.ts and the integration tests. */
 export const webhookDispatcherApp: AppSpec<Env> = {
   envClass: Env,
   database,
-  module: (env) => AppModule.forRoot(env),
+  features: [BusinessesModule, DeliveriesModule, CommandsModule],
+  outboxRelay: false,
   kafkaConsumer: true,
 };

@@ -1,5 +1,14 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
-import { UnauthorizedError } from '@payments/platform-envelope';
+import {
+  applyDecorators,
+  CanActivate,
+  Controller,
+  createParamDecorator,
+  ExecutionContext,
+  Injectable,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiKeyProtected, UnauthorizedError } from '@payments/platform-envelope';
 import type { FastifyRequest } from 'fastify';
 
 import { Business } from './business.entity';
@@ -32,3 +41,8 @@ export const CurrentBusiness = createParamDecorator((_data: unknown, context: Ex
   if (!business) throw new Error('CurrentBusiness used on a route without ApiKeyGuard');
   return business;
 });
+
+/** A controller of the partner API: every route takes the business's key pair, and is documented so. */
+export function PartnerController(path: string, tag: string): ClassDecorator {
+  return applyDecorators(ApiTags(tag), Controller(path), UseGuards(ApiKeyGuard), ApiKeyProtected());
+}

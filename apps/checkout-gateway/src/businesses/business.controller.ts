@@ -1,15 +1,12 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Get } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { BusinessProfileResponse } from '@payments/contracts';
-import { ApiEnvelopeOk, ApiKeyProtected, SuccessMessage } from '@payments/platform-envelope';
+import { ApiEnvelopeOk, SuccessMessage } from '@payments/platform-envelope';
 
-import { ApiKeyGuard, CurrentBusiness } from './api-key.guard';
+import { CurrentBusiness, PartnerController } from './api-key.guard';
 import { Business } from './business.entity';
 
-@ApiTags('business')
-@Controller('business')
-@UseGuards(ApiKeyGuard)
-@ApiKeyProtected()
+@PartnerController('business', 'business')
 export class BusinessController {
   @Get()
   @ApiOperation({ summary: 'The business behind the calling keys: check your credentials and mode' })

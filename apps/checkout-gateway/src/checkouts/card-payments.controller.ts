@@ -1,22 +1,13 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { CardAuthorizationRequest, CardChargeResponse, CardPaymentRequest } from '@payments/contracts';
-import {
-  ApiEnvelopeErrors,
-  ApiEnvelopeOk,
-  ApiKeyProtected,
-  ApiRequestBody,
-  SuccessMessage,
-} from '@payments/platform-envelope';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 
-import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
+import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { CardPaymentsService } from './card-payments.service';
 
-@ApiTags('checkout')
-@Controller('checkout/:reference')
-@UseGuards(ApiKeyGuard)
-@ApiKeyProtected()
+@PartnerController('checkout/:reference', 'checkout')
 export class CardPaymentsController {
   constructor(private readonly payments: CardPaymentsService) {}
 

@@ -1,23 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { CheckoutResponse, CreateCheckoutRequest, CreateCheckoutResponse } from '@payments/contracts';
-import {
-  ApiEnvelopeErrors,
-  ApiEnvelopeOk,
-  ApiKeyProtected,
-  ApiRequestBody,
-  SuccessMessage,
-} from '@payments/platform-envelope';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 
-import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
+import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
 import { CheckoutsService } from './checkouts.service';
 
-@ApiTags('checkout')
-@Controller('payin/charge/requests')
-@UseGuards(ApiKeyGuard)
-@ApiKeyProtected()
+@PartnerController('payin/charge/requests', 'checkout')
 export class CheckoutsController {
   constructor(private readonly checkouts: CheckoutsService) {}
 

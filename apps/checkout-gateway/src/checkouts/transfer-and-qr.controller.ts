@@ -1,22 +1,13 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { CheckoutAccountResponse, CheckoutQrResponse, QrWalletPayRequest } from '@payments/contracts';
-import {
-  ApiEnvelopeErrors,
-  ApiEnvelopeOk,
-  ApiKeyProtected,
-  ApiRequestBody,
-  SuccessMessage,
-} from '@payments/platform-envelope';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 
-import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
+import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { TransferAndQrService } from './transfer-and-qr.service';
 
-@ApiTags('checkout')
-@Controller()
-@UseGuards(ApiKeyGuard)
-@ApiKeyProtected()
+@PartnerController('', 'checkout')
 export class TransferAndQrController {
   constructor(private readonly methods: TransferAndQrService) {}
 

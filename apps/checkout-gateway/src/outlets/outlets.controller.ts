@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import {
   CreateOutletRequest,
   OutletPageResponse,
@@ -9,23 +9,14 @@ import {
   SweepSettingsResponse,
 } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
-import {
-  ApiEnvelopeErrors,
-  ApiEnvelopeOk,
-  ApiKeyProtected,
-  ApiRequestBody,
-  SuccessMessage,
-} from '@payments/platform-envelope';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 
-import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
+import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 
-@ApiTags('outlets')
-@Controller('outlets')
-@UseGuards(ApiKeyGuard)
-@ApiKeyProtected()
+@PartnerController('outlets', 'outlets')
 export class OutletsController {
   constructor(private readonly outletService: OutletServiceClient) {}
 

@@ -1,16 +1,13 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Get } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { WalletResponse } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiKeyProtected, SuccessMessage } from '@payments/platform-envelope';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, SuccessMessage } from '@payments/platform-envelope';
 
-import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
+import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 
-@ApiTags('outlets')
-@Controller('wallets')
-@UseGuards(ApiKeyGuard)
-@ApiKeyProtected()
+@PartnerController('wallets', 'outlets')
 export class WalletsController {
   constructor(private readonly outletService: OutletServiceClient) {}
 

@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import {
   CreditVirtualAccountRequest,
   CreditVirtualAccountResponse,
@@ -10,23 +10,19 @@ import {
   ApiEnvelopeErrors,
   ApiEnvelopeOk,
   apiError,
-  ApiKeyProtected,
   ApiRequestBody,
   SuccessMessage,
   ValidationFailedError,
 } from '@payments/platform-envelope';
 
-import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
+import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { CheckoutsService } from '../checkouts/checkouts.service';
 import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 
 /** Simulators of the outside world, for test keys only. */
-@ApiTags('sandbox')
-@Controller('sandbox')
-@UseGuards(ApiKeyGuard)
-@ApiKeyProtected()
+@PartnerController('sandbox', 'sandbox')
 export class SandboxController {
   constructor(
     private readonly outletService: OutletServiceClient,

@@ -1,27 +1,18 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import {
   BankTransferRequest,
   BankTransferResponse,
   InternalTransferRequest,
   InternalTransferResponse,
 } from '@payments/contracts';
-import {
-  ApiEnvelopeErrors,
-  ApiEnvelopeOk,
-  ApiKeyProtected,
-  ApiRequestBody,
-  SuccessMessage,
-} from '@payments/platform-envelope';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 
-import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
+import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 
-@ApiTags('transfers')
-@Controller('transfer')
-@UseGuards(ApiKeyGuard)
-@ApiKeyProtected()
+@PartnerController('transfer', 'transfers')
 export class TransfersController {
   constructor(private readonly outletService: OutletServiceClient) {}
 

@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import {
   DeliveryDetailResponse,
   DeliveryPageResponse,
@@ -8,22 +8,13 @@ import {
   SetWebhookEndpointRequest,
   WebhookEndpointResponse,
 } from '@payments/contracts';
-import {
-  ApiEnvelopeErrors,
-  ApiEnvelopeOk,
-  ApiKeyProtected,
-  ApiRequestBody,
-  SuccessMessage,
-} from '@payments/platform-envelope';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 
-import { ApiKeyGuard, CurrentBusiness } from '../businesses/api-key.guard';
+import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
 import { WebhookServiceClient } from '../kafka-clients/webhook-service.client';
 
-@ApiTags('webhooks')
-@Controller('webhooks')
-@UseGuards(ApiKeyGuard)
-@ApiKeyProtected()
+@PartnerController('webhooks', 'webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhookServiceClient) {}
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-import { DynamicModule, Logger as NestLogger } from '@nestjs/common';
+import { DynamicModule, Logger as NestLogger, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
@@ -13,15 +13,29 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 
 import { ApiDocsOptions, setupApiDocs } from './api-docs.setup';
+import { PlatformModule } from './platform.module';
 
 export interface AppSpec<E extends PlatformEnv> {
   envClass: new () => E;
   database: AppDatabase;
-  /** The app's root module, built from its validated environment. */
-  module: (env: E) => DynamicModule;
+  /** The app's feature modules, imported after the platform's. */
+  features: Type[];
+  /** Whether the app writes events to its outbox, and so relays them to Kafka. */
+  outboxRelay: boolean;
   docs?: ApiDocsOptions;
   /** Run the app's Kafka handlers (@EventHandler, @CommandHandler); tests that call handlers directly leave it off. */
   kafkaConsumer?: boolean;
+}
+
+/** An app's root module: the platform, configured from its validated environment, then the app's features. */
+@Module({})
+export class AppModule {}
+
+function appModule<E extends PlatformEnv>(spec: AppSpec<E>, env: E): DynamicModule {
+  return {
+    module: AppModule,
+    imports: [PlatformModule.forRoot(env, spec.database, { outboxRelay: spec.outboxRelay }), ...spec.features],
+  };
 }
 
 /** Reads the environment or stops the process with a message naming each bad variable. */
@@ -56,7 +70,7 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
         .send(request.method === 'HEAD' ? undefined : JSON.stringify(envelope));
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(spec.module(env), adapter, { bufferLogs: true });
+  const app = await NestFactory.create<NestFastifyApplication>(appModule(spec, env), adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(Metrics);
