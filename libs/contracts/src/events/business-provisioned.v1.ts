@@ -1,5 +1,7 @@
 import { IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
 
+import { ForBusiness } from '../messages/scopes';
+
 /**
  * A partner was onboarded, on Topics.businessEvents. Secrets travel sealed (AES-256-GCM,
  * platform data key) so that the services that need them (webhook signing, POS decryption)
@@ -7,11 +9,7 @@ import { IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
  */
 export const BusinessProvisionedV1 = 'business.provisioned.v1';
 
-export class BusinessProvisionedV1Payload {
-  @IsString()
-  @IsNotEmpty()
-  businessId!: string;
-
+export class BusinessProvisionedV1Payload extends ForBusiness {
   @IsString()
   name!: string;
 

@@ -1,5 +1,6 @@
 import { IsISO8601, IsNotEmpty, IsString } from 'class-validator';
 
+import { ForCheckout } from '../messages/scopes';
 import { IsKoboAmount } from '../validation/kobo-amount';
 
 /**
@@ -8,18 +9,10 @@ import { IsKoboAmount } from '../validation/kobo-amount';
  */
 export const CardChargeSucceededV1 = 'card.charge.succeeded.v1';
 
-export class CardChargeSucceededV1Payload {
+export class CardChargeSucceededV1Payload extends ForCheckout {
   @IsString()
   @IsNotEmpty()
   chargeId!: string;
-
-  @IsString()
-  @IsNotEmpty()
-  businessId!: string;
-
-  @IsString()
-  @IsNotEmpty()
-  checkoutReference!: string;
 
   @IsKoboAmount()
   amount!: string;

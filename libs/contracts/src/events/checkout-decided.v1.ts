@@ -1,6 +1,7 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 
 import { PaymentMethod, paymentMethods } from '../http/checkout/checkout.dto';
+import { ForCheckout } from '../messages/scopes';
 
 /** outlet-service → gateway on Topics.checkoutPayments: how a checkout ended, keyed by business id. */
 export const CheckoutDecidedV1 = 'checkout.decided.v1';
@@ -9,15 +10,7 @@ export const CheckoutDecidedV1 = 'checkout.decided.v1';
  * How a checkout ended, as the ledger decided it: the first payment booked or the first
  * closing wins, and nothing changes it afterwards. Also the answer of several outlet commands.
  */
-export class CheckoutOutcome {
-  @IsString()
-  @IsNotEmpty()
-  businessId!: string;
-
-  @IsString()
-  @IsNotEmpty()
-  checkoutReference!: string;
-
+export class CheckoutOutcome extends ForCheckout {
   @IsIn(['SUCCESS', 'FAILED'])
   status!: 'SUCCESS' | 'FAILED';
 

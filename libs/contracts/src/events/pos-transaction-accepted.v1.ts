@@ -1,6 +1,6 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString } from 'class-validator';
 
-import { IsKoboAmount } from '../validation/kobo-amount';
+import { PosTransactionFields } from './pos-transaction-fields';
 
 /**
  * An accepted POS submission on Topics.posTransactions, keyed by serial number. Card data
@@ -8,29 +8,10 @@ import { IsKoboAmount } from '../validation/kobo-amount';
  */
 export const PosTransactionAcceptedV1 = 'pos.transaction.accepted.v1';
 
-export class PosTransactionAcceptedV1Payload {
-  @IsString()
-  @IsNotEmpty()
-  reference!: string;
-
-  @IsString()
-  @IsNotEmpty()
-  businessId!: string;
-
+export class PosTransactionAcceptedV1Payload extends PosTransactionFields {
   /** test: the sandbox issuer decides; live: real card rails. */
   @IsIn(['test', 'live'])
   mode!: 'test' | 'live';
-
-  @IsString()
-  @IsNotEmpty()
-  serialNumber!: string;
-
-  @IsOptional()
-  @IsString()
-  outletId!: string | null;
-
-  @IsKoboAmount()
-  amount!: string;
 
   @IsString()
   sequenceNumber!: string;
@@ -46,9 +27,6 @@ export class PosTransactionAcceptedV1Payload {
 
   @IsString()
   institutionCode!: string;
-
-  @IsString()
-  maskedPan!: string;
 
   /** AES-256-GCM sealed JSON of {pan, pinBlock, track2Data, iccData, cardExpiryDate}, bound to the reference. */
   @IsString()

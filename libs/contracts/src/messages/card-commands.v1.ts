@@ -2,26 +2,19 @@ import { IsBoolean, IsIn, IsISO8601, IsNotEmpty, IsString } from 'class-validato
 
 import type { CardChargeResponse } from '../http/checkout/card.dto';
 import { IsKoboAmount } from '../validation/kobo-amount';
+import { ForCheckout } from './scopes';
 
 /**
  * Requests the gateway sends to card-processor on Topics.cardCommands (request/reply). Card
  * data and verification answers travel sealed (AES-256-GCM, CARD_DATA_KEY, bound to the
  * checkout reference): they appear in no log and no message in clear.
  */
-export class StartChargeCommand {
+export class StartChargeCommand extends ForCheckout {
   @IsIn(['startCharge'])
   type!: 'startCharge';
 
-  @IsString()
-  @IsNotEmpty()
-  businessId!: string;
-
   @IsIn(['test', 'live'])
   mode!: 'test' | 'live';
-
-  @IsString()
-  @IsNotEmpty()
-  checkoutReference!: string;
 
   @IsKoboAmount()
   amount!: string;
@@ -35,17 +28,9 @@ export class StartChargeCommand {
   sealedCard!: string;
 }
 
-export class AuthorizeChargeCommand {
+export class AuthorizeChargeCommand extends ForCheckout {
   @IsIn(['authorize'])
   type!: 'authorize';
-
-  @IsString()
-  @IsNotEmpty()
-  businessId!: string;
-
-  @IsString()
-  @IsNotEmpty()
-  checkoutReference!: string;
 
   @IsString()
   @IsNotEmpty()

@@ -26,6 +26,7 @@ import {
 import { BankTransferRequest } from '../http/transfers/bank-transfer.request';
 import { InternalTransferRequest } from '../http/transfers/internal-transfer.request';
 import { IsKoboAmount } from '../validation/kobo-amount';
+import { ForBusiness, ForCheckout } from './scopes';
 
 /**
  * Requests the gateway sends to outlet-service on Topics.outletCommands (Kafka request/reply).
@@ -34,12 +35,6 @@ import { IsKoboAmount } from '../validation/kobo-amount';
  * after a 503): every one that creates something or moves money carries what makes it
  * idempotent (a partner reference, an Idempotency-Key, a session or payment id, a command id).
  */
-abstract class ForBusiness {
-  @IsString()
-  @IsNotEmpty()
-  businessId!: string;
-}
-
 export class CreateOutletCommand extends ForBusiness {
   @IsIn(['createOutlet'])
   type!: 'createOutlet';
@@ -141,13 +136,9 @@ export class CreditVirtualAccountCommand extends ForBusiness {
   idempotencyKey?: string;
 }
 
-export class AssignCheckoutAccountCommand extends ForBusiness {
+export class AssignCheckoutAccountCommand extends ForCheckout {
   @IsIn(['assignCheckoutAccount'])
   type!: 'assignCheckoutAccount';
-
-  @IsString()
-  @IsNotEmpty()
-  checkoutReference!: string;
 
   @IsKoboAmount()
   amount!: string;
@@ -156,13 +147,9 @@ export class AssignCheckoutAccountCommand extends ForBusiness {
   expiresAt!: string;
 }
 
-export class SettleCheckoutPaymentCommand extends ForBusiness {
+export class SettleCheckoutPaymentCommand extends ForCheckout {
   @IsIn(['settleCheckoutPayment'])
   type!: 'settleCheckoutPayment';
-
-  @IsString()
-  @IsNotEmpty()
-  checkoutReference!: string;
 
   @IsKoboAmount()
   amount!: string;
@@ -181,11 +168,7 @@ export class SettleCheckoutPaymentCommand extends ForBusiness {
 }
 
 /** Ends a checkout FAILED unless a payment decided it first. */
-export class CheckoutClosing extends ForBusiness {
-  @IsString()
-  @IsNotEmpty()
-  checkoutReference!: string;
-
+export class CheckoutClosing extends ForCheckout {
   @IsString()
   comment!: string;
 

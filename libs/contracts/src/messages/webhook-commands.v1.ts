@@ -2,14 +2,9 @@ import { Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsString, ValidateNested } from 'class-validator';
 
 import { ListDeliveriesQuery } from '../http/webhooks/webhooks.dto';
+import { ForBusiness } from './scopes';
 
 /** Requests the gateway sends to webhook-dispatcher on Topics.webhookCommands (request/reply). */
-abstract class ForBusiness {
-  @IsString()
-  @IsNotEmpty()
-  businessId!: string;
-}
-
 export class GetEndpointCommand extends ForBusiness {
   @IsIn(['getEndpoint'])
   type!: 'getEndpoint';
