@@ -2,7 +2,10 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 
-import { testEnvironment } from '@payments/testing';
+import { PartnerCredentials } from '@payments/contracts';
+import { eventually, testEnvironment } from '@payments/testing';
+
+export type { PartnerCredentials };
 
 export const repoRoot = resolve(__dirname, '../../..');
 
@@ -43,14 +46,6 @@ export function npmRun(script: string, args: string[]): { status: number | null;
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr };
-}
-
-export interface PartnerCredentials {
-  businessId: string;
-  apiKey: string;
-  apiSecret: string;
-  posEncryptionKey: string;
-  webhookUrl: string | null;
 }
 
 export interface Envelope<T = Record<string, unknown>> {
@@ -131,4 +126,37 @@ export function exitWithin<T>(exited: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`still running ${ms} ms after the signal`)), ms);
   });
   return Promise.race([exited, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Stops the apps as an orchestrator would (SIGTERM) and waits for each to exit. */
+export async function stopApps(apps: RunningApp[]): Promise<void> {
+  for (const app of apps) app.process.kill('SIGTERM');
+  await Promise.all(apps.map((app) => app.exited));
+}
+
+/** Registers a terminal once the business's onboarding has reached pos-ingest over Kafka. */
+export async function registerTerminal(businessId: string, serial: string, outletId: string): Promise<void> {
+  await eventually(
+    async () =>
+      npmRun('terminal:register', ['--business', businessId, '--serial', serial, '--outlet', outletId]).status === 0
+        ? true
+        : undefined,
+    30_000,
+  );
+}
+
+/** Waits until outlet-service knows the partner (onboarding travels over Kafka): its checkouts get accounts. */
+export async function checkoutAccountsReady(partner: PartnerCredentials): Promise<void> {
+  const probe = (
+    await callGateway<{ reference: string }>(partner, 'POST', '/payin/charge/requests', {
+      amount: '10000',
+      accountName: 'Onboarding probe',
+      paymentMethod: ['pay-with-transfer'],
+    })
+  ).body.data.reference;
+  await eventually(
+    async () =>
+      (await callGateway(partner, 'POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined,
+    30_000,
+  );
 }

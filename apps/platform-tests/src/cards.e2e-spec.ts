@@ -1,6 +1,16 @@
 import { eventually, queryTestDatabase, testEnvironment } from '@payments/testing';
 
-import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+import {
+  appPorts,
+  callGateway,
+  checkoutAccountsReady,
+  createPartner,
+  PartnerCredentials,
+  RunningApp,
+  spawnApp,
+  stopApps,
+  waitForReady,
+} from './apps';
 
 jest.setTimeout(180_000);
 
@@ -54,8 +64,7 @@ describe('card payments with step-up verification', () => {
   });
 
   afterAll(async () => {
-    for (const app of apps) app.process.kill('SIGTERM');
-    await Promise.all(apps.map((app) => app.exited));
+    await stopApps(apps);
   });
 
   it('charges a card that needs no verification, and records the masked card on the checkout', async () => {
@@ -188,12 +197,7 @@ describe('card payments with step-up verification', () => {
   });
 
   it('books a successful card payment in the settlement wallet once', async () => {
-    // Onboarding reaches outlet-service over Kafka; its ledger knows the business after that.
-    const probe = await checkout(['pay-with-transfer']);
-    await eventually(
-      async () => ((await call('POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined),
-      30_000,
-    );
+    await checkoutAccountsReady(partner);
     const reference = await checkout();
     await pay(reference, '5060990000000000035');
     await Promise.all([authorize(reference, { otp: '123456' }), authorize(reference, { otp: '123456' })]);

@@ -1,6 +1,16 @@
 import { eventually, testEnvironment } from '@payments/testing';
 
-import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+import {
+  appPorts,
+  callGateway,
+  checkoutAccountsReady,
+  createPartner,
+  PartnerCredentials,
+  RunningApp,
+  spawnApp,
+  stopApps,
+  waitForReady,
+} from './apps';
 
 jest.setTimeout(180_000);
 
@@ -24,17 +34,11 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
     apps.push(spawnApp('checkout-gateway'), spawnApp('outlet-service'));
     await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Methods Partner');
-    // Onboarding reaches outlet-service over Kafka; until then the account cannot be assigned.
-    const probe = await checkout(['pay-with-transfer']);
-    await eventually(
-      async () => ((await call('POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined),
-      30_000,
-    );
+    await checkoutAccountsReady(partner);
   });
 
   afterAll(async () => {
-    for (const app of apps) app.process.kill('SIGTERM');
-    await Promise.all(apps.map((app) => app.exited));
+    await stopApps(apps);
   });
 
   it('assigns a dynamic account, refuses a wrong amount, and completes on the exact amount', async () => {

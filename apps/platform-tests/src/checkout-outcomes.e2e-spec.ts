@@ -1,6 +1,16 @@
 import { eventually, queryTestDatabase } from '@payments/testing';
 
-import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+import {
+  appPorts,
+  callGateway,
+  checkoutAccountsReady,
+  createPartner,
+  PartnerCredentials,
+  RunningApp,
+  spawnApp,
+  stopApps,
+  waitForReady,
+} from './apps';
 
 jest.setTimeout(180_000);
 
@@ -54,17 +64,11 @@ describe('how a checkout ends when payments race', () => {
     );
     await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Race Partner');
-    // Onboarding reaches outlet-service over Kafka; until then no account can be assigned.
-    const probe = await checkout(['pay-with-transfer']);
-    await eventually(
-      async () => ((await call('POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined),
-      30_000,
-    );
+    await checkoutAccountsReady(partner);
   });
 
   afterAll(async () => {
-    for (const app of apps) app.process.kill('SIGTERM');
-    await Promise.all(apps.map((app) => app.exited));
+    await stopApps(apps);
   });
 
   it('refuses a transfer to a checkout that ended FAILED when its card was declined, and books nothing', async () => {

@@ -12,10 +12,11 @@ import {
   appPorts,
   callGateway,
   createPartner,
-  npmRun,
   PartnerCredentials,
+  registerTerminal,
   RunningApp,
   spawnApp,
+  stopApps,
   waitForReady,
 } from './apps';
 
@@ -131,8 +132,7 @@ describe('contracts: every message the services write keeps its contract in libs
   afterAll(async () => {
     await recording?.stop();
     receiver?.close();
-    for (const app of apps) app.process.kill('SIGTERM');
-    await Promise.all(apps.map((app) => app.exited));
+    await stopApps(apps);
   });
 
   it('drives every command and event, and finds no message in breach', async () => {
@@ -227,14 +227,7 @@ describe('contracts: every message the services write keeps its contract in libs
 
     // A POS submission, once the terminal is registered.
     const serial = `SN-CONTRACT-${Date.now()}`;
-    await eventually(
-      async () =>
-        npmRun('terminal:register', ['--business', partner.businessId, '--serial', serial, '--outlet', outlet.outletId])
-          .status === 0
-          ? true
-          : undefined,
-      30_000,
-    );
+    await registerTerminal(partner.businessId, serial, outlet.outletId);
     const pos = await fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/pos`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

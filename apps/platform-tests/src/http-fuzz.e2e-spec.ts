@@ -11,11 +11,12 @@ import {
   appPorts,
   callGateway,
   createPartner,
-  npmRun,
   PartnerCredentials,
+  registerTerminal,
   repoRoot,
   RunningApp,
   spawnApp,
+  stopApps,
   waitForReady,
 } from './apps';
 import { bodyBytes, Credentials, hostileHeaders, hostileValue, pathSegment, Schema, schemaValue } from './fuzz/hostile';
@@ -190,15 +191,7 @@ describe('HTTP fuzz: hostile requests to every route', () => {
       })
     ).body.data;
     serial = `SN-FUZZ-${Date.now()}`;
-    // Onboarding reaches pos-ingest over Kafka: register once it has.
-    await eventually(
-      async () =>
-        npmRun('terminal:register', ['--business', partner.businessId, '--serial', serial, '--outlet', outlet.outletId])
-          .status === 0
-          ? true
-          : undefined,
-      30_000,
-    );
+    await registerTerminal(partner.businessId, serial, outlet.outletId);
     Object.assign(known, {
       reference: [checkout.reference],
       checkoutReference: [checkout.reference],
@@ -209,8 +202,7 @@ describe('HTTP fuzz: hostile requests to every route', () => {
 
   afterAll(async () => {
     agent.destroy();
-    for (const app of apps) app.process.kill('SIGTERM');
-    await Promise.all(apps.map((app) => app.exited));
+    await stopApps(apps);
   });
 
   it('answers every request with an envelope and a status below 500, and every app stays ready', async () => {

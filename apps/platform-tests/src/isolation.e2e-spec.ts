@@ -14,6 +14,7 @@ import {
   RunningApp,
   sharedSecrets,
   spawnApp,
+  stopApps,
   waitForReady,
 } from './apps';
 
@@ -95,8 +96,7 @@ describe('a backlog on one topic never delays commands on another', () => {
   });
 
   afterAll(async () => {
-    for (const app of apps) app.process.kill('SIGTERM');
-    await Promise.all(apps.map((app) => app.exited));
+    await stopApps(apps);
   });
 
   const decided = async () =>

@@ -3,7 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { Topics } from '@payments/contracts';
 import { eventually, KafkaCollector, testEnvironment } from '@payments/testing';
 
-import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+import {
+  appPorts,
+  callGateway,
+  createPartner,
+  PartnerCredentials,
+  RunningApp,
+  spawnApp,
+  stopApps,
+  waitForReady,
+} from './apps';
 
 jest.setTimeout(180_000);
 
@@ -36,8 +45,7 @@ describe('outlets, wallets and transfers through the gateway', () => {
 
   afterAll(async () => {
     await events?.stop();
-    for (const app of apps) app.process.kill('SIGTERM');
-    await Promise.all(apps.map((app) => app.exited));
+    await stopApps(apps);
   });
 
   const eventFor = (name: string, match: (data: Record<string, unknown>) => boolean) =>

@@ -3,7 +3,16 @@ import { encryptPosPayload } from '@payments/platform-crypto';
 import { eventually, KafkaCollector, testEnvironment } from '@payments/testing';
 import { Client } from 'pg';
 
-import { appPorts, createPartner, npmRun, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+import {
+  appPorts,
+  createPartner,
+  npmRun,
+  PartnerCredentials,
+  RunningApp,
+  spawnApp,
+  stopApps,
+  waitForReady,
+} from './apps';
 
 jest.setTimeout(180_000);
 
@@ -75,8 +84,7 @@ describe('POS transactions from terminal to wallet', () => {
 
   afterAll(async () => {
     await events?.stop();
-    for (const app of apps) app.process.kill('SIGTERM');
-    await Promise.all(apps.map((app) => app.exited));
+    await stopApps(apps);
   });
 
   it('registers a serial number to one business only', async () => {

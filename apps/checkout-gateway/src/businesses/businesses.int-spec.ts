@@ -1,12 +1,13 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Topics } from '@payments/contracts';
+import { PartnerCredentials } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { eventually, KafkaCollector, startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
 
 import { gatewayApp } from '../app';
 import { Env } from '../config/env';
-import { BusinessesService, PartnerCredentials } from './businesses.service';
+import { BusinessesService } from './businesses.service';
 
 jest.setTimeout(60_000);
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { BusinessProvisionedV1, BusinessProvisionedV1Payload, Topics } from '@payments/contracts';
+import { BusinessProvisionedV1, BusinessProvisionedV1Payload, PartnerCredentials, Topics } from '@payments/contracts';
 import {
   constantTimeEquals,
   hashSecret,
@@ -19,15 +19,6 @@ import { BusinessesRepository } from './businesses.repository';
 export interface NewPartner {
   name: string;
   mode: BusinessMode;
-  webhookUrl: string | null;
-}
-
-/** Shown once, at creation: only hashes and sealed copies are kept. */
-export interface PartnerCredentials {
-  businessId: string;
-  apiKey: string;
-  apiSecret: string;
-  posEncryptionKey: string;
   webhookUrl: string | null;
 }
 

@@ -6,11 +6,12 @@ import {
   OutletCommand,
   PartnerEventV1Payload,
 } from '@payments/contracts';
+import { PartnerCredentials } from '@payments/contracts';
 import { startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
 
 import { gatewayApp } from '../app';
-import { BusinessesService, PartnerCredentials } from '../businesses/businesses.service';
+import { BusinessesService } from '../businesses/businesses.service';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 
 import { parseArgs } from 'node:util';
 
+import { PartnerCredentials } from '@payments/contracts';
 import { loadEnvOrExit } from '@payments/platform-bootstrap';
 import { Sealer } from '@payments/platform-crypto';
 import { migrate, postgresOptions } from '@payments/platform-database';
@@ -9,7 +10,7 @@ import { Outbox } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
-import { BusinessesService, PartnerCredentials } from '../businesses/businesses.service';
+import { BusinessesService } from '../businesses/businesses.service';
 import { Env } from '../config/env';
 import { database } from '../database/data-source';
 

@@ -30,6 +30,12 @@ import { WalletsRepository } from '../wallets/wallets.repository';
 import { CheckoutAccountsRepository } from './checkout-accounts.repository';
 import { CheckoutOutcomesRepository } from './checkout-outcomes.repository';
 
+/** A card charge the issuer captured, as the gateway or card.charge.succeeded reports it. */
+type CapturedCard = Pick<
+  CardChargeSucceededV1Payload,
+  'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'
+>;
+
 /**
  * Money for checkouts paid by bank transfer, QR wallet or card, and the one place that decides
  * how a checkout ends. The first payment booked, or the first closing (expiry, a declined card),
@@ -133,12 +139,7 @@ export class CheckoutPaymentsService {
    * wallet for a refund. Once per charge, however often the gateway or the event asks. The
    * usual case (it pays the checkout) takes one database round trip.
    */
-  async payCard(
-    charge: Pick<
-      CardChargeSucceededV1Payload,
-      'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'
-    >,
-  ): Promise<CheckoutPaymentResult> {
+  async payCard(charge: CapturedCard): Promise<CheckoutPaymentResult> {
     // Usually the gateway asked first and its card.charge.succeeded event follows: answered from memory.
     const known = this.cardPayments.get(charge.chargeId);
     if (known) return known;
@@ -147,12 +148,7 @@ export class CheckoutPaymentsService {
     return result;
   }
 
-  private async bookCard(
-    charge: Pick<
-      CardChargeSucceededV1Payload,
-      'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'
-    >,
-  ): Promise<CheckoutPaymentResult> {
+  private async bookCard(charge: CapturedCard): Promise<CheckoutPaymentResult> {
     const wallets = await this.wallets.systemWalletIds(this.dataSource.manager, charge.businessId);
     const outcome: CheckoutOutcome = {
       businessId: charge.businessId,
@@ -195,12 +191,7 @@ export class CheckoutPaymentsService {
   }
 
   /** The checkout had ended when the card was captured: kept for a refund, or answered as the first time. */
-  private async payCardAfterEnd(
-    charge: Pick<
-      CardChargeSucceededV1Payload,
-      'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'
-    >,
-  ): Promise<CheckoutPaymentResult> {
+  private async payCardAfterEnd(charge: CapturedCard): Promise<CheckoutPaymentResult> {
     return this.dataSource.transaction(async (em) => {
       await this.businesses.require(em, charge.businessId);
       const key = { namespace: 'card-charge', reference: charge.chargeId } as const;
@@ -290,14 +281,7 @@ export class CheckoutPaymentsService {
   }
 
   /** Rail → suspense wallet, a refund record and refund.pending: captured money is never lost. */
-  private async holdForRefund(
-    em: EntityManager,
-    charge: Pick<
-      CardChargeSucceededV1Payload,
-      'chargeId' | 'businessId' | 'checkoutReference' | 'amount' | 'maskedPan'
-    >,
-    outcome: CheckoutOutcome,
-  ) {
+  private async holdForRefund(em: EntityManager, charge: CapturedCard, outcome: CheckoutOutcome) {
     const { businessId, checkoutReference, chargeId } = charge;
     const [railId, suspenseId] = [
       (await this.wallets.systemWallet(em, businessId, 'rail')).id,

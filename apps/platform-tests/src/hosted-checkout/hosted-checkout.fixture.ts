@@ -3,17 +3,19 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import { eventually, queryTestDatabase } from '@payments/testing';
+import { queryTestDatabase } from '@payments/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 
 import {
   appPorts,
   callGateway,
+  checkoutAccountsReady,
   createPartner,
   PartnerCredentials,
   repoRoot,
   RunningApp,
   spawnApp,
+  stopApps,
   waitForReady,
 } from '../apps';
 import { launchBrowser } from '../browser';
@@ -116,20 +118,13 @@ export class HostedCheckoutSuite {
     this.browser = await launchBrowser();
     await started;
     this.partner = createPartner('Lagos Books & Café');
-    // Onboarding reaches outlet-service over Kafka; transfer accounts wait for it.
-    const probe = await this.createCheckout(['pay-with-transfer']);
-    await eventually(
-      async () =>
-        (await this.call('POST', `/checkout/${probe.reference}/pay-with-transfer`)).status === 200 ? true : undefined,
-      30_000,
-    );
+    await checkoutAccountsReady(this.partner);
   }
 
   async stop(): Promise<void> {
     await this.browser?.close();
     this.merchant?.close();
-    for (const app of this.apps) app.process.kill('SIGTERM');
-    await Promise.all(this.apps.map((app) => app.exited));
+    await stopApps(this.apps);
   }
 }
 
