@@ -5,6 +5,7 @@
 //
 //   npm run containers [-- --keep]       --keep leaves the containers running afterwards
 //   node tools/containers.mjs --usable   exits 0 when podman can build and run images here
+//   node tools/containers.mjs --image <app>   builds that app's image only (the Nx `container` target)
 //
 // Uses podman (no Docker engine is needed): installs it when missing, and makes the
 // `node:20-bookworm-slim` base image locally when no registry can provide it (see
@@ -30,7 +31,11 @@ import {
 } from './lib.mjs';
 
 const { values } = parseArgs({
-  options: { usable: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } },
+  options: {
+    usable: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    image: { type: 'string' },
+  },
 });
 
 const baseImage = 'docker.io/library/node:20-bookworm-slim';
@@ -426,6 +431,17 @@ if (problem) {
   log(`podman is not usable here: ${problem}`);
   console.log('0 passed, 1 failed');
   process.exit(1);
+}
+
+if (values.image) {
+  if (!apps.some(({ name }) => name === values.image)) {
+    log(`--image must name an app: ${apps.map(({ name }) => name).join(', ')}`);
+    process.exit(2);
+  }
+  ensureBaseImage();
+  const seconds = buildImage(values.image);
+  log(`${imageName(values.image)} built in ${seconds.toFixed(0)} s`);
+  process.exit(0);
 }
 
 let startedKafka = false;

@@ -157,12 +157,26 @@ export async function waitUntilReady(url, timeoutMs) {
 
 /** Drops and creates a database on the local PostgreSQL, so a run starts from nothing. */
 export async function recreateDatabase(name) {
+  await onPostgres(async (admin) => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  });
+}
+
+/** Creates a database on the local PostgreSQL unless it exists. */
+export async function ensureDatabase(name) {
+  await onPostgres(async (admin) => {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
+  });
+}
+
+async function onPostgres(work) {
   const { default: pg } = await import('pg');
   const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${name}`);
+    await work(admin);
   } finally {
     await admin.end();
   }

@@ -1,0 +1,59 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { repoRoot } from './apps';
+
+jest.setTimeout(180_000);
+
+const apps = ['checkout-gateway', 'card-processor', 'pos-ingest', 'outlet-service', 'webhook-dispatcher'];
+
+function nx(args: string[]): string {
+  const result = spawnSync(join(repoRoot, 'node_modules/.bin/nx'), args, {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+  });
+  if (result.status !== 0) throw new Error(`nx ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+describe('Nx targets, as the platform team runs them', () => {
+  it('gives every app build, serve, test, lint and container, and every lib build, test and lint', () => {
+    const projects = JSON.parse(nx(['show', 'projects', '--json'])) as string[];
+    expect(projects).toEqual(expect.arrayContaining([...apps, 'contracts', 'platform-kafka', 'testing']));
+    for (const project of projects) {
+      const { targets } = JSON.parse(nx(['show', 'project', project, '--json'])) as {
+        targets: Record<string, unknown>;
+      };
+      const expected =
+        project === 'platform-tests'
+          ? ['test', 'lint']
+          : apps.includes(project)
+            ? ['build', 'serve', 'test', 'lint', 'container']
+            : ['build', 'test', 'lint'];
+      expect([project, Object.keys(targets)]).toEqual([project, expect.arrayContaining(expected)]);
+    }
+  });
+
+  it('builds every project into dist/, libs before the apps that import them, and reads it from the cache next time', () => {
+    const first = nx(['run-many', '-t', 'build', '--skip-nx-cache', '--outputStyle=static']);
+    expect(first).toContain('Successfully ran target build');
+    for (const app of apps) expect(existsSync(join(repoRoot, 'dist/apps', app, 'src/main.js'))).toBe(true);
+    expect(existsSync(join(repoRoot, 'dist/libs/platform/kafka/src/index.js'))).toBe(true);
+    expect(existsSync(join(repoRoot, 'dist/apps/checkout-gateway/src/hosted-page/public/checkout.js'))).toBe(true);
+    const again = nx(['run-many', '-t', 'build', '--outputStyle=static']);
+    expect(again).toMatch(/read the output from the cache instead of running the command for (\d+) out of \1 tasks/);
+  });
+
+  it('draws the architecture: apps depend on libs, never on each other', () => {
+    const { graph } = JSON.parse(nx(['graph', '--file=stdout'])) as {
+      graph: { dependencies: Record<string, { target: string }[]> };
+    };
+    for (const app of apps) {
+      const targets = graph.dependencies[app].map((dependency) => dependency.target);
+      expect(targets).toEqual(expect.arrayContaining(['contracts', 'platform-bootstrap']));
+      expect(targets.filter((target) => apps.includes(target))).toEqual([]);
+    }
+  });
+});
