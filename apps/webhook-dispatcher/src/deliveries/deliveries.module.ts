@@ -5,6 +5,7 @@ import { WebhookSender } from '../sending/webhook-sender';
 import { AttemptRecorder } from './attempt-recorder';
 import { AttemptsRepository } from './attempts.repository';
 import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveryMetrics } from './delivery-metrics';
 import { DeliveryWorker } from './delivery-worker';
 import { PartnerEventsConsumer } from './partner-events.consumer';
 
@@ -12,7 +13,14 @@ import { PartnerEventsConsumer } from './partner-events.consumer';
 @Module({
   imports: [EndpointsModule],
   controllers: [PartnerEventsConsumer],
-  providers: [DeliveriesRepository, DeliveryWorker, AttemptRecorder, AttemptsRepository, WebhookSender],
+  providers: [
+    DeliveriesRepository,
+    DeliveryWorker,
+    AttemptRecorder,
+    AttemptsRepository,
+    WebhookSender,
+    DeliveryMetrics,
+  ],
   exports: [DeliveriesRepository, DeliveryWorker, WebhookSender],
 })
 export class DeliveriesModule {}

@@ -235,6 +235,16 @@ export class DeliveriesRepository {
     if (!row) throw apiError('DELIVERY_NOT_FOUND', `Delivery ${deliveryId} not found`);
     return row;
   }
+
+  /** Every business's deliveries waiting to be sent now, and how long the oldest has waited. */
+  async dueBacklog(): Promise<{ due: number; oldestSeconds: number }> {
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*)::int AS due, COALESCE(EXTRACT(EPOCH FROM now() - min(next_attempt_at)), 0)::float8 AS oldest
+       FROM webhooks.deliveries
+       WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now())`,
+    )) as { due: number; oldest: number }[];
+    return { due: row.due, oldestSeconds: row.oldest };
+  }
 }
 
 export function toResponse(row: DeliveryRow): DeliveryResponse {
