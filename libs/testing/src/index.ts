@@ -4,3 +4,4 @@ export * from './private-broker';
 export * from './test-app';
 export * from './test-env';
 export * from './private-postgres';
+export * from './kubernetes';

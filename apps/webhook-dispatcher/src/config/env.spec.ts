@@ -1,5 +1,5 @@
 import { InvalidEnvironmentError, loadEnv } from '@payments/platform-config';
-import { composeServiceProblems } from '@payments/testing';
+import { composeServiceProblems, deploymentProblems, overlays } from '@payments/testing';
 
 import { Env } from './env';
 
@@ -25,5 +25,11 @@ describe('webhook-dispatcher configuration', () => {
     expect(() => loadEnv(Env, { ...required, NODE_ENV: 'production', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' })).toThrow(
       /WEBHOOK_SANDBOX_ALLOW_PRIVATE/,
     );
+  });
+});
+
+describe('webhook-dispatcher in the Kubernetes overlays', () => {
+  it.each(overlays)('%s: has an environment its Env accepts, its port, its probes and room to drain', (overlay) => {
+    expect(deploymentProblems(overlay, 'webhook-dispatcher', Env)).toEqual([]);
   });
 });

@@ -1,0 +1,153 @@
+import { Topics } from '@payments/contracts';
+import { KubeObject, overlays, podSpecOf, renderOverlay } from '@payments/testing';
+
+const apps = ['checkout-gateway', 'card-processor', 'pos-ingest', 'outlet-service', 'webhook-dispatcher'];
+const partitionsOf = Object.fromEntries(Object.values(Topics).map((topic) => [topic.name, topic.partitions]));
+
+type Model = new (data: object) => { validate(): void };
+
+/** The kubernetes-models class for an object's apiVersion and kind (KEDA's from its own package). */
+function modelOf({ apiVersion, kind }: KubeObject): Model {
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  const module = group.endsWith('keda.sh')
+    ? // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require(`@kubernetes-models/keda/${group}/${version}`)
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require(`kubernetes-models/${group ? `${group}/` : ''}${version}`);
+  const model = (module as Record<string, Model>)[kind];
+  if (!model) throw new Error(`no model for ${apiVersion} ${kind}`);
+  return model;
+}
+
+/** kustomize wraps long base64 Secret values over lines, which the API server's decoder ignores. */
+function asTheApiServerReadsIt(object: KubeObject): KubeObject {
+  if (object.kind !== 'Secret' || !object.data) return object;
+  const data = Object.fromEntries(Object.entries(object.data).map(([key, value]) => [key, value.replace(/\s/g, '')]));
+  return { ...object, data };
+}
+
+describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
+  const objects = renderOverlay(overlay);
+  const ofKind = (kind: string) => objects.filter((object) => object.kind === kind);
+  const named = (kind: string, name: string) => ofKind(kind).find((object) => object.metadata.name === name);
+
+  it('renders objects that each validate against the Kubernetes (and KEDA) schemas', () => {
+    const invalid = objects.flatMap((object) => {
+      try {
+        new (modelOf(object))(asTheApiServerReadsIt(object)).validate();
+        return [];
+      } catch (error) {
+        return [`${object.kind}/${object.metadata.name}: ${(error as Error).message}`];
+      }
+    });
+    expect(invalid).toEqual([]);
+    expect(objects.every((object) => object.kind === 'Namespace' || object.metadata.namespace === 'payments')).toBe(
+      true,
+    );
+  });
+
+  it('gives each app a Deployment, a Service on its http port and a disruption budget', () => {
+    for (const app of apps) {
+      expect(named('Deployment', app)).toBeDefined();
+      expect(named('Service', app)?.spec).toMatchObject({
+        selector: { 'app.kubernetes.io/name': app },
+        ports: [{ targetPort: 'http' }],
+      });
+      expect(named('PodDisruptionBudget', app)?.spec).toMatchObject({
+        selector: { matchLabels: { 'app.kubernetes.io/name': app } },
+      });
+    }
+  });
+
+  it('runs every container non-root, on a read-only root filesystem, without capabilities, with resources', () => {
+    const pods = [...ofKind('Deployment'), ...ofKind('Job')].map((object) => [object.metadata.name, podSpecOf(object)]);
+    for (const [name, pod] of pods as [string, ReturnType<typeof podSpecOf>][]) {
+      expect([name, pod.securityContext?.runAsNonRoot]).toEqual([name, true]);
+      for (const container of [...pod.containers, ...(pod.initContainers ?? [])]) {
+        expect([name, container.name, container.securityContext]).toEqual([
+          name,
+          container.name,
+          { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+        ]);
+        expect(container.resources?.requests?.cpu && container.resources.limits?.memory).toBeTruthy();
+      }
+    }
+  });
+
+  it('scales the gateway and pos-ingest on CPU, and the consumers on what they consume', () => {
+    const hpaTargets = ofKind('HorizontalPodAutoscaler').map(
+      (hpa) => (hpa.spec as { scaleTargetRef: { kind: string; name: string } }).scaleTargetRef,
+    );
+    expect(hpaTargets).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'checkout-gateway' },
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'pos-ingest' },
+    ]);
+    const scaled = ofKind('ScaledObject').map((object) => {
+      const spec = object.spec as {
+        scaleTargetRef: { name: string };
+        maxReplicaCount: number;
+        triggers: { type: string; metadata: Record<string, string> }[];
+      };
+      return { spec, target: spec.scaleTargetRef.name };
+    });
+    expect(scaled.map(({ target }) => target).sort()).toEqual([
+      'card-processor',
+      'outlet-service',
+      'webhook-dispatcher',
+    ]);
+    for (const { spec, target } of scaled) {
+      expect(named('Deployment', target)).toBeDefined();
+      for (const { type, metadata } of spec.triggers) {
+        if (type === 'kafka') {
+          // Groups are <SERVICE_NAME>.<traffic class>; more pods than partitions would sit idle.
+          expect(metadata.consumerGroup).toMatch(new RegExp(`^${target}\\.(commands|events|bulk)$`));
+          expect(partitionsOf[metadata.topic]).toBeGreaterThanOrEqual(spec.maxReplicaCount);
+        } else {
+          expect([target, type, metadata.query]).toEqual([
+            'webhook-dispatcher',
+            'prometheus',
+            expect.stringContaining('webhook_deliveries_due'),
+          ]);
+        }
+      }
+    }
+  });
+
+  it('lets only the gateway and pos-ingest take traffic from outside, and only the dispatcher reach the internet', () => {
+    const policies = ofKind('NetworkPolicy');
+    expect(policies.find((policy) => policy.metadata.name === 'default-deny')?.spec).toEqual({
+      podSelector: {},
+      policyTypes: ['Ingress', 'Egress'],
+    });
+    const openIngress = policies.filter((policy) =>
+      ((policy.spec as { ingress?: { from?: unknown[] }[] }).ingress ?? []).some((rule) => !rule.from),
+    );
+    expect(openIngress.map((policy) => policy.spec)).toEqual([
+      expect.objectContaining({
+        podSelector: {
+          matchExpressions: [
+            { key: 'app.kubernetes.io/name', operator: 'In', values: ['checkout-gateway', 'pos-ingest'] },
+          ],
+        },
+      }),
+    ]);
+    const toInternet = policies.filter((policy) =>
+      JSON.stringify((policy.spec as { egress?: unknown }).egress ?? []).includes('0.0.0.0/0'),
+    );
+    expect(toInternet.map((policy) => policy.spec?.podSelector)).toEqual([
+      { matchLabels: { 'app.kubernetes.io/name': 'webhook-dispatcher' } },
+    ]);
+  });
+
+  it('migrates every app in a Job, each from its own image, and never at pod start', () => {
+    const job = named('Job', 'payments-migrate')!;
+    const pod = podSpecOf(job);
+    const steps = [...(pod.initContainers ?? []), ...pod.containers];
+    expect(steps.map((step) => step.name)).toEqual(apps);
+    for (const step of steps) expect(step.image).toContain(`payments/${step.name}`);
+    const config = objects.find(
+      (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('platform-config'),
+    );
+    expect(config?.data?.MIGRATE_ON_START).toBe('false');
+  });
+});

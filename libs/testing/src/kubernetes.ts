@@ -1,0 +1,160 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+
+import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
+import { parseAllDocuments } from 'yaml';
+
+import { repoRoot } from './compose';
+
+export const overlays = ['local', 'production'] as const;
+export type Overlay = (typeof overlays)[number];
+
+/** A rendered Kubernetes object, as plain data. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  data?: Record<string, string>;
+}
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: {
+    configMapKeyRef?: { name: string; key: string };
+    secretKeyRef?: { name: string; key: string };
+  };
+}
+
+export interface KubeContainer {
+  name: string;
+  image: string;
+  env?: EnvVar[];
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  ports?: { name?: string; containerPort: number }[];
+  livenessProbe?: { httpGet?: { path: string; port: string | number } };
+  readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  startupProbe?: { httpGet?: { path: string; port: string | number } };
+  lifecycle?: { preStop?: { sleep?: { seconds: number } } };
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  securityContext?: {
+    allowPrivilegeEscalation?: boolean;
+    readOnlyRootFilesystem?: boolean;
+    capabilities?: { drop?: string[] };
+  };
+}
+
+export interface KubePodSpec {
+  containers: KubeContainer[];
+  initContainers?: KubeContainer[];
+  terminationGracePeriodSeconds?: number;
+  securityContext?: { runAsNonRoot?: boolean };
+}
+
+/**
+ * The secrets an overlay expects to exist in the cluster (production creates them out of band),
+ * with stand-in values of the right form, so an app's validation can still be run on the rest.
+ */
+export const externalSecrets: Record<string, Record<string, string>> = {
+  'payments-database': { DATABASE_URL: 'postgres://payments:secret@postgres.payments-data.svc:5432/payments' },
+  'payments-keys': {
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    CARD_DATA_KEY: randomBytes(32).toString('base64'),
+    POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
+  },
+};
+
+const rendered = new Map<Overlay, KubeObject[]>();
+
+/** `kubectl kustomize deploy/k8s/overlays/<overlay>`, parsed (once per overlay and process). */
+export function renderOverlay(overlay: Overlay): KubeObject[] {
+  if (!rendered.has(overlay)) {
+    const yaml = execFileSync('kubectl', ['kustomize', resolve(repoRoot, 'deploy/k8s/overlays', overlay)], {
+      encoding: 'utf8',
+    });
+    rendered.set(
+      overlay,
+      parseAllDocuments(yaml).map((document) => document.toJSON() as KubeObject),
+    );
+  }
+  return rendered.get(overlay)!;
+}
+
+export function podSpecOf(object: KubeObject): KubePodSpec {
+  return (object.spec as { template: { spec: KubePodSpec } }).template.spec;
+}
+
+/** The environment a container starts with: its own variables, its config maps and its secrets. */
+export function containerEnvironment(objects: KubeObject[], container: KubeContainer): Record<string, string> {
+  const configMap = (name: string) => objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === name)?.data;
+  const secret = (name: string, key: string) => {
+    const found = objects.find((o) => o.kind === 'Secret' && o.metadata.name.startsWith(name));
+    if (found?.data?.[key] !== undefined) return Buffer.from(found.data[key], 'base64').toString('utf8');
+    const external = Object.entries(externalSecrets).find(([prefix]) => name.startsWith(prefix))?.[1];
+    return external?.[key];
+  };
+  const environment: Record<string, string> = {};
+  for (const source of container.envFrom ?? []) {
+    if (source.configMapRef) Object.assign(environment, configMap(source.configMapRef.name) ?? {});
+  }
+  for (const variable of container.env ?? []) {
+    const from = variable.valueFrom;
+    const value =
+      variable.value ??
+      (from?.configMapKeyRef && configMap(from.configMapKeyRef.name)?.[from.configMapKeyRef.key]) ??
+      (from?.secretKeyRef && secret(from.secretKeyRef.name, from.secretKeyRef.key));
+    if (value === undefined) throw new Error(`${container.name}: ${variable.name} refers to nothing`);
+    environment[variable.name] = value;
+  }
+  return environment;
+}
+
+/**
+ * What is wrong with an app's Deployment in an overlay, checked against the app's own Env
+ * class (the validation it runs at boot), its port and its health routes. Empty when all is well.
+ */
+export function deploymentProblems<E extends PlatformEnv>(
+  overlay: Overlay,
+  name: string,
+  envClass: new () => E,
+): string[] {
+  const objects = renderOverlay(overlay);
+  const deployment = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === name);
+  if (!deployment) return [`${overlay}: no Deployment named ${name}`];
+  const problems: string[] = [];
+  const defaults = new envClass();
+  const declared = new Set(Object.keys(defaults));
+  const pod = podSpecOf(deployment);
+  const container = pod.containers.find((each) => each.name === name);
+  if (!container) return [`${overlay}: the Deployment has no container named ${name}`];
+  const environment = containerEnvironment(objects, container);
+  try {
+    const env = loadEnv(envClass, environment);
+    if (env.SERVICE_NAME !== name) problems.push(`SERVICE_NAME is ${env.SERVICE_NAME}`);
+    const port = container.ports?.find((each) => each.name === 'http')?.containerPort;
+    if (port !== env.PORT) problems.push(`the http port is ${port}, the app listens on ${env.PORT}`);
+    const drainSeconds = env.SHUTDOWN_TIMEOUT_MS / 1000 + (container.lifecycle?.preStop?.sleep?.seconds ?? 0);
+    if ((pod.terminationGracePeriodSeconds ?? 30) <= drainSeconds)
+      problems.push(`terminationGracePeriodSeconds must exceed the preStop pause and the drain (${drainSeconds} s)`);
+  } catch (error) {
+    if (!(error instanceof InvalidEnvironmentError)) throw error;
+    problems.push(...error.problems.map((problem) => `environment: ${problem}`));
+  }
+  for (const key of Object.keys(environment)) {
+    if (!declared.has(key)) problems.push(`environment: ${key} is not read by the app`);
+  }
+  const probes = {
+    liveness: container.livenessProbe?.httpGet,
+    readiness: container.readinessProbe?.httpGet,
+    startup: container.startupProbe?.httpGet,
+  };
+  const expected = { liveness: '/health/live', readiness: '/health/ready', startup: '/health/live' };
+  for (const [probe, path] of Object.entries(expected)) {
+    const httpGet = probes[probe as keyof typeof probes];
+    if (httpGet?.path !== path || httpGet.port !== 'http')
+      problems.push(`${probe} probe must GET ${path} on port http`);
+  }
+  return problems.map((problem) => `${overlay}: ${problem}`);
+}
