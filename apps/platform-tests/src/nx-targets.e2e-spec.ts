@@ -12,10 +12,11 @@ function nx(args: string[]): string {
   const result = spawnSync(join(repoRoot, 'node_modules/.bin/nx'), args, {
     cwd: repoRoot,
     encoding: 'utf8',
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', FORCE_COLOR: '0', NO_COLOR: '1' },
   });
   if (result.status !== 0) throw new Error(`nx ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
+  // Without colour codes, whatever the terminal or CI asks for.
+  return result.stdout.replace(/\x1b\[[0-9;]*m/g, '');
 }
 
 describe('Nx targets, as the platform team runs them', () => {
