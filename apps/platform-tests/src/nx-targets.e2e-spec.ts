@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 import { repoRoot } from './apps';
 
@@ -16,7 +17,7 @@ function nx(args: string[]): string {
   });
   if (result.status !== 0) throw new Error(`nx ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
   // Without colour codes, whatever the terminal or CI asks for.
-  return result.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+  return stripVTControlCharacters(result.stdout);
 }
 
 describe('Nx targets, as the platform team runs them', () => {
