@@ -1,4 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { Metrics } from '@payments/platform-metrics';
+import { Counter } from 'prom-client';
 
 import { Env } from '../config/env';
 import { AttemptsRepository, RecordedAttempt } from './attempts.repository';
@@ -23,11 +25,21 @@ export class AttemptRecorder implements BeforeApplicationShutdown {
   private readonly logger = new Logger(AttemptRecorder.name);
   private queue: Waiting[] = [];
   private flushing?: Promise<void>;
+  /** Attempts by what they led to: succeeded, pending (a retry is due), held or failed (gave up). */
+  private readonly outcomes: Counter<'outcome'>;
 
   constructor(
     private readonly attempts: AttemptsRepository,
     private readonly env: Env,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.outcomes = new Counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Delivery attempts recorded, by what they led to (succeeded, pending, held, failed)',
+      labelNames: ['outcome'],
+      registers: [metrics.registry],
+    });
+  }
 
   record(attempt: RecordedAttempt): Promise<void> {
     return new Promise((done, failed) => {
@@ -45,7 +57,10 @@ export class AttemptRecorder implements BeforeApplicationShutdown {
       const batch = this.queue.splice(0, maxBatch);
       try {
         await this.write(batch.map((waiting) => waiting.attempt));
-        for (const waiting of batch) waiting.done();
+        for (const waiting of batch) {
+          this.outcomes.inc({ outcome: waiting.attempt.next.status });
+          waiting.done();
+        }
       } catch (error) {
         this.logger.error(
           { err: error, attempts: batch.length },

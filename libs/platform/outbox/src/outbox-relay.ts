@@ -67,6 +67,15 @@ export class OutboxRelay {
     await this.producer?.disconnect().catch(() => undefined);
   }
 
+  /** How long the oldest event not yet published has waited, in seconds (0 when none waits). */
+  async oldestUnpublishedSeconds(): Promise<number> {
+    const table = this.dataSource.getMetadata(OutboxMessage).tablePath;
+    const [row] = (await this.dataSource.query(
+      `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age FROM ${table} WHERE published_at IS NULL`,
+    )) as { age: number }[];
+    return row.age;
+  }
+
   /** Publishes up to one batch; returns how many rows it published. */
   async publishBatch(): Promise<number> {
     const producer = await this.connectedProducer();

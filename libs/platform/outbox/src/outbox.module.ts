@@ -11,7 +11,9 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PlatformEnv } from '@payments/platform-config';
 import { KAFKA_CLIENT } from '@payments/platform-kafka';
+import { Metrics } from '@payments/platform-metrics';
 import { Kafka } from 'kafkajs';
+import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 
 import { Outbox, ProcessedEvents } from './outbox';
@@ -36,12 +38,24 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     @Inject(KAFKA_CLIENT) kafka: Kafka,
     private readonly env: PlatformEnv,
     @Inject(RELAY_ENABLED) private readonly relayEnabled: boolean,
+    metrics: Metrics,
   ) {
-    this.relay = new OutboxRelay(dataSource, kafka, {
+    const relay = new OutboxRelay(dataSource, kafka, {
       batchSize: env.OUTBOX_BATCH_SIZE,
       pollIntervalMs: env.OUTBOX_POLL_INTERVAL_MS,
       lingerMs: 20,
     });
+    this.relay = relay;
+    // An event written but not yet on Kafka: its age is how late every consumer of it will be.
+    if (relayEnabled)
+      new Gauge({
+        name: 'outbox_oldest_unpublished_age_seconds',
+        help: 'How long the oldest event in the outbox of this service has waited to be published',
+        registers: [metrics.registry],
+        async collect() {
+          this.set(await relay.oldestUnpublishedSeconds());
+        },
+      });
   }
 
   onApplicationBootstrap(): void {

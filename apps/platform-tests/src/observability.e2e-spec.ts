@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { parse } from 'yaml';
+
+import { AppName, appPorts, repoRoot, RunningApp, spawnApp, stopApps, waitForReady } from './apps';
+
+jest.setTimeout(180_000);
+
+interface Rule {
+  alert: string;
+  expr: string;
+  annotations: { summary: string; runbook: string };
+}
+
+const rules = (
+  parse(readFileSync(join(repoRoot, 'deploy/observability/alerts.yaml'), 'utf8')) as { groups: { rules: Rule[] }[] }
+).groups.flatMap((group) => group.rules);
+const dashboard = JSON.parse(readFileSync(join(repoRoot, 'deploy/observability/grafana-dashboard.json'), 'utf8')) as {
+  panels: { title: string; targets: { expr: string }[] }[];
+};
+
+/** PromQL words that are not metric names. */
+const promql = new Set(
+  'sum max min avg count rate irate increase histogram_quantile by without on ignoring group_left group_right bool and or unless offset le'.split(
+    ' ',
+  ),
+);
+
+/** The metric names a PromQL expression reads: what is left once labels, strings and functions are gone. */
+function metricsIn(expr: string): string[] {
+  const bare = expr
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/\b(by|without)\s*\([^)]*\)/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ');
+  return [...new Set((bare.match(/[a-zA-Z_:][a-zA-Z0-9_:]*/g) ?? []).filter((word) => !promql.has(word)))];
+}
+
+/** Series names an app exports: every `# TYPE` line, histograms with their _bucket, _count and _sum. */
+function exportedSeries(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+    names.add(name);
+    if (type === 'histogram') for (const suffix of ['_bucket', '_count', '_sum']) names.add(name + suffix);
+  }
+  return names;
+}
+
+describe('alerts and dashboard', () => {
+  const apps: RunningApp[] = [];
+  const exported = new Set<string>();
+
+  beforeAll(async () => {
+    const names: AppName[] = [
+      'checkout-gateway',
+      'card-processor',
+      'pos-ingest',
+      'outlet-service',
+      'webhook-dispatcher',
+    ];
+    for (const name of names) apps.push(spawnApp(name));
+    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
+    for (const name of names) {
+      const text = await (await fetch(`http://127.0.0.1:${appPorts[name]}/metrics`)).text();
+      for (const series of exportedSeries(text)) exported.add(series);
+    }
+  });
+
+  afterAll(() => stopApps(apps));
+
+  it('reads only metrics the apps export, in every alert and every dashboard panel', () => {
+    const expressions = [
+      ...rules.map((rule) => [`alert ${rule.alert}`, rule.expr]),
+      ...dashboard.panels.flatMap((panel) => panel.targets.map((target) => [`panel ${panel.title}`, target.expr])),
+    ];
+    const missing = expressions.flatMap(([where, expr]) =>
+      metricsIn(expr)
+        .filter((metric) => !exported.has(metric))
+        .map((metric) => `${where}: ${metric}`),
+    );
+    expect(missing).toEqual([]);
+    expect(expressions.flatMap(([, expr]) => metricsIn(expr)).length).toBeGreaterThan(rules.length);
+  });
+
+  it('covers lag and parked messages, the outbox, webhooks and HTTP, each alert with its runbook entry', () => {
+    const named = rules.flatMap((rule) => metricsIn(rule.expr));
+    for (const metric of [
+      'kafka_consumer_lag',
+      'kafka_dlq_depth',
+      'outbox_oldest_unpublished_age_seconds',
+      'webhook_delivery_attempts_total',
+      'webhook_oldest_due_delivery_age_seconds',
+      'http_request_duration_seconds_count',
+      'http_request_duration_seconds_bucket',
+    ])
+      expect(named).toContain(metric);
+    const operations = readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8');
+    for (const rule of rules) {
+      expect(rule.annotations.runbook).toBe(`docs/operations.md#${rule.alert.toLowerCase()}`);
+      expect([rule.alert, operations.includes(`### ${rule.alert}\n`)]).toEqual([rule.alert, true]);
+    }
+  });
+});
