@@ -150,15 +150,7 @@ export class CheckoutPaymentsService {
 
   private async bookCard(charge: CapturedCard): Promise<CheckoutPaymentResult> {
     const wallets = await this.wallets.systemWalletIds(this.dataSource.manager, charge.businessId);
-    const outcome: CheckoutOutcome = {
-      businessId: charge.businessId,
-      checkoutReference: charge.checkoutReference,
-      status: 'SUCCESS',
-      method: 'card',
-      paymentId: charge.chargeId,
-      maskedCard: charge.maskedPan,
-      comment: 'Paid by card',
-    };
+    const outcome = paidByCard(charge);
     try {
       return await this.moves.move<CheckoutPaymentResult>({
         businessId: charge.businessId,
@@ -197,15 +189,7 @@ export class CheckoutPaymentsService {
       const key = { namespace: 'card-charge', reference: charge.chargeId } as const;
       const request = { checkoutReference: charge.checkoutReference, amount: charge.amount };
       return this.commands.once(em, charge.businessId, key, 'card_charge', request, async () => {
-        const { outcome, decided } = await this.outcomes.decide(em, {
-          businessId: charge.businessId,
-          checkoutReference: charge.checkoutReference,
-          status: 'SUCCESS',
-          method: 'card',
-          paymentId: charge.chargeId,
-          maskedCard: charge.maskedPan,
-          comment: 'Paid by card',
-        });
+        const { outcome, decided } = await this.outcomes.decide(em, paidByCard(charge));
         if (decided) await this.book(em, outcome, charge.amount);
         else await this.holdForRefund(em, charge, outcome);
         return { outcome, accepted: decided };
@@ -338,4 +322,17 @@ export class CheckoutPaymentsService {
       payload: outcome,
     });
   }
+}
+
+/** The outcome a captured card asks for: the checkout paid by this charge. */
+function paidByCard(charge: CapturedCard): CheckoutOutcome {
+  return {
+    businessId: charge.businessId,
+    checkoutReference: charge.checkoutReference,
+    status: 'SUCCESS',
+    method: 'card',
+    paymentId: charge.chargeId,
+    maskedCard: charge.maskedPan,
+    comment: 'Paid by card',
+  };
 }
