@@ -12,8 +12,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void | Observable<never> {
     // Kafka handlers: hand the error back to the transport, which leaves the offset uncommitted.
     if (host.getType() !== 'http') return throwError(() => error);
-    const { envelope, unexpected } = toErrorEnvelope(error);
+    const { envelope, unexpected, transient } = toErrorEnvelope(error);
     if (unexpected) this.logger.error({ err: unexpected, errorId: envelope.data.errorId }, 'unexpected error');
+    // A 503 tells the caller to retry; the log tells the operator which dependency was away.
+    if (transient) this.logger.warn({ err: transient }, 'answered 503: a dependency is briefly unavailable');
     // The route may have set another content type (an image, a page) before it failed.
     host
       .switchToHttp()

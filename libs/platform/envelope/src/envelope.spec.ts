@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Logger, Module, Post } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Type } from 'class-transformer';
@@ -173,10 +173,16 @@ describe('response envelope', () => {
     });
   });
 
-  it('answers 503, safe to retry, when the database is briefly away', async () => {
+  it('answers 503, safe to retry, when the database is briefly away, and logs which dependency was', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const response = await app.inject({ method: 'GET', url: '/things/database-restarting' });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ status: false, statusCode: 503, data: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(warn).toHaveBeenCalledWith(
+      { err: expect.objectContaining({ code: expect.any(String) }) },
+      'answered 503: a dependency is briefly unavailable',
+    );
+    warn.mockRestore();
   });
 
   it('answers 500 with an error id and no internals', async () => {

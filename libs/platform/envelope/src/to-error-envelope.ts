@@ -11,6 +11,8 @@ export interface RenderedError {
   envelope: ApiEnvelope<ApiErrorData & Record<string, unknown>>;
   /** Set for a 500: the error to log under `errorId`; never sent to the caller. */
   unexpected?: unknown;
+  /** Set for a 503: the dependency failure behind it, for the log; never sent to the caller. */
+  transient?: unknown;
 }
 
 /** Fastify raises these before our handlers run (URL, body parsing, size limit, content type). */
@@ -59,6 +61,7 @@ export function toErrorEnvelope(error: unknown): RenderedError {
         'A dependency is briefly unavailable; retrying the same request is safe',
         { code: 'SERVICE_UNAVAILABLE' },
       ),
+      transient: error,
     };
   }
   const errorId = randomUUID();
