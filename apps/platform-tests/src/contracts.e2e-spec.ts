@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { allTopics, CheckoutPaidV1, commandContracts, eventContracts, Topics } from '@payments/contracts';
 import { encryptPosPayload } from '@payments/platform-crypto';
 import { checkContract, createKafkaClient } from '@payments/platform-kafka';
-import { eventually, testEnvironment } from '@payments/testing';
+import { eventually, samplePosPayload, testEnvironment } from '@payments/testing';
 import { Consumer, KafkaMessage } from 'kafkajs';
 
 import {
@@ -233,22 +233,7 @@ describe('contracts: every message the services write keeps its contract in libs
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         serialNumber: serial,
-        data: encryptPosPayload(
-          {
-            accountType: 'savings',
-            amount: '25000',
-            cardExpiryDate: '2812',
-            iccData: '9F2608A1B2C3D4E5F60718',
-            pan: '5061460410120223210',
-            pinBlock: 'null',
-            sequenceNumber: '000001',
-            cardHolderName: 'SANDBOX CARDHOLDER',
-            aid: 'A0000003710001',
-            track2Data: '5061460410120223210D28121010000000000000',
-            institutionCode: '627629',
-          },
-          partner.posEncryptionKey,
-        ),
+        data: encryptPosPayload(samplePosPayload({ amount: '25000' }), partner.posEncryptionKey),
       }),
     });
     expect(pos.status).toBe(200);

@@ -1,6 +1,6 @@
 import { Topics } from '@payments/contracts';
 import { encryptPosPayload } from '@payments/platform-crypto';
-import { eventually, KafkaCollector, testEnvironment } from '@payments/testing';
+import { eventually, KafkaCollector, samplePosPayload, testEnvironment } from '@payments/testing';
 import { Client } from 'pg';
 
 import {
@@ -139,19 +139,7 @@ describe('POS transactions from terminal to wallet', () => {
         body: JSON.stringify({ serialNumber, data }),
       });
     const captured = encryptPosPayload(
-      {
-        accountType: 'savings',
-        amount: '4100',
-        cardExpiryDate: '2812',
-        iccData: '9F2608AB12CD34EF5678',
-        pan: '5061460410120223210',
-        pinBlock: 'null',
-        sequenceNumber: '000777',
-        cardHolderName: 'ADE BOLA',
-        aid: 'A0000003710001',
-        track2Data: '5061460410120223210D2812101',
-        institutionCode: '627629',
-      },
+      samplePosPayload({ amount: '4100', sequenceNumber: '000777', iccData: '9F2608AB12CD34EF5678' }),
       partner.posEncryptionKey,
     );
     const original = (await (await submit(serial, captured)).json()) as { data: { reference: string } };

@@ -5,3 +5,4 @@ export * from './test-app';
 export * from './test-env';
 export * from './private-postgres';
 export * from './kubernetes';
+export * from './pos-payload';

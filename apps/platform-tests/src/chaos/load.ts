@@ -1,6 +1,7 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 
 import { encryptPosPayload } from '@payments/platform-crypto';
+import { samplePosPayload } from '@payments/testing';
 
 import { AppName } from '../apps';
 import { ChaosPlatform } from './chaos-platform';
@@ -240,19 +241,7 @@ export class Load {
   }
 
   private async posSubmission(partner: Partner): Promise<void> {
-    const payload = {
-      accountType: 'savings',
-      amount: String(randomInt(1_000, 100_000)),
-      cardExpiryDate: '2812',
-      iccData: `9F2608${randomBytes(8).toString('hex').toUpperCase()}`,
-      pan: '5061460410120223210',
-      pinBlock: 'null',
-      sequenceNumber: String(randomInt(1, 999_999)).padStart(6, '0'),
-      cardHolderName: 'SANDBOX CARDHOLDER',
-      aid: 'A0000003710001',
-      track2Data: '5061460410120223210D28121010000000000000',
-      institutionCode: '627629',
-    };
+    const payload = samplePosPayload({ amount: String(randomInt(1_000, 100_000)) });
     const body = { serialNumber: partner.serial, data: encryptPosPayload(payload, partner.posEncryptionKey) };
     const answer = await this.call('POS submission', 'pos-ingest', 'POST', '/pos', body, {});
     if (answer?.status === 200)

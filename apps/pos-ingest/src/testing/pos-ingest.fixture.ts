@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PosPayload } from '@payments/contracts';
 import { encryptPosPayload, Sealer } from '@payments/platform-crypto';
-import { startTestApp } from '@payments/testing';
+import { approvedPosCard, samplePosPayload, startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { posIngestApp } from '../app';
 
-export const approvedCard = '5061460410120223210';
+export const approvedCard = approvedPosCard;
 
 /** pos-ingest in-process on the real database and broker, with terminals registered directly. */
 export class PosIngestFixture {
@@ -75,21 +75,9 @@ export class PosIngestFixture {
   }
 }
 
+/** A transaction of the approved sandbox card; the same chip data every time unless overridden. */
 export function payload(overrides: Partial<PosPayload> = {}): PosPayload {
-  return {
-    accountType: 'savings',
-    amount: '150000',
-    cardExpiryDate: '2812',
-    iccData: '9F2608C0FFEE',
-    pan: approvedCard,
-    pinBlock: 'null',
-    sequenceNumber: ulid(),
-    cardHolderName: 'ADE BOLA',
-    aid: 'A0000003710001',
-    track2Data: `${approvedCard}D2812101`,
-    institutionCode: '627629',
-    ...overrides,
-  };
+  return samplePosPayload({ iccData: '9F2608C0FFEE', sequenceNumber: ulid(), ...overrides });
 }
 
 export const encrypt = encryptPosPayload;
