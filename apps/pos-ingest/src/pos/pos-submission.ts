@@ -11,7 +11,7 @@ export function posSubmission(received: unknown): PosSubmissionRequest {
     throw new ValidationFailedError([
       { field: refused.field || 'body', messages: [`${refused.field || 'body'} ${refused.reason}`] },
     ]);
-  // TerminalsService send valid bodies almost always: accept one that plainly meets the DTO's rules
+  // Terminals send valid bodies almost always: accept one that plainly meets the DTO's rules
   // without class-validator's cost, and let it judge (and word the errors of) everything else.
   const { serialNumber, data } = body as Record<string, unknown>;
   if (withinLength(serialNumber, serialNumberMax) && withinLength(data, dataMax)) return { serialNumber, data };

@@ -21,7 +21,7 @@ export const posRouteDocs = {
 };
 
 /**
- * POST /pos as a plain Fastify route on Nest's Fastify instance. TerminalsService send more requests
+ * POST /pos as a plain Fastify route on Nest's Fastify instance. Terminals send more requests
  * than any other caller, and Nest's per-request pipeline (interceptors, pipes, observables)
  * cost more CPU than the work itself; the instance's own hooks (request id, log context,
  * latency metric) cost no more than on a separate Fastify instance (docs/benchmarks.md), so

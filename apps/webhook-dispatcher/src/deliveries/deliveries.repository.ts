@@ -27,6 +27,8 @@ export interface DeliveryRow {
   next_attempt_at: Date;
   last_status_code: number | null;
   created_at: Date;
+  /** The W3C trace headers of the event it came from; null while tracing is off. */
+  trace_context: Record<string, string> | null;
 }
 
 export interface NewDelivery {
@@ -38,6 +40,7 @@ export interface NewDelivery {
   url: string | null;
   /** `held` for an endpoint without a URL or disabled: sent once the business sets one. */
   status?: 'pending' | 'held';
+  traceContext?: Record<string, string> | null;
 }
 
 export interface ClaimLimits {
@@ -62,8 +65,8 @@ export class DeliveriesRepository {
     const ids = deliveries.map(() => newUlid());
     if (deliveries.length === 0) return ids;
     await em.query(
-      `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url, status)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::json[], $6::text[], $7::text[], $8::text[])
+      `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url, status, trace_context)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::json[], $6::text[], $7::text[], $8::text[], $9::json[])
        ON CONFLICT DO NOTHING`,
       [
         ids,
@@ -74,6 +77,7 @@ export class DeliveriesRepository {
         deliveries.map((delivery) => delivery.target),
         deliveries.map((delivery) => delivery.url),
         deliveries.map((delivery) => delivery.status ?? 'pending'),
+        deliveries.map((delivery) => (delivery.traceContext ? JSON.stringify(delivery.traceContext) : null)),
       ],
     );
     return ids;

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { SpanKind, traceContinued } from '@payments/platform-tracing';
 import { DataSource } from 'typeorm';
 
 import { Env, retrySchedule } from '../config/env';
@@ -191,8 +192,25 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       ...standardWebhookHeaders(endpoint.signingSecret, row.event_id, body),
     };
     const allowPrivate = endpoint.mode === 'test' && this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE;
-    return this.sender.send(row.url, body, headers, allowPrivate);
+    const url = row.url;
+    return traceContinued(row.trace_context, 'POST webhook', SpanKind.CLIENT, attemptAttributes(row), async (span) => {
+      const result = await this.sender.send(url, body, headers, allowPrivate);
+      if (result.statusCode !== null) span?.setAttribute('http.response.status_code', result.statusCode);
+      if (result.error !== null) span?.setAttribute('error.type', result.error);
+      return result;
+    });
   }
+}
+
+/** What a delivery's span says about it: the host only, since a partner's path or query may hold a token. */
+function attemptAttributes(row: DeliveryRow) {
+  return {
+    'http.request.method': 'POST',
+    'server.address': URL.parse(row.url ?? '')?.hostname ?? '',
+    'webhook.event': row.event,
+    'webhook.delivery_id': row.id,
+    'webhook.attempt': row.attempts,
+  };
 }
 
 function failedWithout(error: string): SendResult {

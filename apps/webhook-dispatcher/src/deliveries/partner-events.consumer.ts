@@ -1,7 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { EventEnvelope, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
-import { EventBatchHandler } from '@payments/platform-kafka';
+import { EventBatchHandler, MessageContext } from '@payments/platform-kafka';
+import { carriedTraceContext } from '@payments/platform-tracing';
 import { DataSource } from 'typeorm';
 
 import { EndpointsRepository } from '../endpoints/endpoints.repository';
@@ -29,16 +30,21 @@ export class PartnerEventsConsumer {
   }
 
   @EventBatchHandler(Topics.partnerEvents, 'bulk')
-  async handleBatch(envelopes: EventEnvelope<PartnerEventV1Payload>[]): Promise<void> {
-    const events = envelopes.filter((envelope) => envelope?.type === PartnerEventV1 && envelope.businessId);
+  async handleBatch(envelopes: EventEnvelope<PartnerEventV1Payload>[], contexts: MessageContext[] = []): Promise<void> {
+    const events = envelopes.flatMap((envelope, i) =>
+      envelope?.type === PartnerEventV1 && envelope.businessId
+        ? // Each delivery continues the trace of the event it came from.
+          [{ envelope, traceContext: carriedTraceContext(contexts[i]?.headers ?? {}) }]
+        : [],
+    );
     if (events.length === 0) return;
     await this.dataSource.transaction(async (em) => {
-      const businessIds = events.map((envelope) => envelope.businessId!);
+      const businessIds = events.map(({ envelope }) => envelope.businessId!);
       await this.endpoints.lockRouting(em, ...businessIds);
       const routes = await this.endpoints.routes(em, businessIds);
       const deliveries: NewDelivery[] = [];
       const early = [];
-      for (const envelope of events) {
+      for (const { envelope, traceContext } of events) {
         const { event, eventData, callbackUrl } = envelope.payload;
         const common = { businessId: envelope.businessId!, eventId: envelope.eventId, event, eventData };
         const endpoint = routes.get(common.businessId);
@@ -51,8 +57,9 @@ export class PartnerEventsConsumer {
             target: 'business',
             url: endpoint.url,
             status: endpoint.url !== null && endpoint.status === 'active' ? 'pending' : 'held',
+            traceContext,
           });
-        if (callbackUrl) deliveries.push({ ...common, target: 'callback', url: callbackUrl });
+        if (callbackUrl) deliveries.push({ ...common, target: 'callback', url: callbackUrl, traceContext });
       }
       await this.deliveries.park(em, early);
       await this.deliveries.addMany(em, deliveries);

@@ -9,6 +9,7 @@ import { answerClientError, toErrorEnvelope } from '@payments/platform-envelope'
 import { KafkaConsumers } from '@payments/platform-kafka';
 import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
 import { Metrics } from '@payments/platform-metrics';
+import { fastifyTracingPlugin, stopTracing } from '@payments/platform-tracing';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 
@@ -72,6 +73,9 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
   });
   const app = await NestFactory.create<NestFastifyApplication>(appModule(spec, env), adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
+  // Before any route exists: the plugin wraps each route's handler as it is added.
+  const tracingPlugin = fastifyTracingPlugin();
+  if (tracingPlugin) await app.register(tracingPlugin);
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(Metrics);
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -117,13 +121,16 @@ function stopGracefullyOnSignals(app: NestFastifyApplication, env: PlatformEnv):
       logger.error(`still draining after ${env.SHUTDOWN_TIMEOUT_MS} ms: exiting`);
       process.exit(1);
     }, env.SHUTDOWN_TIMEOUT_MS).unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(stopTracing)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -1,7 +1,15 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const traceSamplers = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
 
 /**
  * What every app reads from the environment. Each app's Env extends it and sets its own
@@ -89,6 +97,24 @@ export class PlatformEnv {
   @Min(1000)
   @Max(60_000)
   SHUTDOWN_TIMEOUT_MS: number = 8000;
+
+  /**
+   * Where traces go (an OpenTelemetry collector's OTLP/HTTP endpoint, e.g. http://collector:4318);
+   * unset, nothing is traced. The other standard OTEL_* variables (sampler, headers) apply too.
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string = undefined;
+
+  /** Which traces are kept (OpenTelemetry's names); every one unless set. */
+  @IsOptional()
+  @IsIn(traceSamplers)
+  OTEL_TRACES_SAMPLER?: (typeof traceSamplers)[number] = undefined;
+
+  /** The ratio a `traceidratio` sampler keeps, from 0 to 1. */
+  @IsOptional()
+  @Matches(/^(0(\.\d+)?|1(\.0+)?)$/, { message: 'must be a ratio from 0 to 1' })
+  OTEL_TRACES_SAMPLER_ARG?: string = undefined;
 }
 
 export function kafkaBrokerList(env: PlatformEnv): string[] {

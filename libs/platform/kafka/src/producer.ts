@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { startProducerSpan } from '@payments/platform-tracing';
 import { Kafka, Message, Partitioners, Producer } from 'kafkajs';
 
 import { KAFKA_CLIENT } from './kafka-client';
@@ -27,10 +28,14 @@ export class KafkaProducer implements OnApplicationShutdown {
   constructor(@Inject(KAFKA_CLIENT) private readonly kafka: Kafka) {}
 
   send(topic: string, message: Message): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ topic, message, resolve, reject });
+    const headers = { ...message.headers };
+    const endSpan = startProducerSpan('send', topic, headers);
+    const sent = new Promise<void>((resolve, reject) => {
+      this.queue.push({ topic, message: { ...message, headers }, resolve, reject });
       if (!this.flushing) void this.flush();
     });
+    sent.then(() => endSpan(), endSpan);
+    return sent;
   }
 
   async onApplicationShutdown(): Promise<void> {

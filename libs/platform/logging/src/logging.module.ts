@@ -6,7 +6,7 @@ import { PlatformEnv } from '@payments/platform-config';
 import { LoggerModule } from 'nestjs-pino';
 
 import { redactPaths } from './redaction';
-import { requestIdMixin } from './request-context';
+import { logContextMixin } from './request-context';
 import { RequestLineHook } from './request-line';
 
 export const requestIdHeader = 'x-request-id';
@@ -38,7 +38,7 @@ export class LoggingModule {
               level: env.LOG_LEVEL,
               base: { service: env.SERVICE_NAME },
               redact: { paths: redactPaths, censor: '[redacted]' },
-              mixin: requestIdMixin,
+              mixin: logContextMixin,
               serializers: {
                 req: (req: { id: string; method: string; url: string }) => ({
                   id: req.id,

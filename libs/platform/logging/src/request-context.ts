@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
+import { trace } from '@opentelemetry/api';
+
 /** What every log line written while serving one request or message carries. */
 export interface RequestContext {
   requestId: string;
@@ -12,8 +14,12 @@ export interface RequestContext {
  */
 export const requestContext = new AsyncLocalStorage<RequestContext>();
 
-/** pino's mixin: the current request id, on every line written while serving it. */
-export function requestIdMixin(): Partial<RequestContext> {
-  const context = requestContext.getStore();
-  return context ? { requestId: context.requestId } : {};
+/**
+ * pino's mixin: the current request id on every line written while serving it, and where
+ * tracing is on, the trace id, so that a log line leads to its trace.
+ */
+export function logContextMixin(): { requestId?: string; traceId?: string } {
+  const requestId = requestContext.getStore()?.requestId;
+  const traceId = trace.getActiveSpan()?.spanContext().traceId;
+  return { ...(requestId ? { requestId } : {}), ...(traceId ? { traceId } : {}) };
 }

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 
 import pino from 'pino';
 
-import { requestContext, requestIdMixin } from './request-context';
+import { logContextMixin, requestContext } from './request-context';
 import { logRequestLine } from './request-line';
 
 function linesOf(level: string, write: (logger: pino.Logger) => void): Record<string, unknown>[] {
@@ -71,7 +71,7 @@ describe('request context', () => {
         done();
       },
     });
-    const logger = pino({ mixin: requestIdMixin }, sink);
+    const logger = pino({ mixin: logContextMixin }, sink);
     requestContext.run({ requestId: 'trace-9' }, () => logger.info('inside'));
     logger.info('outside');
     const [inside, outside] = output

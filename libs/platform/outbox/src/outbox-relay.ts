@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { traceLinked } from '@payments/platform-tracing';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
@@ -98,7 +99,11 @@ export class OutboxRelay {
       );
       if (rows.length > 0) {
         rows.sort((a, b) => (BigInt(a.sequence) < BigInt(b.sequence) ? -1 : 1));
-        await producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(rows) });
+        await traceLinked(
+          'send outbox',
+          rows.map((row) => row.headers),
+          () => producer.sendBatch({ acks: -1, topicMessages: toTopicMessages(rows) }),
+        );
       }
       await client.query('COMMIT');
       return rows.length;

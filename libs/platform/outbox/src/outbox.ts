@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
 import { EventEnvelope, TopicSpec } from '@payments/contracts';
+import { startProducerSpan } from '@payments/platform-tracing';
 import { EntityManager } from 'typeorm';
 
 import { OutboxMessage, ProcessedEvent } from './outbox-message.entity';
@@ -56,6 +57,8 @@ export class Outbox {
     };
     const headers: Record<string, string> = { 'event-id': envelope.eventId, 'event-type': event.type };
     if (event.correlationId) headers['correlation-id'] = event.correlationId;
+    // The relay publishes later, outside this trace: the context travels with the row.
+    startProducerSpan('create', event.topic.name, headers)();
     return { id: envelope.eventId, topic: event.topic.name, key: event.key, payload: envelope, headers };
   }
 }

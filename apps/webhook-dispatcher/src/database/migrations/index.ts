@@ -2,6 +2,7 @@ import { InitialSchema1763769600003 } from './1763769600003-initial-schema';
 import { Deliveries1763769600007 } from './1763769600007-deliveries';
 import { HeldDeliveries1763769600024 } from './1763769600024-held-deliveries';
 import { PendingByUrl1763769600027 } from './1763769600027-pending-by-url';
+import { DeliveryTraceContext1763769600030 } from './1763769600030-delivery-trace-context';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   Deliveries1763769600007,
   HeldDeliveries1763769600024,
   PendingByUrl1763769600027,
+  DeliveryTraceContext1763769600030,
 ];

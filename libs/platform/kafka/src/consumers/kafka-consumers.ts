@@ -3,6 +3,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { CommandReply, deadLetterTopicOf } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
 import { requestContext, requestIdHeader } from '@payments/platform-logging';
+import { traceBatchProcessing, traceProcessing } from '@payments/platform-tracing';
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 
 import { KafkaAdmin } from '../kafka-admin';
@@ -159,7 +160,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     }
     const key = `${batch.topic}:${batch.partition}:${batch.firstOffset()}:batch`;
     try {
-      await handler.invoke(decoded, contexts);
+      await traceBatchProcessing(contexts, this.groupId(handler.trafficClass), () => handler.invoke(decoded, contexts));
     } catch (error) {
       if (!isTransient(error)) return false;
       const attempts = (this.failures.get(key) ?? 0) + 1;
@@ -188,7 +189,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     try {
       const value = decodeChecked(handler, message);
       // A batch handler given one message at a time: the fallback after its batch failed.
-      await inContext(context, () =>
+      await this.inSpan(handler, context, () =>
         handler.kind === 'events' ? handler.invoke([value], [context]) : handler.invoke(value, context),
       );
       return 'applied';
@@ -226,7 +227,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     const correlationId = context.headers[replyHeaders.correlationId];
     let reply: unknown;
     try {
-      reply = await inContext(context, () => handler.invoke(decodeChecked(handler, message), context));
+      reply = await this.inSpan(handler, context, () => handler.invoke(decodeChecked(handler, message), context));
     } catch (error) {
       if (error instanceof PoisonMessageError) {
         // The requester is told at once; the request is kept on the DLQ for whoever fixes the sender.
@@ -291,6 +292,11 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       `message parked on ${context.topic}.dlq`,
     );
     return 'parked';
+  }
+
+  /** Runs a message's handler with its request id in the log context and its trace continued. */
+  private inSpan<T>(handler: Handler, context: MessageContext, work: () => Promise<T>): Promise<T> {
+    return traceProcessing(context, this.groupId(handler.trafficClass), () => inContext(context, work));
   }
 
   private resumeLater(resume: () => void, delayMs: number): void {

@@ -1,0 +1,245 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+import { encryptPosPayload } from '@payments/platform-crypto';
+import { approvedPosCard, eventually, samplePosPayload } from '@payments/testing';
+
+import {
+  AppName,
+  appPorts,
+  callGateway,
+  createPartner,
+  PartnerCredentials,
+  registerTerminal,
+  RunningApp,
+  spawnApp,
+  stopApps,
+  waitForReady,
+} from './apps';
+
+jest.setTimeout(240_000);
+
+interface ReceivedSpan {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+}
+
+interface OtlpAttribute {
+  key: string;
+  value: { stringValue?: string };
+}
+
+interface OtlpExport {
+  resourceSpans: {
+    resource: { attributes: OtlpAttribute[] };
+    scopeSpans: { spans: Omit<ReceivedSpan, 'service'>[] }[];
+  }[];
+}
+
+/** An OTLP/HTTP (JSON) receiver, as a collector would be: keeps every span and every raw export. */
+class OtlpReceiver {
+  readonly spans: ReceivedSpan[] = [];
+  readonly exports: string[] = [];
+  private readonly server: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      if (request.url === '/v1/traces') this.receive(body);
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  get endpoint(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  trace(traceId: string): ReceivedSpan[] {
+    return this.spans.filter((span) => span.traceId === traceId);
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private receive(body: string): void {
+    this.exports.push(body);
+    for (const { resource, scopeSpans } of (JSON.parse(body) as OtlpExport).resourceSpans) {
+      const service = resource.attributes.find((attribute) => attribute.key === 'service.name')?.value.stringValue;
+      for (const { spans } of scopeSpans) for (const span of spans) this.spans.push({ ...span, service: service! });
+    }
+  }
+}
+
+/** A webhook receiver that accepts every delivery at once. */
+function acceptingReceiver(): Promise<Server> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200).end('ok'));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** A caller's own trace: the `traceparent` it sends, and the ids the platform's spans must hang from. */
+function callerTrace() {
+  const traceId = randomBytes(16).toString('hex');
+  const spanId = randomBytes(8).toString('hex');
+  return { traceId, spanId, headers: { traceparent: `00-${traceId}-${spanId}-01` } };
+}
+
+describe('traces across the services', () => {
+  const otlp = new OtlpReceiver();
+  const apps: RunningApp[] = [];
+  let webhooks: Server;
+  let partner: PartnerCredentials;
+  let outlet: { outletId: string; collectionWallet: { walletId: string; accountNumber: string } };
+  let depositWallet: string;
+
+  /**
+   * Waits until the trace holds a span from every one of `services` and a webhook delivery;
+   * then every span of it must hang from the caller's span or another span of the trace.
+   */
+  const traceOf = async (caller: ReturnType<typeof callerTrace>, services: AppName[]) => {
+    const spans = await eventually(() => {
+      const trace = otlp.trace(caller.traceId);
+      const seen = new Set(trace.map((span) => span.service));
+      const delivered = trace.some((span) => span.name === 'POST webhook');
+      return delivered && services.every((service) => seen.has(service)) ? trace : undefined;
+    }, 60_000);
+    const ids = new Set([caller.spanId, ...spans.map((span) => span.spanId)]);
+    expect(spans.filter((span) => !ids.has(span.parentSpanId ?? ''))).toEqual([]);
+    return spans;
+  };
+
+  beforeAll(async () => {
+    await otlp.start();
+    webhooks = await acceptingReceiver();
+    const tracing = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+      // Export within a moment rather than every five seconds.
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    };
+    const names: AppName[] = [
+      'checkout-gateway',
+      'card-processor',
+      'pos-ingest',
+      'outlet-service',
+      'webhook-dispatcher',
+    ];
+    for (const name of names)
+      apps.push(
+        spawnApp(
+          name,
+          name === 'webhook-dispatcher'
+            ? { ...tracing, WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_INTERVAL_MS: '50' }
+            : tracing,
+        ),
+      );
+    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
+    const { port } = webhooks.address() as AddressInfo;
+    partner = createPartner('Traced Partner', ['--webhook-url', `http://127.0.0.1:${port}/hooks`]);
+    outlet = await eventually(async () => {
+      const created = await callGateway<typeof outlet & { depositWallet: { walletId: string } }>(
+        partner,
+        'POST',
+        '/outlets',
+        { accountName: 'Traced Shop' },
+      );
+      if (created.status !== 200) return undefined;
+      depositWallet = created.body.data.depositWallet.walletId;
+      return created.body.data;
+    }, 30_000);
+    const funded = await callGateway(
+      partner,
+      'POST',
+      `/sandbox/virtual-accounts/${outlet.collectionWallet.accountNumber}/credit`,
+      { amount: '100000' },
+    );
+    expect(funded.status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await stopApps(apps);
+    await new Promise((resolve) => webhooks?.close(resolve));
+    await otlp.stop();
+  });
+
+  it('follows an internal transfer from the gateway through outlet-service to its webhook', async () => {
+    const caller = callerTrace();
+    const transfer = await callGateway(
+      partner,
+      'POST',
+      '/transfer/internal',
+      {
+        reference: `traced-${caller.traceId}`,
+        amount: '30000',
+        sourceWalletId: outlet.collectionWallet.walletId,
+        destinationWalletId: depositWallet,
+      },
+      caller.headers,
+    );
+    expect(transfer.status).toBe(200);
+    const spans = await traceOf(caller, ['checkout-gateway', 'outlet-service', 'webhook-dispatcher']);
+    const names = spans.map((span) => `${span.service}: ${span.name}`);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'checkout-gateway: POST /transfer/internal',
+        'checkout-gateway: send outlet.commands.v1',
+        'outlet-service: process outlet.commands.v1',
+        'webhook-dispatcher: POST webhook',
+      ]),
+    );
+    // The PostgreSQL statements made for the transfer are in it too.
+    expect(spans.some((span) => span.service === 'outlet-service' && span.name.startsWith('pg.query'))).toBe(true);
+  });
+
+  it('follows a card payment from the gateway through card-processor and outlet-service to its webhook', async () => {
+    const created = await callGateway<{ reference: string }>(partner, 'POST', '/payin/charge/requests', {
+      amount: '250000',
+      accountName: 'Traced card',
+      paymentMethod: ['card'],
+    });
+    const caller = callerTrace();
+    const paid = await callGateway(
+      partner,
+      'POST',
+      `/checkout/${created.body.data.reference}/card-payment`,
+      { cardNumber: '5060990000000000019', expiryDate: '12/30', cvv: '123' },
+      caller.headers,
+    );
+    expect(paid.body.data).toMatchObject({ transactionStatus: 'SUCCESS' });
+    await traceOf(caller, ['checkout-gateway', 'card-processor', 'outlet-service', 'webhook-dispatcher']);
+  });
+
+  it('follows a POS submission from pos-ingest through card-processor and outlet-service to its webhook', async () => {
+    const serial = `SN-TRACED-${Date.now()}`;
+    await registerTerminal(partner.businessId, serial, outlet.outletId);
+    const caller = callerTrace();
+    const submitted = await fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/pos`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...caller.headers },
+      body: JSON.stringify({
+        serialNumber: serial,
+        data: encryptPosPayload(samplePosPayload({ amount: '25000' }), partner.posEncryptionKey),
+      }),
+    });
+    expect(submitted.status).toBe(200);
+    await traceOf(caller, ['pos-ingest', 'card-processor', 'outlet-service', 'webhook-dispatcher']);
+  });
+
+  it('exports no card number, card security code or API secret', () => {
+    const exported = otlp.exports.join('\n');
+    expect(exported.length).toBeGreaterThan(0);
+    for (const secret of [approvedPosCard, '5060990000000000019', partner.apiSecret, partner.apiKey])
+      expect(exported).not.toContain(secret);
+  });
+});

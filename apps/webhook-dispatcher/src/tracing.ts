@@ -1,0 +1,3 @@
+import { startTracing } from '@payments/platform-tracing';
+
+startTracing('webhook-dispatcher');

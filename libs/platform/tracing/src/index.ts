@@ -1,0 +1,2 @@
+export * from './message-tracing';
+export * from './tracing';
