@@ -6,3 +6,4 @@ export * from './test-env';
 export * from './private-postgres';
 export * from './kubernetes';
 export * from './pos-payload';
+export * from './deployment-checks';

@@ -1,15 +1,5 @@
-import { composeServiceProblems, deploymentProblems, overlays } from '@payments/testing';
+import { describeDeployments } from '@payments/testing';
 
 import { Env } from './env';
 
-describe('card-processor in docker-compose.yml', () => {
-  it('has an environment its Env accepts, its port, and a hardened multi-stage image', () => {
-    expect(composeServiceProblems('card-processor', Env)).toEqual([]);
-  });
-});
-
-describe('card-processor in the Kubernetes overlays', () => {
-  it.each(overlays)('%s: has an environment its Env accepts, its port, its probes and room to drain', (overlay) => {
-    expect(deploymentProblems(overlay, 'card-processor', Env)).toEqual([]);
-  });
-});
+describeDeployments('card-processor', Env);

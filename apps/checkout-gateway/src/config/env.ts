@@ -1,5 +1,5 @@
-import { PlatformEnv } from '@payments/platform-config';
-import { IsInt, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { IsUrl } from 'class-validator';
 
 /** checkout-gateway: partner API, credentials, checkout transactions, hosted page. */
 export class Env extends PlatformEnv {
@@ -7,11 +7,11 @@ export class Env extends PlatformEnv {
   override PORT: number = 3000;
 
   /** 32 random bytes, base64: seals POS keys and API keys at rest and on Kafka. */
-  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes, base64-encoded (openssl rand -base64 32)' })
+  @KeySetting()
   DATA_ENCRYPTION_KEY: string = '';
 
   /** Seals card data for the hop to card-processor; card-processor holds the same key. */
-  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes, base64-encoded (openssl rand -base64 32)' })
+  @KeySetting()
   CARD_DATA_KEY: string = '';
 
   /** The hosted checkout page; checkout links are this URL with ?checkoutReference=. */
@@ -19,20 +19,14 @@ export class Env extends PlatformEnv {
   CHECKOUT_URL: string = 'http://127.0.0.1:3000/checkout';
 
   /** Minutes a checkout stays payable before it ends FAILED. */
-  @IsInt()
-  @Min(1)
-  @Max(7 * 24 * 60)
+  @IntSetting(1, 7 * 24 * 60)
   CHECKOUT_TTL_MINUTES: number = 30;
 
   /** How often expired checkouts are closed (and checkout.failed sent). */
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IntSetting(100, 600_000)
   CHECKOUT_EXPIRY_POLL_MS: number = 10_000;
 
   /** How long a request waits for outlet-service or webhook-dispatcher before answering 503. */
-  @IsInt()
-  @Min(500)
-  @Max(60_000)
+  @IntSetting(500, 60_000)
   SERVICE_TIMEOUT_MS: number = 8000;
 }

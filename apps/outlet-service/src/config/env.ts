@@ -1,5 +1,4 @@
-import { PlatformEnv } from '@payments/platform-config';
-import { IsInt, Max, Min } from 'class-validator';
+import { IntSetting, PlatformEnv } from '@payments/platform-config';
 
 /** outlet-service: outlets, wallets, the double-entry ledger, transfers and sweeps. */
 export class Env extends PlatformEnv {
@@ -7,19 +6,13 @@ export class Env extends PlatformEnv {
   override PORT: number = 3003;
 
   /** How often the sweeper looks for businesses whose sweep is due. */
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IntSetting(100, 600_000)
   SWEEP_POLL_INTERVAL_MS: number = 5000;
 
   /** Sandbox bank rail: how long a payout stays PROCESSING before it settles. */
-  @IsInt()
-  @Min(0)
-  @Max(3_600_000)
+  @IntSetting(0, 3_600_000)
   PAYOUT_SETTLE_DELAY_MS: number = 2000;
 
-  @IsInt()
-  @Min(50)
-  @Max(60_000)
+  @IntSetting(50, 60_000)
   PAYOUT_POLL_INTERVAL_MS: number = 500;
 }

@@ -1,2 +1,3 @@
 export * from './load-env';
 export * from './platform-env';
+export * from './settings';

@@ -1,5 +1,6 @@
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUrl, Matches } from 'class-validator';
+
+import { BooleanSetting, IntSetting } from './settings';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const traceSamplers = [
@@ -26,9 +27,7 @@ export class PlatformEnv {
   @IsString()
   HOST: string = '0.0.0.0';
 
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @IntSetting(1, 65535)
   PORT: number = 3000;
 
   @IsIn(logLevels)
@@ -37,15 +36,11 @@ export class PlatformEnv {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// connection URL' })
   DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/payments';
 
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @IntSetting(1, 100)
   DATABASE_POOL_SIZE: number = 10;
 
   /** Run this app's migrations at start (under an advisory lock); off when a deploy step runs them. */
-  @IsIn([true, false])
-  // Read the raw text: implicit conversion would turn the string 'false' into true.
-  @Transform(({ obj, key }) => obj[key] === true || obj[key] === 'true')
+  @BooleanSetting()
   MIGRATE_ON_START: boolean = true;
 
   @Matches(/^[^\s,]+:\d+(,[^\s,]+:\d+)*$/, { message: 'must be a comma-separated list of host:port' })
@@ -56,46 +51,32 @@ export class PlatformEnv {
   KAFKA_CLIENT_ID?: string = undefined;
 
   /** Kafka handlers: how many partitions an instance works on at once (order holds within each). */
-  @IsInt()
-  @Min(1)
-  @Max(64)
+  @IntSetting(1, 64)
   KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: number = 6;
 
-  @IsInt()
-  @Min(1)
-  @Max(5000)
+  @IntSetting(1, 5000)
   OUTBOX_BATCH_SIZE: number = 200;
 
-  @IsInt()
-  @Min(10)
-  @Max(60_000)
+  @IntSetting(10, 60_000)
   OUTBOX_POLL_INTERVAL_MS: number = 1000;
 
   /** Sent outbox rows are kept this long for investigation, then deleted. */
-  @IsInt()
-  @Min(1)
-  @Max(24 * 365)
+  @IntSetting(1, 24 * 365)
   OUTBOX_RETENTION_HOURS: number = 72;
 
   /**
    * Consumer dedupe records (processed_events) are kept this long. Must exceed the retention
    * of every topic (Kafka's default is 7 days), or a redelivered event could apply twice.
    */
-  @IsInt()
-  @Min(24)
-  @Max(24 * 365)
+  @IntSetting(24, 24 * 365)
   PROCESSED_EVENTS_RETENTION_HOURS: number = 14 * 24;
 
   /** Largest accepted request body; bigger ones get 413. */
-  @IsInt()
-  @Min(1024)
-  @Max(10 * 1024 * 1024)
+  @IntSetting(1024, 10 * 1024 * 1024)
   HTTP_BODY_LIMIT_BYTES: number = 64 * 1024;
 
   /** How long SIGTERM may take to drain in-flight work before the process exits anyway. */
-  @IsInt()
-  @Min(1000)
-  @Max(60_000)
+  @IntSetting(1000, 60_000)
   SHUTDOWN_TIMEOUT_MS: number = 8000;
 
   /**
