@@ -2,8 +2,9 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 
-import { PartnerCredentials } from '@payments/contracts';
-import { eventually, testEnvironment } from '@payments/testing';
+import { PartnerCredentials, PosPayload } from '@payments/contracts';
+import { encryptPosPayload } from '@payments/platform-crypto';
+import { eventually, samplePosPayload, testEnvironment } from '@payments/testing';
 
 export type { PartnerCredentials };
 
@@ -103,6 +104,41 @@ export function spawnApp(name: AppName, overrides: Record<string, string> = {}):
   return { name, process: child, output: () => output, exited };
 }
 
+/** Every app of the platform, in the order they are listed above. */
+export const allApps = Object.keys(appPorts) as AppName[];
+
+/**
+ * Starts `names` as production runs them, each with the settings given for it (and those for
+ * `every` app), and resolves once every one is ready. If one is not, all are killed and the
+ * error carries what it printed.
+ */
+export async function startApps(names: AppName[], settings: AppSettings = {}): Promise<RunningApp[]> {
+  const apps = names.map((name) => spawnApp(name, { ...settings.every, ...settings[name] }));
+  try {
+    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
+    return apps;
+  } catch (error) {
+    for (const app of apps) app.process.kill('SIGKILL');
+    throw error;
+  }
+}
+
+type AppSettings = Partial<Record<AppName | 'every', Record<string, string>>>;
+
+/**
+ * For a suite: starts `names` before its tests (and before its own later beforeAll hooks) and
+ * stops them after. `settings` may be a function, read when the apps start. Returns the running
+ * apps, for tests that restart one.
+ */
+export function useApps(names: AppName[], settings: AppSettings | (() => AppSettings) = {}): RunningApp[] {
+  const apps: RunningApp[] = [];
+  beforeAll(async () => {
+    apps.push(...(await startApps(names, typeof settings === 'function' ? settings() : settings)));
+  });
+  afterAll(() => stopApps(apps));
+  return apps;
+}
+
 /** Waits for /health/ready; on failure the error carries what the app printed. */
 export async function waitForReady(port: number, app?: RunningApp, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -145,15 +181,55 @@ export async function registerTerminal(businessId: string, serial: string, outle
   );
 }
 
+/** Creates a checkout for `amount` kobo payable by `paymentMethod`; its reference. */
+export async function createCheckout(
+  partner: PartnerCredentials,
+  paymentMethod: string[],
+  amount = '250000',
+  accountName = 'Test Shop',
+): Promise<string> {
+  const created = await callGateway<{ reference: string }>(partner, 'POST', '/payin/charge/requests', {
+    amount,
+    accountName,
+    paymentMethod,
+  });
+  if (created.status !== 200) throw new Error(`checkout not created: ${created.text}`);
+  return created.body.data.reference;
+}
+
+/** The sandbox 3-D Secure page a card payment sent the customer to, reached on this machine. */
+export function bankPage(redirectUrl: string): string {
+  const { pathname, search } = new URL(redirectUrl);
+  return `http://127.0.0.1:${appPorts['checkout-gateway']}${pathname}${search}`;
+}
+
+/** The customer's decision on that page; the bank answers 303, back to the hosted page. */
+export function decideOnBankPage(redirectUrl: string, decision: 'approve' | 'decline'): Promise<Response> {
+  return fetch(bankPage(redirectUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `decision=${decision}`,
+    redirect: 'manual',
+  });
+}
+
+/** A terminal's submission to pos-ingest: `payload` sealed under the business's POS key. */
+export function submitPos(
+  serialNumber: string,
+  posEncryptionKey: string,
+  payload: PosPayload = samplePosPayload(),
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/pos`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ serialNumber, data: encryptPosPayload(payload, posEncryptionKey) }),
+  });
+}
+
 /** Waits until outlet-service knows the partner (onboarding travels over Kafka): its checkouts get accounts. */
 export async function checkoutAccountsReady(partner: PartnerCredentials): Promise<void> {
-  const probe = (
-    await callGateway<{ reference: string }>(partner, 'POST', '/payin/charge/requests', {
-      amount: '10000',
-      accountName: 'Onboarding probe',
-      paymentMethod: ['pay-with-transfer'],
-    })
-  ).body.data.reference;
+  const probe = await createCheckout(partner, ['pay-with-transfer'], '10000', 'Onboarding probe');
   await eventually(
     async () =>
       (await callGateway(partner, 'POST', `/checkout/${probe}/pay-with-transfer`)).status === 200 ? true : undefined,

@@ -1,20 +1,17 @@
 import { eventually, queryTestDatabase, testEnvironment } from '@payments/testing';
 
 import {
-  appPorts,
+  bankPage,
   callGateway,
   checkoutAccountsReady,
+  createCheckout,
   createPartner,
+  decideOnBankPage,
   PartnerCredentials,
-  RunningApp,
-  spawnApp,
-  stopApps,
-  waitForReady,
+  useApps,
 } from './apps';
 
 jest.setTimeout(180_000);
-
-const gateway = `http://127.0.0.1:${appPorts['checkout-gateway']}`;
 
 interface Answer {
   status: number;
@@ -30,22 +27,16 @@ interface Answer {
   };
 }
 
+/** How a checkout paid by the card masked as `maskedCard` reads. */
+const paidByCard = (maskedCard: string) => ({ transactionStatus: 'SUCCESS', usedMethod: 'card', maskedCard });
+
 describe('card payments with step-up verification', () => {
-  const apps: RunningApp[] = [];
+  useApps(['checkout-gateway', 'card-processor', 'outlet-service']);
   let partner: PartnerCredentials;
 
   const call = (method: string, path: string, body?: unknown) =>
     callGateway<Answer['body']['data']>(partner, method, path, body);
-  const checkout = async (methods = ['card']) =>
-    (
-      (
-        await call('POST', '/payin/charge/requests', {
-          amount: '250000',
-          accountName: 'Card Shop',
-          paymentMethod: methods,
-        })
-      ).body.data as { reference: string }
-    ).reference;
+  const checkout = (methods = ['card']) => createCheckout(partner, methods, '250000', 'Card Shop');
   const pay = (reference: string, cardNumber: string, extra: Record<string, string> = {}) =>
     call('POST', `/checkout/${reference}/card-payment`, { cardNumber, expiryDate: '12/30', cvv: '123', ...extra });
   const authorize = (reference: string, answer: Record<string, unknown>) =>
@@ -53,8 +44,6 @@ describe('card payments with step-up verification', () => {
   const record = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
 
   beforeAll(async () => {
-    apps.push(spawnApp('checkout-gateway'), spawnApp('card-processor'), spawnApp('outlet-service'));
-    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Card Partner');
     // Onboarding reaches outlet-service over Kafka; a card payment is booked there.
     await eventually(
@@ -63,20 +52,12 @@ describe('card payments with step-up verification', () => {
     );
   });
 
-  afterAll(async () => {
-    await stopApps(apps);
-  });
-
   it('charges a card that needs no verification, and records the masked card on the checkout', async () => {
     const reference = await checkout();
     const answer = await pay(reference, '5060990000000000019');
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ reference, transactionStatus: 'SUCCESS', nextAction: 'none' });
-    expect(await record(reference)).toMatchObject({
-      transactionStatus: 'SUCCESS',
-      usedMethod: 'card',
-      maskedCard: '506099*********0019',
-    });
+    expect(await record(reference)).toMatchObject(paidByCard('506099*********0019'));
   });
 
   it('asks for the PIN, then the OTP, and counts wrong OTPs', async () => {
@@ -139,14 +120,9 @@ describe('card payments with step-up verification', () => {
     expect(first.body.data.nextAction).toBe('3ds');
     const redirectUrl = String(first.body.data.redirectUrl);
     expect(redirectUrl).toMatch(/\/sandbox\/3ds\//);
-    const acs = await fetch(new URL(`${new URL(redirectUrl).pathname}${new URL(redirectUrl).search}`, gateway));
+    const acs = await fetch(bankPage(redirectUrl));
     expect(await acs.text()).toContain('Approve payment');
-    const approved = await fetch(new URL(`${new URL(redirectUrl).pathname}${new URL(redirectUrl).search}`, gateway), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'decision=approve',
-      redirect: 'manual',
-    });
+    const approved = await decideOnBankPage(redirectUrl, 'approve');
     // The bank sends the customer back to the hosted page, which shows the outcome.
     expect(approved.status).toBe(303);
     expect(new URL(approved.headers.get('location')!).searchParams.get('checkoutReference')).toBe(reference);
@@ -214,11 +190,7 @@ describe('card payments with step-up verification', () => {
       { amount: '-250000', type: 'rail' },
       { amount: '250000', type: 'settlement' },
     ]);
-    expect(await record(reference)).toMatchObject({
-      transactionStatus: 'SUCCESS',
-      usedMethod: 'card',
-      maskedCard: '506099*********0035',
-    });
+    expect(await record(reference)).toMatchObject(paidByCard('506099*********0035'));
   });
 
   it('emits checkout.success once, however often the ended charge is touched again', async () => {
@@ -239,12 +211,7 @@ describe('card payments with step-up verification', () => {
   it('declines when the customer declines on the 3-D Secure page', async () => {
     const reference = await checkout();
     const redirectUrl = String((await pay(reference, '4000000000003006')).body.data.redirectUrl);
-    const declined = await fetch(new URL(`${new URL(redirectUrl).pathname}${new URL(redirectUrl).search}`, gateway), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'decision=decline',
-      redirect: 'manual',
-    });
+    const declined = await decideOnBankPage(redirectUrl, 'decline');
     expect(declined.status).toBe(303);
     expect((await record(reference)).transactionStatus).toBe('FAILED');
   });

@@ -1,44 +1,21 @@
 import { eventually, testEnvironment } from '@payments/testing';
 
-import {
-  appPorts,
-  callGateway,
-  checkoutAccountsReady,
-  createPartner,
-  PartnerCredentials,
-  RunningApp,
-  spawnApp,
-  stopApps,
-  waitForReady,
-} from './apps';
+import { callGateway, checkoutAccountsReady, createCheckout, createPartner, PartnerCredentials, useApps } from './apps';
 
 jest.setTimeout(180_000);
 
 describe('checkouts paid by bank transfer and by QR wallet', () => {
-  const apps: RunningApp[] = [];
+  useApps(['checkout-gateway', 'outlet-service']);
   let partner: PartnerCredentials;
 
   const call = (method: string, path: string, body?: unknown) =>
     callGateway<Record<string, string>>(partner, method, path, body);
-  const checkout = async (methods: string[]) =>
-    (
-      await call('POST', '/payin/charge/requests', {
-        amount: '480000',
-        accountName: 'Transfer Shop',
-        paymentMethod: methods,
-      })
-    ).body.data.reference;
+  const checkout = (methods: string[]) => createCheckout(partner, methods, '480000', 'Transfer Shop');
   const status = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
 
   beforeAll(async () => {
-    apps.push(spawnApp('checkout-gateway'), spawnApp('outlet-service'));
-    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Methods Partner');
     await checkoutAccountsReady(partner);
-  });
-
-  afterAll(async () => {
-    await stopApps(apps);
   });
 
   it('assigns a dynamic account, refuses a wrong amount, and completes on the exact amount', async () => {

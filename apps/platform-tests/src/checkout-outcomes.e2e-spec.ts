@@ -1,15 +1,13 @@
 import { eventually, queryTestDatabase } from '@payments/testing';
 
 import {
-  appPorts,
   callGateway,
   checkoutAccountsReady,
+  createCheckout,
   createPartner,
+  decideOnBankPage,
   PartnerCredentials,
-  RunningApp,
-  spawnApp,
-  stopApps,
-  waitForReady,
+  useApps,
 } from './apps';
 
 jest.setTimeout(180_000);
@@ -21,18 +19,13 @@ type Data = Record<string, string> & { code?: string };
  * and money a card captured anyway is kept aside for a refund, never lost.
  */
 describe('how a checkout ends when payments race', () => {
-  const apps: RunningApp[] = [];
+  useApps(['checkout-gateway', 'card-processor', 'outlet-service'], {
+    'checkout-gateway': { CHECKOUT_EXPIRY_POLL_MS: '200' },
+  });
   let partner: PartnerCredentials;
 
   const call = (method: string, path: string, body?: unknown) => callGateway<Data>(partner, method, path, body);
-  const checkout = async (methods: string[]) =>
-    (
-      await call('POST', '/payin/charge/requests', {
-        amount: '310000',
-        accountName: 'Race Shop',
-        paymentMethod: methods,
-      })
-    ).body.data.reference;
+  const checkout = (methods: string[]) => createCheckout(partner, methods, '310000', 'Race Shop');
   const record = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
   const transferAccount = async (reference: string) =>
     (await call('POST', `/checkout/${reference}/pay-with-transfer`)).body.data.accountNumber;
@@ -57,18 +50,8 @@ describe('how a checkout ends when payments race', () => {
     )[0]?.status;
 
   beforeAll(async () => {
-    apps.push(
-      spawnApp('checkout-gateway', { CHECKOUT_EXPIRY_POLL_MS: '200' }),
-      spawnApp('card-processor'),
-      spawnApp('outlet-service'),
-    );
-    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Race Partner');
     await checkoutAccountsReady(partner);
-  });
-
-  afterAll(async () => {
-    await stopApps(apps);
   });
 
   it('refuses a transfer to a checkout that ended FAILED when its card was declined, and books nothing', async () => {
@@ -126,15 +109,7 @@ describe('how a checkout ends when payments race', () => {
     expect(started.body.data.nextAction).toBe('3ds');
     expect((await credit(account)).status).toBe(200);
 
-    const bank = await fetch(
-      started.body.data.redirectUrl.replace(/^https?:\/\/[^/]+/, `http://127.0.0.1:${appPorts['checkout-gateway']}`),
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'decision=approve',
-        redirect: 'manual',
-      },
-    );
+    const bank = await decideOnBankPage(started.body.data.redirectUrl, 'approve');
     expect(bank.status).toBe(303);
     expect(await chargeStatus(reference)).toBe('PROCESSING');
     expect(await checkoutEntries(reference)).toBe(1);

@@ -2,22 +2,20 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
 import { allTopics, CheckoutPaidV1, commandContracts, eventContracts, Topics } from '@payments/contracts';
-import { encryptPosPayload } from '@payments/platform-crypto';
 import { checkContract, createKafkaClient } from '@payments/platform-kafka';
 import { eventually, samplePosPayload, testEnvironment } from '@payments/testing';
 import { Consumer, KafkaMessage } from 'kafkajs';
 
 import {
-  AppName,
-  appPorts,
+  allApps,
   callGateway,
+  createCheckout,
   createPartner,
+  decideOnBankPage,
   PartnerCredentials,
   registerTerminal,
-  RunningApp,
-  spawnApp,
-  stopApps,
-  waitForReady,
+  submitPos,
+  useApps,
 } from './apps';
 
 jest.setTimeout(240_000);
@@ -94,7 +92,8 @@ async function recordFromNow(
 }
 
 describe('contracts: every message the services write keeps its contract in libs/contracts', () => {
-  const apps: RunningApp[] = [];
+  // The sandbox dispatcher may deliver to this machine's own receiver.
+  useApps(allApps, { 'webhook-dispatcher': { WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' } });
   let partner: PartnerCredentials;
   let recording: Awaited<ReturnType<typeof recordFromNow>>;
 
@@ -106,33 +105,19 @@ describe('contracts: every message the services write keeps its contract in libs
     expect({ path, status: answer.status, text: answer.text }).toMatchObject({ status: 200 });
     return answer.body.data;
   };
-  const checkout = async (paymentMethod: string[]) =>
-    (await ok('POST', '/payin/charge/requests', { amount: '150000', accountName: 'Contract Shop', paymentMethod }))
-      .reference as string;
+  const checkout = (paymentMethod: string[]) => createCheckout(partner, paymentMethod, '150000', 'Contract Shop');
 
   beforeAll(async () => {
     receiver = createServer((_request, response) => response.writeHead(204).end());
     await new Promise<void>((listening) => receiver.listen(0, '127.0.0.1', listening));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     recording = await recordFromNow(testEnvironment().KAFKA_BROKERS!);
-    const names: AppName[] = [
-      'checkout-gateway',
-      'outlet-service',
-      'card-processor',
-      'pos-ingest',
-      'webhook-dispatcher',
-    ];
-    // The sandbox dispatcher may deliver to this machine's own receiver.
-    for (const name of names)
-      apps.push(spawnApp(name, name === 'webhook-dispatcher' ? { WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' } : {}));
-    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Contract Partner');
   });
 
   afterAll(async () => {
     await recording?.stop();
     receiver?.close();
-    await stopApps(apps);
   });
 
   it('drives every command and event, and finds no message in breach', async () => {
@@ -196,16 +181,7 @@ describe('contracts: every message the services write keeps its contract in libs
       expiryDate: '12/30',
       cvv: '123',
     })) as { redirectUrl: string };
-    const bankPage = new URL(challenge.redirectUrl);
-    const approved = await fetch(
-      `http://127.0.0.1:${appPorts['checkout-gateway']}${bankPage.pathname}${bankPage.search}`,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ decision: 'approve' }),
-        redirect: 'manual',
-      },
-    );
+    const approved = await decideOnBankPage(challenge.redirectUrl, 'approve');
     expect(approved.status).toBe(303);
     const declined = await checkout(['card']);
     expect(
@@ -228,14 +204,7 @@ describe('contracts: every message the services write keeps its contract in libs
     // A POS submission, once the terminal is registered.
     const serial = `SN-CONTRACT-${Date.now()}`;
     await registerTerminal(partner.businessId, serial, outlet.outletId);
-    const pos = await fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/pos`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        serialNumber: serial,
-        data: encryptPosPayload(samplePosPayload({ amount: '25000' }), partner.posEncryptionKey),
-      }),
-    });
+    const pos = await submitPos(serial, partner.posEncryptionKey, samplePosPayload({ amount: '25000' }));
     expect(pos.status).toBe(200);
 
     // Every decision reaches the gateway and the dispatcher before the topics are read to the end.

@@ -7,6 +7,7 @@ import { eventually } from '@payments/testing';
 import fc from 'fast-check';
 
 import {
+  allApps,
   AppName,
   appPorts,
   callGateway,
@@ -14,9 +15,7 @@ import {
   PartnerCredentials,
   registerTerminal,
   repoRoot,
-  RunningApp,
-  spawnApp,
-  stopApps,
+  useApps,
   waitForReady,
 } from './apps';
 import { bodyBytes, Credentials, hostileHeaders, hostileValue, pathSegment, Schema, schemaValue } from './fuzz/hostile';
@@ -159,22 +158,13 @@ async function documentedRoutes(app: AppName): Promise<{ routes: Route[]; compon
 }
 
 describe('HTTP fuzz: hostile requests to every route', () => {
-  const apps: RunningApp[] = [];
+  const apps = useApps(allApps, { every: { LOG_LEVEL: 'warn' } });
   let partner: PartnerCredentials;
   let other: PartnerCredentials;
   const known: Record<string, string[]> = {};
   let serial: string;
 
   beforeAll(async () => {
-    for (const name of [
-      'checkout-gateway',
-      'card-processor',
-      'outlet-service',
-      'pos-ingest',
-      'webhook-dispatcher',
-    ] as const)
-      apps.push(spawnApp(name, { LOG_LEVEL: 'warn' }));
-    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Fuzz Partner');
     other = createPartner('Fuzz Neighbour');
     await eventually(
@@ -202,7 +192,6 @@ describe('HTTP fuzz: hostile requests to every route', () => {
 
   afterAll(async () => {
     agent.destroy();
-    await stopApps(apps);
   });
 
   it('answers every request with an envelope and a status below 500, and every app stays ready', async () => {

@@ -6,17 +6,7 @@ import { createKafkaClient } from '@payments/platform-kafka';
 import { eventually, queryTestDatabase, testEnvironment } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
 
-import {
-  appPorts,
-  callGateway,
-  createPartner,
-  PartnerCredentials,
-  RunningApp,
-  sharedSecrets,
-  spawnApp,
-  stopApps,
-  waitForReady,
-} from './apps';
+import { callGateway, createPartner, PartnerCredentials, sharedSecrets, useApps } from './apps';
 
 jest.setTimeout(240_000);
 
@@ -82,21 +72,15 @@ async function queuePosTransactions(businessId: string, count: number): Promise<
  * thousands of POS transactions wait on another topic, instead of after them.
  */
 describe('a backlog on one topic never delays commands on another', () => {
-  const apps: RunningApp[] = [];
+  useApps(['checkout-gateway', 'card-processor', 'outlet-service']);
   let partner: PartnerCredentials;
 
   beforeAll(async () => {
-    apps.push(spawnApp('checkout-gateway'), spawnApp('card-processor'), spawnApp('outlet-service'));
-    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     partner = createPartner('Isolation Partner');
     await eventually(
       async () => ((await callGateway(partner, 'GET', '/wallets/settlement')).status === 200 ? true : undefined),
       30_000,
     );
-  });
-
-  afterAll(async () => {
-    await stopApps(apps);
   });
 
   const decided = async () =>

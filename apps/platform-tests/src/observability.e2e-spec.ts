@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { parse } from 'yaml';
 
-import { AppName, appPorts, repoRoot, RunningApp, spawnApp, stopApps, waitForReady } from './apps';
+import { allApps, appPorts, repoRoot, useApps } from './apps';
 
 jest.setTimeout(180_000);
 
@@ -47,26 +47,15 @@ function exportedSeries(text: string): Set<string> {
 }
 
 describe('alerts and dashboard', () => {
-  const apps: RunningApp[] = [];
+  useApps(allApps);
   const exported = new Set<string>();
 
   beforeAll(async () => {
-    const names: AppName[] = [
-      'checkout-gateway',
-      'card-processor',
-      'pos-ingest',
-      'outlet-service',
-      'webhook-dispatcher',
-    ];
-    for (const name of names) apps.push(spawnApp(name));
-    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
-    for (const name of names) {
+    for (const name of allApps) {
       const text = await (await fetch(`http://127.0.0.1:${appPorts[name]}/metrics`)).text();
       for (const series of exportedSeries(text)) exported.add(series);
     }
   });
-
-  afterAll(() => stopApps(apps));
 
   it('reads only metrics the apps export, in every alert and every dashboard panel', () => {
     const expressions = [

@@ -9,6 +9,7 @@ import {
   outboxEntities,
   OutboxMessage,
   OutboxRelay,
+  OutboxRelayOptions,
   outboxTablesV1,
   ProcessedEvents,
 } from '@payments/platform-outbox';
@@ -88,6 +89,13 @@ describe('transactional outbox', () => {
     while (cleanups.length) await cleanups.pop()!().catch(() => undefined);
   });
 
+  /** A relay on `brokers` over this test's schema, running until the test ends. */
+  const startRelay = (brokers: string, options: OutboxRelayOptions) => {
+    const relay = new OutboxRelay(dataSource, createKafkaClient({ brokers: [brokers], clientId: 'relay' }), options);
+    relay.start();
+    cleanups.push(() => relay.stop());
+  };
+
   it('stores the event only when the state change commits', async () => {
     const topic = { name: 'never.published', partitions: 1 };
     await commitPayments(dataSource, topic, 1);
@@ -113,12 +121,7 @@ describe('transactional outbox', () => {
     const topic = await createTopic(KAFKA_BROKERS);
     const collector = await new KafkaCollector(KAFKA_BROKERS, topic.name).start();
     cleanups.push(() => collector.stop());
-    const relay = new OutboxRelay(dataSource, createKafkaClient({ brokers: [KAFKA_BROKERS], clientId: 'relay' }), {
-      batchSize: 50,
-      pollIntervalMs: 60_000,
-    });
-    relay.start();
-    cleanups.push(() => relay.stop());
+    startRelay(KAFKA_BROKERS, { batchSize: 50, pollIntervalMs: 60_000 });
 
     // The poll interval is a minute: only the commit's NOTIFY can wake the relay this fast.
     const ids = await commitPayments(dataSource, topic, 20);
@@ -138,12 +141,7 @@ describe('transactional outbox', () => {
     const topic = await createTopic(broker.brokers);
     await broker.stop();
 
-    const relay = new OutboxRelay(dataSource, createKafkaClient({ brokers: [broker.brokers], clientId: 'relay' }), {
-      batchSize: 100,
-      pollIntervalMs: 200,
-    });
-    relay.start();
-    cleanups.push(() => relay.stop());
+    startRelay(broker.brokers, { batchSize: 100, pollIntervalMs: 200 });
 
     const ids = await commitPayments(dataSource, topic, 500);
     expect(await unpublishedCount(dataSource)).toBe(500);
@@ -176,12 +174,7 @@ describe('transactional outbox', () => {
 
     const collector = await new KafkaCollector(KAFKA_BROKERS, topic.name).start();
     cleanups.push(() => collector.stop());
-    const relay = new OutboxRelay(dataSource, createKafkaClient({ brokers: [KAFKA_BROKERS], clientId: 'relay' }), {
-      batchSize: 100,
-      pollIntervalMs: 200,
-    });
-    relay.start();
-    cleanups.push(() => relay.stop());
+    startRelay(KAFKA_BROKERS, { batchSize: 100, pollIntervalMs: 200 });
 
     await eventually(() => (collector.eventIds().size === 500 ? true : undefined), 30_000);
     expect(collector.eventIds()).toEqual(new Set(ids));

@@ -3,16 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Topics } from '@payments/contracts';
 import { eventually, KafkaCollector, testEnvironment } from '@payments/testing';
 
-import {
-  appPorts,
-  callGateway,
-  createPartner,
-  PartnerCredentials,
-  RunningApp,
-  spawnApp,
-  stopApps,
-  waitForReady,
-} from './apps';
+import { callGateway, createPartner, PartnerCredentials, useApps } from './apps';
 
 jest.setTimeout(180_000);
 
@@ -22,15 +13,15 @@ const run = randomUUID().slice(0, 8);
 const call = callGateway;
 
 describe('outlets, wallets and transfers through the gateway', () => {
-  const apps: RunningApp[] = [];
+  useApps(['outlet-service', 'checkout-gateway'], {
+    'outlet-service': { PAYOUT_SETTLE_DELAY_MS: '200' },
+  });
   let partner: PartnerCredentials;
   let other: PartnerCredentials;
   let live: PartnerCredentials;
   let events: KafkaCollector;
 
   beforeAll(async () => {
-    apps.push(spawnApp('outlet-service', { PAYOUT_SETTLE_DELAY_MS: '200' }), spawnApp('checkout-gateway'));
-    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     events = await new KafkaCollector(testEnvironment().KAFKA_BROKERS!, Topics.partnerEvents.name).start();
     [partner, other, live] = [
       createPartner('Outlet Partner'),
@@ -45,7 +36,6 @@ describe('outlets, wallets and transfers through the gateway', () => {
 
   afterAll(async () => {
     await events?.stop();
-    await stopApps(apps);
   });
 
   const eventFor = (name: string, match: (data: Record<string, unknown>) => boolean) =>

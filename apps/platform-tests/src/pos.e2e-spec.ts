@@ -3,23 +3,14 @@ import { encryptPosPayload } from '@payments/platform-crypto';
 import { eventually, KafkaCollector, samplePosPayload, testEnvironment } from '@payments/testing';
 import { Client } from 'pg';
 
-import {
-  appPorts,
-  createPartner,
-  npmRun,
-  PartnerCredentials,
-  RunningApp,
-  spawnApp,
-  stopApps,
-  waitForReady,
-} from './apps';
+import { appPorts, createPartner, npmRun, PartnerCredentials, spawnApp, useApps, waitForReady } from './apps';
 
 jest.setTimeout(180_000);
 
 const gateway = `http://127.0.0.1:${appPorts['checkout-gateway']}`;
 
 describe('POS transactions from terminal to wallet', () => {
-  const apps: RunningApp[] = [];
+  const apps = useApps(['checkout-gateway', 'pos-ingest', 'card-processor', 'outlet-service']);
   let partner: PartnerCredentials;
   let outlet: { outletId: string; collectionWallet: { walletId: string } };
   let events: KafkaCollector;
@@ -51,9 +42,6 @@ describe('POS transactions from terminal to wallet', () => {
     );
 
   beforeAll(async () => {
-    for (const name of ['checkout-gateway', 'pos-ingest', 'card-processor', 'outlet-service'] as const)
-      apps.push(spawnApp(name));
-    await Promise.all(apps.map((app) => waitForReady(appPorts[app.name], app)));
     events = await new KafkaCollector(testEnvironment().KAFKA_BROKERS!, Topics.partnerEvents.name).start();
     partner = createPartner('POS Partner');
     outlet = await eventually(async () => {
@@ -84,7 +72,6 @@ describe('POS transactions from terminal to wallet', () => {
 
   afterAll(async () => {
     await events?.stop();
-    await stopApps(apps);
   });
 
   it('registers a serial number to one business only', async () => {

@@ -21,6 +21,7 @@ export * from './http/pos/pos-submission';
 export * from './http/sandbox/credit-virtual-account.request';
 export * from './http/transfers/bank-transfer.request';
 export * from './http/transfers/internal-transfer.request';
+export * from './http/transfers/transfer.request';
 export * from './http/transfers/transfer.response';
 export * from './http/webhooks/webhooks.dto';
 export * from './messages/card-commands.v1';

@@ -14,9 +14,8 @@ import {
   PartnerCredentials,
   repoRoot,
   RunningApp,
-  spawnApp,
+  startApps,
   stopApps,
-  waitForReady,
 } from '../apps';
 import { launchBrowser } from '../browser';
 
@@ -109,14 +108,11 @@ export class HostedCheckoutSuite {
     );
     await new Promise<void>((listening) => this.merchant!.listen(0, '127.0.0.1', listening));
     this.merchantUrl = `http://127.0.0.1:${(this.merchant.address() as AddressInfo).port}/orders/42`;
-    this.apps.push(
-      spawnApp('checkout-gateway', { CHECKOUT_URL: `${gateway}/checkout` }),
-      spawnApp('card-processor'),
-      spawnApp('outlet-service'),
-    );
-    const started = Promise.all(this.apps.map((app) => waitForReady(appPorts[app.name], app)));
+    const started = startApps(['checkout-gateway', 'card-processor', 'outlet-service'], {
+      'checkout-gateway': { CHECKOUT_URL: `${gateway}/checkout` },
+    });
     this.browser = await launchBrowser();
-    await started;
+    this.apps.push(...(await started));
     this.partner = createPartner('Lagos Books & Café');
     await checkoutAccountsReady(this.partner);
   }

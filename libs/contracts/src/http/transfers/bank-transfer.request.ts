@@ -1,20 +1,9 @@
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 
-import { IsKoboAmount } from '../../validation/kobo-amount';
-import { referenceMessage, referencePattern } from './internal-transfer.request';
+import { TransferRequest } from './transfer.request';
 
 /** POST /transfer/bank: a payout from a deposit wallet to a bank account. */
-export class BankTransferRequest {
-  @Matches(referencePattern, { message: referenceMessage })
-  reference!: string;
-
-  @IsKoboAmount()
-  amount!: string;
-
-  @IsString()
-  @IsNotEmpty()
-  sourceWalletId!: string;
-
+export class BankTransferRequest extends TransferRequest {
   /** CBN bank code, 3 to 6 digits. */
   @Matches(/^\d{3,6}$/, { message: 'bankCode must be 3 to 6 digits' })
   bankCode!: string;
@@ -27,9 +16,4 @@ export class BankTransferRequest {
   @IsNotEmpty()
   @MaxLength(200)
   accountName!: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(140)
-  narration?: string;
 }

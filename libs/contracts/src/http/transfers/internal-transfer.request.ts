@@ -1,29 +1,10 @@
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString } from 'class-validator';
 
-import { IsKoboAmount } from '../../validation/kobo-amount';
-
-/** A money command's reference: your idempotency key. Reuse it only to retry the same request. */
-export const referencePattern = /^[A-Za-z0-9._:-]{1,64}$/;
-export const referenceMessage = 'reference must be 1 to 64 letters, digits, ".", "_", ":" or "-"';
+import { TransferRequest } from './transfer.request';
 
 /** POST /transfer/internal: between two wallets of your business. */
-export class InternalTransferRequest {
-  @Matches(referencePattern, { message: referenceMessage })
-  reference!: string;
-
-  @IsKoboAmount()
-  amount!: string;
-
-  @IsString()
-  @IsNotEmpty()
-  sourceWalletId!: string;
-
+export class InternalTransferRequest extends TransferRequest {
   @IsString()
   @IsNotEmpty()
   destinationWalletId!: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(140)
-  narration?: string;
 }

@@ -3,10 +3,12 @@ import { IsIn, IsISO8601, IsOptional, IsString, Matches } from 'class-validator'
 export const transactionStatuses = ['SUCCESS', 'FAILED', 'PROCESSING'] as const;
 export type TransactionStatus = (typeof transactionStatuses)[number];
 
-export class InternalTransferResponse {
+/** What every transfer answers with. */
+export abstract class TransferResponse {
   @IsString()
   reference!: string;
 
+  /** An internal transfer is SUCCESS or FAILED at once; a payout is PROCESSING until the bank rail settles (see the webhook). */
   @IsIn(transactionStatuses)
   transactionStatus!: TransactionStatus;
 
@@ -15,9 +17,6 @@ export class InternalTransferResponse {
 
   @IsString()
   sourceWalletId!: string;
-
-  @IsString()
-  destinationWalletId!: string;
 
   @IsOptional()
   @IsString()
@@ -27,20 +26,12 @@ export class InternalTransferResponse {
   createdAt!: string;
 }
 
-export class BankTransferResponse {
+export class InternalTransferResponse extends TransferResponse {
   @IsString()
-  reference!: string;
+  destinationWalletId!: string;
+}
 
-  /** PROCESSING until the bank rail settles; then SUCCESS or FAILED (see the webhook). */
-  @IsIn(transactionStatuses)
-  transactionStatus!: TransactionStatus;
-
-  @Matches(/^\d+$/)
-  amount!: string;
-
-  @IsString()
-  sourceWalletId!: string;
-
+export class BankTransferResponse extends TransferResponse {
   @IsString()
   bankCode!: string;
 
@@ -49,11 +40,4 @@ export class BankTransferResponse {
 
   @IsString()
   accountName!: string;
-
-  @IsOptional()
-  @IsString()
-  narration!: string | null;
-
-  @IsISO8601()
-  createdAt!: string;
 }
