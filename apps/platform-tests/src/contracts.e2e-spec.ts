@@ -207,6 +207,9 @@ describe('contracts: every message the services write keeps its contract in libs
     const pos = await submitPos(serial, partner.posEncryptionKey, samplePosPayload({ amount: '25000' }));
     expect(pos.status).toBe(200);
 
+    // A key roll; the rolled pair keeps working for the calls below.
+    await ok('POST', '/business/keys/roll', { gracePeriodHours: 1 });
+
     // Every decision reaches the gateway and the dispatcher before the topics are read to the end.
     const expected: Record<string, number> = { 'checkout.success': 4, 'checkout.failed': 1, 'fundAccount.success': 2 };
     await eventually(async () => {

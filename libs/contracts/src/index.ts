@@ -1,5 +1,6 @@
 export * from './envelope';
 export * from './errors/error-code';
+export * from './events/business-keys-rolled.v1';
 export * from './events/business-provisioned.v1';
 export * from './events/card-charge-succeeded.v1';
 export * from './events/checkout-decided.v1';
@@ -7,6 +8,7 @@ export * from './events/checkout-paid.v1';
 export * from './events/partner-event.v1';
 export * from './events/pos-transaction-accepted.v1';
 export * from './events/pos-transaction-decided.v1';
+export * from './http/business/business-keys';
 export * from './http/business/business-profile.response';
 export * from './http/business/partner-credentials';
 export * from './http/checkout/card.dto';

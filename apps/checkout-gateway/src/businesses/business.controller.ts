@@ -1,13 +1,21 @@
-import { Get } from '@nestjs/common';
+import { Body, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { BusinessProfileResponse } from '@payments/contracts';
-import { ApiEnvelopeOk, SuccessMessage } from '@payments/platform-envelope';
+import {
+  BusinessKeysResponse,
+  BusinessProfileResponse,
+  RolledKeysResponse,
+  RollKeysRequest,
+} from '@payments/contracts';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from './api-key.guard';
 import { Business } from './business.entity';
+import { BusinessKeysService, defaultGraceHours } from './business-keys.service';
 
 @PartnerController('business', 'business')
 export class BusinessController {
+  constructor(private readonly keys: BusinessKeysService) {}
+
   @Get()
   @ApiOperation({ summary: 'The business behind the calling keys: check your credentials and mode' })
   @ApiEnvelopeOk(BusinessProfileResponse)
@@ -20,5 +28,33 @@ export class BusinessController {
       webhookUrl: business.webhookUrl,
       createdAt: business.createdAt.toISOString(),
     };
+  }
+
+  @Post('keys/roll')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Issue a new key pair; the pair in use keeps working for the grace period you choose (0 to 72 hours)',
+  })
+  @ApiRequestBody(RollKeysRequest)
+  @ApiEnvelopeOk(RolledKeysResponse)
+  @ApiEnvelopeErrors(403, 422)
+  @SuccessMessage('Keys rolled')
+  roll(
+    @CurrentBusiness() business: Business,
+    @Headers('x-api-key') callingApiKey: string,
+    @Body() request: RollKeysRequest,
+  ): Promise<RolledKeysResponse> {
+    const gracePeriodHours = request.gracePeriodHours ?? defaultGraceHours;
+    return this.keys.roll(business, { gracePeriodHours, actor: 'api', callingApiKey });
+  }
+
+  @Get('keys')
+  @ApiOperation({
+    summary: 'Your key pairs (never the keys themselves) and the audit trail of their creation, rolls and expiry',
+  })
+  @ApiEnvelopeOk(BusinessKeysResponse)
+  @SuccessMessage('Keys retrieved')
+  keyList(@CurrentBusiness() business: Business): Promise<BusinessKeysResponse> {
+    return this.keys.list(business.id);
   }
 }

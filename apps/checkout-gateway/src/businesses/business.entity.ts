@@ -1,8 +1,8 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 export type BusinessMode = 'test' | 'live';
 
-/** A partner. Its API key is kept hashed for lookup and sealed for webhook signing; never in clear. */
+/** A partner. Its key pairs are in business_keys (BusinessKey). */
 @Entity({ name: 'businesses' })
 export class Business {
   @PrimaryColumn('text')
@@ -13,16 +13,6 @@ export class Business {
 
   @Column('text')
   mode!: BusinessMode;
-
-  @Index('businesses_api_key_hash_key', { unique: true })
-  @Column('text', { name: 'api_key_hash' })
-  apiKeyHash!: string;
-
-  @Column('text', { name: 'api_key_sealed' })
-  apiKeySealed!: string;
-
-  @Column('text', { name: 'api_secret_hash' })
-  apiSecretHash!: string;
 
   @Column('text', { name: 'pos_encryption_key_sealed' })
   posEncryptionKeySealed!: string;

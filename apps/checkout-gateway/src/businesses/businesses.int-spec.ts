@@ -66,10 +66,14 @@ describe('partners and API keys', () => {
   });
 
   it('keeps no key, secret or POS key in clear in the database', async () => {
-    const [row] = await app
-      .get(DataSource)
-      .query('SELECT * FROM gateway.businesses WHERE id = $1', [partner.businessId]);
-    const stored = JSON.stringify(row);
+    const db = app.get(DataSource);
+    const rows = await Promise.all(
+      ['businesses WHERE id', 'business_keys WHERE business_id', 'key_audit WHERE business_id'].map((from) =>
+        db.query(`SELECT * FROM gateway.${from} = $1`, [partner.businessId]),
+      ),
+    );
+    expect(rows.map((found: unknown[]) => found.length)).toEqual([1, 1, 1]);
+    const stored = JSON.stringify(rows);
     expect(stored).not.toContain(partner.apiKey);
     expect(stored).not.toContain(partner.apiSecret);
     expect(stored).not.toContain(partner.posEncryptionKey);

@@ -4,14 +4,20 @@ import { Sealer } from '@payments/platform-crypto';
 import { Env } from '../config/env';
 import { ApiKeyGuard } from './api-key.guard';
 import { BusinessController } from './business.controller';
+import { BusinessKeysRepository } from './business-keys.repository';
+import { BusinessKeysService } from './business-keys.service';
 import { BusinessesRepository } from './businesses.repository';
 import { BusinessesService } from './businesses.service';
+import { KeyExpiryRecorder } from './key-expiry-recorder';
 
 @Module({
   controllers: [BusinessController],
   providers: [
     BusinessesService,
     BusinessesRepository,
+    BusinessKeysService,
+    BusinessKeysRepository,
+    KeyExpiryRecorder,
     ApiKeyGuard,
     { provide: Sealer, inject: [Env], useFactory: (env: Env) => new Sealer(env.DATA_ENCRYPTION_KEY) },
   ],

@@ -21,8 +21,4 @@ export class BusinessesRepository {
       .where('business.id = (SELECT business_id FROM gateway.checkouts WHERE reference = :reference)', { reference })
       .getOne();
   }
-
-  async findByApiKeyHash(apiKeyHash: string): Promise<Business | null> {
-    return this.dataSource.getRepository(Business).findOneBy({ apiKeyHash });
-  }
 }

@@ -14,7 +14,9 @@ import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 
 import { Business, BusinessMode } from './business.entity';
+import { BusinessKeysRepository } from './business-keys.repository';
 import { BusinessesRepository } from './businesses.repository';
+import { issueKeyPair } from './key-pairs';
 
 export interface NewPartner {
   name: string;
@@ -36,38 +38,42 @@ export class BusinessesService {
   // An unknown key is compared against this, so a miss costs as much as a hit.
   private readonly decoyHash = hashSecret(randomToken());
   /** By a hash of the whole key pair: only pairs that matched are kept, never a secret in clear. */
-  private readonly authenticated = new LRUCache<string, Business>({ max: 10_000, ttl: credentialsCacheMs });
+  private readonly authenticated = new LRUCache<string, { business: Business; expiresAt: Date | null }>({
+    max: 10_000,
+    ttl: credentialsCacheMs,
+  });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly businesses: BusinessesRepository,
+    private readonly keys: BusinessKeysRepository,
     private readonly outbox: Outbox,
     private readonly sealer: Sealer,
   ) {}
 
   /** Creates the business and its credentials, and announces it to the other services. */
   async provision(partner: NewPartner): Promise<PartnerCredentials> {
-    const prefix = partner.mode === 'live' ? 'live' : 'test';
+    const businessId = newUlid();
+    const keys = issueKeyPair(businessId, partner.mode, this.sealer);
     const credentials: PartnerCredentials = {
-      businessId: newUlid(),
-      apiKey: `pk_${prefix}_${randomToken(24)}`,
-      apiSecret: `sk_${prefix}_${randomToken(32)}`,
+      businessId,
+      apiKey: keys.apiKey,
+      apiSecret: keys.apiSecret,
       posEncryptionKey: randomAlphanumeric(posKeyLength),
       webhookUrl: partner.webhookUrl,
     };
-    const sealedApiKey = this.sealer.seal(credentials.apiKey, credentials.businessId);
+    const sealedApiKey = keys.row.apiKeySealed;
     const sealedPosEncryptionKey = this.sealer.seal(credentials.posEncryptionKey, credentials.businessId);
     await this.dataSource.transaction(async (em) => {
       await this.businesses.insert(em, {
         id: credentials.businessId,
         name: partner.name,
         mode: partner.mode,
-        apiKeyHash: hashSecret(credentials.apiKey),
-        apiKeySealed: sealedApiKey,
-        apiSecretHash: hashSecret(credentials.apiSecret),
         posEncryptionKeySealed: sealedPosEncryptionKey,
         webhookUrl: partner.webhookUrl,
       });
+      await this.keys.insert(em, keys.row);
+      await this.keys.audit(em, businessId, 'created', keys.row.apiKeyHint, 'operator');
       await this.outbox.enqueue<BusinessProvisionedV1Payload>(em, {
         topic: Topics.businessEvents,
         type: BusinessProvisionedV1,
@@ -91,15 +97,23 @@ export class BusinessesService {
     return this.businesses.findByCheckout(reference);
   }
 
-  /** The business owning this key pair, or null. Both halves are compared in constant time. */
+  /**
+   * The business owning this key pair, or null: for a pair in use, or rolled and still in its
+   * grace period. Both halves are compared in constant time.
+   */
   async authenticate(apiKey: string, apiSecret: string): Promise<Business | null> {
     const pair = hashSecret(`${apiKey}\n${apiSecret}`);
     const known = this.authenticated.get(pair);
-    if (known) return known;
-    const business = await this.businesses.findByApiKeyHash(hashSecret(apiKey));
-    const secretMatches = constantTimeEquals(hashSecret(apiSecret), business?.apiSecretHash ?? this.decoyHash);
-    if (!business || !secretMatches) return null;
-    this.authenticated.set(pair, business);
-    return business;
+    if (known && (known.expiresAt === null || known.expiresAt > new Date())) return known.business;
+    const found = await this.keys.findUsable(hashSecret(apiKey));
+    const secretMatches = constantTimeEquals(hashSecret(apiSecret), found?.key.apiSecretHash ?? this.decoyHash);
+    if (!found || !secretMatches) return null;
+    this.authenticated.set(pair, { business: found.business, expiresAt: found.key.expiresAt });
+    return found.business;
+  }
+
+  /** Forgets every pair this instance trusted, after a roll here; other instances notice within credentialsCacheMs. */
+  forgetAuthenticated(): void {
+    this.authenticated.clear();
   }
 }

@@ -3,16 +3,8 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 
 import { PartnerCredentials } from '@payments/contracts';
-import { loadEnvOrExit } from '@payments/platform-bootstrap';
-import { Sealer } from '@payments/platform-crypto';
-import { migrate, postgresOptions } from '@payments/platform-database';
-import { Outbox } from '@payments/platform-outbox';
-import { DataSource } from 'typeorm';
 
-import { BusinessesRepository } from '../businesses/businesses.repository';
-import { BusinessesService } from '../businesses/businesses.service';
-import { Env } from '../config/env';
-import { database } from '../database/data-source';
+import { fail, runCommand, withGatewayServices } from './gateway-services';
 
 const usage = 'usage: npm run partner:create -- --name "Acme Ltd" [--webhook-url URL] [--live] [--json]';
 
@@ -35,22 +27,10 @@ async function main(): Promise<void> {
   const webhookUrl = values['webhook-url'] ?? null;
   if (webhookUrl !== null && !isHttpUrl(webhookUrl)) return fail('--webhook-url must be an http(s) URL');
 
-  const env = loadEnvOrExit(Env);
-  const options = postgresOptions(env.DATABASE_URL, 2, database);
-  await migrate(options);
-  const dataSource = await new DataSource(options).initialize();
-  try {
-    const service = new BusinessesService(
-      dataSource,
-      new BusinessesRepository(dataSource),
-      new Outbox(),
-      new Sealer(env.DATA_ENCRYPTION_KEY),
-    );
-    const credentials = await service.provision({ name, mode: values.live ? 'live' : 'test', webhookUrl });
+  await withGatewayServices(async ({ businesses }) => {
+    const credentials = await businesses.provision({ name, mode: values.live ? 'live' : 'test', webhookUrl });
     process.stdout.write(values.json ? `${JSON.stringify(credentials)}\n` : describe(name, credentials));
-  } finally {
-    await dataSource.destroy();
-  }
+  });
 }
 
 function describe(name: string, credentials: PartnerCredentials): string {
@@ -73,12 +53,4 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-function fail(message: string): void {
-  process.stderr.write(`${message}\n`);
-  process.exitCode = 2;
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`partner:create failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-});
+runCommand('partner:create', main);

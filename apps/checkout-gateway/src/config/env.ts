@@ -26,6 +26,10 @@ export class Env extends PlatformEnv {
   @IntSetting(100, 600_000)
   CHECKOUT_EXPIRY_POLL_MS: number = 10_000;
 
+  /** How often the key audit trail notes rolled key pairs whose grace has ended. */
+  @IntSetting(100, 600_000)
+  KEY_EXPIRY_POLL_MS: number = 10_000;
+
   /** How long a request waits for outlet-service or webhook-dispatcher before answering 503. */
   @IntSetting(500, 60_000)
   SERVICE_TIMEOUT_MS: number = 8000;

@@ -2,10 +2,11 @@ import { AppDatabase } from '@payments/platform-database';
 import { outboxEntities } from '@payments/platform-outbox';
 
 import { Business } from '../businesses/business.entity';
+import { BusinessKey } from '../businesses/business-key.entity';
 import { migrations } from './migrations';
 
 export const database: AppDatabase = {
   schema: 'gateway',
-  entities: [...outboxEntities, Business],
+  entities: [...outboxEntities, Business, BusinessKey],
   migrations,
 };

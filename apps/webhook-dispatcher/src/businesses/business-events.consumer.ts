@@ -1,6 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Topics } from '@payments/contracts';
+import {
+  BusinessKeysRolledV1,
+  BusinessKeysRolledV1Payload,
+  BusinessProvisionedV1,
+  BusinessProvisionedV1Payload,
+  EventEnvelope,
+  Topics,
+} from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
 import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
@@ -10,7 +17,10 @@ import { EndpointsRepository } from '../endpoints/endpoints.repository';
 
 const consumer = 'webhook-dispatcher.endpoints';
 
-/** Every new business gets an endpoint record: its webhook URL, sealed API key and a signing secret. */
+/**
+ * Every new business gets an endpoint record: its webhook URL, sealed API key and a signing
+ * secret; a roll of its keys replaces the key, keeping the previous one for its grace period.
+ */
 @Controller()
 export class BusinessEventsConsumer {
   constructor(
@@ -21,11 +31,16 @@ export class BusinessEventsConsumer {
   ) {}
 
   @EventHandler(Topics.businessEvents)
-  async handle(event: EventEnvelope<BusinessProvisionedV1Payload>): Promise<void> {
-    if (event?.type !== BusinessProvisionedV1) return;
+  async handle(event: EventEnvelope<BusinessProvisionedV1Payload | BusinessKeysRolledV1Payload>): Promise<void> {
+    if (event?.type !== BusinessProvisionedV1 && event?.type !== BusinessKeysRolledV1) return;
     await this.dataSource.transaction(async (em) => {
       if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return;
-      const { businessId, mode, webhookUrl, sealedApiKey } = event.payload;
+      if (event.type === BusinessKeysRolledV1) {
+        const { businessId, sealedApiKey, previousKeyExpiresAt } = event.payload as BusinessKeysRolledV1Payload;
+        await this.endpoints.rollApiKey(em, businessId, sealedApiKey, new Date(previousKeyExpiresAt));
+        return;
+      }
+      const { businessId, mode, webhookUrl, sealedApiKey } = event.payload as BusinessProvisionedV1Payload;
       await this.endpoints.lockRouting(em, businessId);
       await this.endpoints.provision(em, { businessId, mode, url: webhookUrl, sealedApiKey });
       await this.deliveries.releaseParked(em, businessId, webhookUrl);

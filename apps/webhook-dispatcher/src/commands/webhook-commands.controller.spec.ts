@@ -15,6 +15,7 @@ function controller(env: Record<string, string> = {}) {
     mode: 'test',
     url: null,
     apiKey: 'pk_test_x',
+    previousApiKey: null,
     signingSecret: 'whsec_x',
     status: 'active',
     disabledReason: null,

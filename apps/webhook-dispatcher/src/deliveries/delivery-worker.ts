@@ -184,7 +184,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async attempt(row: DeliveryRow, endpoint: Endpoint | null): Promise<SendResult> {
     if (!endpoint) return failedWithout('the business has no webhook endpoint yet');
     if (!row.url) return failedWithout('the delivery has no URL');
-    const body = webhookBody(row.event, row.event_data, endpoint.apiKey);
+    const body = webhookBody(row.event, row.event_data, endpoint.apiKey, endpoint.previousApiKey);
     const headers = {
       'x-event-id': row.event_id,
       'x-delivery-id': row.id,

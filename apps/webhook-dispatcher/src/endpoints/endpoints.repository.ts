@@ -11,6 +11,8 @@ export interface Endpoint {
   mode: 'test' | 'live';
   url: string | null;
   apiKey: string;
+  /** The key the business rolled, while its grace lasts: webhooks carry its signature too. */
+  previousApiKey: string | null;
   signingSecret: string;
   status: 'active' | 'disabled';
   disabledReason: string | null;
@@ -21,6 +23,8 @@ interface EndpointRow {
   mode: 'test' | 'live';
   url: string | null;
   api_key_sealed: string;
+  previous_api_key_sealed: string | null;
+  previous_key_expires_at: Date | null;
   signing_secret_sealed: string;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
@@ -107,10 +111,29 @@ export class EndpointsRepository {
       url: row.url,
       // Sealed by the gateway, bound to the business id.
       apiKey: this.sealer.open(row.api_key_sealed, row.business_id),
+      previousApiKey:
+        row.previous_api_key_sealed && row.previous_key_expires_at && row.previous_key_expires_at > new Date()
+          ? this.sealer.open(row.previous_api_key_sealed, row.business_id)
+          : null,
       signingSecret: this.sealer.open(row.signing_secret_sealed, row.business_id),
       status: row.status,
       disabledReason: row.disabled_reason,
     };
+  }
+
+  /** The business rolled its API key: sign with the new one, and with the previous one until `previousExpiresAt`. */
+  async rollApiKey(
+    em: EntityManager,
+    businessId: string,
+    sealedApiKey: string,
+    previousExpiresAt: Date,
+  ): Promise<void> {
+    this.forSending.delete(businessId);
+    await em.query(
+      `UPDATE webhooks.endpoints SET previous_api_key_sealed = api_key_sealed, previous_key_expires_at = $3,
+         api_key_sealed = $2, updated_at = now() WHERE business_id = $1`,
+      [businessId, sealedApiKey, previousExpiresAt],
+    );
   }
 
   /** A new URL also re-activates an endpoint disabled by 410 Gone. */

@@ -7,9 +7,23 @@ export function specSignature(eventData: unknown, apiKey: string): string {
   return createHmac('sha256', apiKey).update(JSON.stringify(eventData), 'utf8').digest('hex');
 }
 
-/** The webhook body exactly as sent: {event, eventData, signature}. */
-export function webhookBody(event: string, eventData: unknown, apiKey: string): string {
-  return JSON.stringify({ event, eventData, signature: specSignature(eventData, apiKey) });
+/**
+ * The webhook body exactly as sent: {event, eventData, signature}, signed with the API key in
+ * use; while a rolled key's grace lasts, `previousSignature` is made with that one, so a receiver
+ * that still holds it keeps accepting webhooks (docs/keys.md: accept either).
+ */
+export function webhookBody(
+  event: string,
+  eventData: unknown,
+  apiKey: string,
+  previousApiKey: string | null = null,
+): string {
+  return JSON.stringify({
+    event,
+    eventData,
+    signature: specSignature(eventData, apiKey),
+    ...(previousApiKey ? { previousSignature: specSignature(eventData, previousApiKey) } : {}),
+  });
 }
 
 /** Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) for one attempt. */

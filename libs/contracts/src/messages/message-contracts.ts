@@ -1,3 +1,4 @@
+import { BusinessKeysRolledV1, BusinessKeysRolledV1Payload } from '../events/business-keys-rolled.v1';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload } from '../events/business-provisioned.v1';
 import { CardChargeSucceededV1, CardChargeSucceededV1Payload } from '../events/card-charge-succeeded.v1';
 import { CheckoutDecidedV1, CheckoutDecidedV1Payload } from '../events/checkout-decided.v1';
@@ -14,6 +15,7 @@ export type MessageContract = new () => object;
 
 /** Every event's payload contract, by the envelope's `type`. Consumers check a payload against it before acting. */
 export const eventContracts: Readonly<Record<string, MessageContract>> = {
+  [BusinessKeysRolledV1]: BusinessKeysRolledV1Payload,
   [BusinessProvisionedV1]: BusinessProvisionedV1Payload,
   [CardChargeSucceededV1]: CardChargeSucceededV1Payload,
   [CheckoutDecidedV1]: CheckoutDecidedV1Payload,

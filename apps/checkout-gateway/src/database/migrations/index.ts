@@ -2,6 +2,7 @@ import { InitialSchema1763769600004 } from './1763769600004-initial-schema';
 import { Businesses1763769600005 } from './1763769600005-businesses';
 import { Checkouts1763769600010 } from './1763769600010-checkouts';
 import { CheckoutReturnUrl1763769600020 } from './1763769600020-checkout-return-url';
+import { BusinessKeys1763769600031 } from './1763769600031-business-keys';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   Businesses1763769600005,
   Checkouts1763769600010,
   CheckoutReturnUrl1763769600020,
+  BusinessKeys1763769600031,
 ];

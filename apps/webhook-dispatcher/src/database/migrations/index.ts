@@ -3,6 +3,7 @@ import { Deliveries1763769600007 } from './1763769600007-deliveries';
 import { HeldDeliveries1763769600024 } from './1763769600024-held-deliveries';
 import { PendingByUrl1763769600027 } from './1763769600027-pending-by-url';
 import { DeliveryTraceContext1763769600030 } from './1763769600030-delivery-trace-context';
+import { PreviousApiKey1763769600032 } from './1763769600032-previous-api-key';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   HeldDeliveries1763769600024,
   PendingByUrl1763769600027,
   DeliveryTraceContext1763769600030,
+  PreviousApiKey1763769600032,
 ];

@@ -1,0 +1,51 @@
+import 'reflect-metadata';
+
+import { parseArgs } from 'node:util';
+
+import { maxKeyGraceHours, RolledKeysResponse } from '@payments/contracts';
+
+import { Business } from '../businesses/business.entity';
+import { defaultGraceHours } from '../businesses/business-keys.service';
+import { fail, runCommand, withGatewayServices } from './gateway-services';
+
+const usage = `usage: npm run partner:keys:roll -- --business ID [--grace-hours 0..${maxKeyGraceHours}] [--json]`;
+
+/**
+ * Rolls a business's API key pair for an operator (a partner who reports a leak and cannot call
+ * the API): prints the new pair once; the old one works for --grace-hours (default 24; 0 refuses
+ * it at once, within the gateway's 30-second credential cache).
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      business: { type: 'string' },
+      'grace-hours': { type: 'string', default: String(defaultGraceHours) },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const businessId = values.business?.trim();
+  if (!businessId) return fail(`--business is required\n${usage}`);
+  const graceText = values['grace-hours'];
+  const gracePeriodHours = Number(graceText);
+  if (!/^\d+$/.test(graceText) || gracePeriodHours > maxKeyGraceHours)
+    return fail(`--grace-hours must be a whole number from 0 to ${maxKeyGraceHours}`);
+
+  await withGatewayServices(async ({ dataSource, keys }) => {
+    const business = await dataSource.getRepository(Business).findOneBy({ id: businessId });
+    if (!business) return fail(`no business ${businessId}`);
+    const rolled = await keys.roll(business, { gracePeriodHours, actor: 'operator' });
+    process.stdout.write(values.json ? `${JSON.stringify(rolled)}\n` : describe(rolled));
+  });
+}
+
+function describe(rolled: RolledKeysResponse): string {
+  return [
+    `Rolled the keys of business ${rolled.businessId}`,
+    `  x-api-key:    ${rolled.apiKey}`,
+    `  x-api-secret: ${rolled.apiSecret}`,
+    `The previous pair works until ${rolled.previousKeyExpiresAt}. The secret is shown only now.`,
+    '',
+  ].join('\n');
+}
+
+runCommand('partner:keys:roll', main);
