@@ -6,6 +6,5 @@ export class Env extends PlatformEnv {
   override PORT: number = 3001;
 
   /** Opens card data sealed by pos-ingest (and the gateway); the same key on both sides. */
-  @KeySetting()
-  CARD_DATA_KEY: string = '';
+  @KeySetting() CARD_DATA_KEY: string = '';
 }

@@ -7,30 +7,24 @@ export class Env extends PlatformEnv {
   override PORT: number = 3000;
 
   /** 32 random bytes, base64: seals POS keys and API keys at rest and on Kafka. */
-  @KeySetting()
-  DATA_ENCRYPTION_KEY: string = '';
+  @KeySetting() DATA_ENCRYPTION_KEY: string = '';
 
   /** Seals card data for the hop to card-processor; card-processor holds the same key. */
-  @KeySetting()
-  CARD_DATA_KEY: string = '';
+  @KeySetting() CARD_DATA_KEY: string = '';
 
   /** The hosted checkout page; checkout links are this URL with ?checkoutReference=. */
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
   CHECKOUT_URL: string = 'http://127.0.0.1:3000/checkout';
 
   /** Minutes a checkout stays payable before it ends FAILED. */
-  @IntSetting(1, 7 * 24 * 60)
-  CHECKOUT_TTL_MINUTES: number = 30;
+  @IntSetting(1, 7 * 24 * 60) CHECKOUT_TTL_MINUTES: number = 30;
 
   /** How often expired checkouts are closed (and checkout.failed sent). */
-  @IntSetting(100, 600_000)
-  CHECKOUT_EXPIRY_POLL_MS: number = 10_000;
+  @IntSetting(100, 600_000) CHECKOUT_EXPIRY_POLL_MS: number = 10_000;
 
   /** How often the key audit trail notes rolled key pairs whose grace has ended. */
-  @IntSetting(100, 600_000)
-  KEY_EXPIRY_POLL_MS: number = 10_000;
+  @IntSetting(100, 600_000) KEY_EXPIRY_POLL_MS: number = 10_000;
 
   /** How long a request waits for outlet-service or webhook-dispatcher before answering 503. */
-  @IntSetting(500, 60_000)
-  SERVICE_TIMEOUT_MS: number = 8000;
+  @IntSetting(500, 60_000) SERVICE_TIMEOUT_MS: number = 8000;
 }

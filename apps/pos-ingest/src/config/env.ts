@@ -5,30 +5,24 @@ export class Env extends PlatformEnv {
   override SERVICE_NAME: string = 'pos-ingest';
   override PORT: number = 3002;
   /** The gateway's key: opens the sealed POS keys of integrators. */
-  @KeySetting()
-  DATA_ENCRYPTION_KEY: string = '';
+  @KeySetting() DATA_ENCRYPTION_KEY: string = '';
 
   /** Seals card data on the POS topic; card-processor holds the same key. */
-  @KeySetting()
-  CARD_DATA_KEY: string = '';
+  @KeySetting() CARD_DATA_KEY: string = '';
 
   /**
    * Derives each transaction's reference from the transaction (a keyed hash), the same in every
    * instance. Never change it casually: under a new key a resubmitted transaction gets a new
    * reference, and card-processor would take it for a second transaction.
    */
-  @KeySetting()
-  POS_REFERENCE_KEY: string = '';
+  @KeySetting() POS_REFERENCE_KEY: string = '';
 
   /** How long a terminal and its key stay cached; a re-registered terminal is seen within this time. */
-  @IntSetting(0, 3_600_000)
-  TERMINAL_CACHE_TTL_MS: number = 60_000;
+  @IntSetting(0, 3_600_000) TERMINAL_CACHE_TTL_MS: number = 60_000;
 
   /** Transactions waiting for Kafka's acknowledgement at once; beyond it, 503 at once rather than unbounded memory. */
-  @IntSetting(1, 10_000)
-  POS_MAX_IN_FLIGHT: number = 256;
+  @IntSetting(1, 10_000) POS_MAX_IN_FLIGHT: number = 256;
 
   /** How long a submission waits for the broker's acknowledgement before answering 503. */
-  @IntSetting(100, 60_000)
-  POS_PUBLISH_TIMEOUT_MS: number = 5000;
+  @IntSetting(100, 60_000) POS_PUBLISH_TIMEOUT_MS: number = 5000;
 }

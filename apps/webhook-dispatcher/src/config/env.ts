@@ -7,8 +7,7 @@ export class Env extends PlatformEnv {
   override PORT: number = 3004;
 
   /** Same key as the gateway's: opens the sealed API keys that sign webhooks. */
-  @KeySetting()
-  DATA_ENCRYPTION_KEY: string = '';
+  @KeySetting() DATA_ENCRYPTION_KEY: string = '';
 
   /** Milliseconds to wait after each failed attempt; its length + 1 is the number of attempts. */
   @Matches(/^\d+(,\d+)*$/, { message: 'must be a comma-separated list of milliseconds' })
@@ -16,26 +15,20 @@ export class Env extends PlatformEnv {
     .map((s) => s * 1000)
     .join(',');
 
-  @IntSetting(100, 60_000)
-  WEBHOOK_TIMEOUT_MS: number = 10_000;
+  @IntSetting(100, 60_000) WEBHOOK_TIMEOUT_MS: number = 10_000;
 
   /** Deliveries in flight at once, across all endpoints, per instance. */
-  @IntSetting(1, 1000)
-  WEBHOOK_CONCURRENCY: number = 64;
+  @IntSetting(1, 1000) WEBHOOK_CONCURRENCY: number = 64;
 
   /** Deliveries in flight at once to one URL, across instances. */
-  @IntSetting(1, 100)
-  WEBHOOK_PER_ENDPOINT_CONCURRENCY: number = 4;
+  @IntSetting(1, 100) WEBHOOK_PER_ENDPOINT_CONCURRENCY: number = 4;
 
   /** Consecutive failures that open an endpoint's circuit; while open, one probe at a time. */
-  @IntSetting(1, 1000)
-  WEBHOOK_CIRCUIT_THRESHOLD: number = 10;
+  @IntSetting(1, 1000) WEBHOOK_CIRCUIT_THRESHOLD: number = 10;
 
-  @IntSetting(100, 3_600_000)
-  WEBHOOK_CIRCUIT_COOLDOWN_MS: number = 60_000;
+  @IntSetting(100, 3_600_000) WEBHOOK_CIRCUIT_COOLDOWN_MS: number = 60_000;
 
-  @IntSetting(10, 60_000)
-  WEBHOOK_POLL_INTERVAL_MS: number = 500;
+  @IntSetting(10, 60_000) WEBHOOK_POLL_INTERVAL_MS: number = 500;
 
   /**
    * Local development only: sandbox businesses may target loopback and private addresses (a

@@ -27,8 +27,7 @@ export class PlatformEnv {
   @IsString()
   HOST: string = '0.0.0.0';
 
-  @IntSetting(1, 65535)
-  PORT: number = 3000;
+  @IntSetting(1, 65535) PORT: number = 3000;
 
   @IsIn(logLevels)
   LOG_LEVEL: (typeof logLevels)[number] = 'info';
@@ -36,12 +35,10 @@ export class PlatformEnv {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// connection URL' })
   DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/payments';
 
-  @IntSetting(1, 100)
-  DATABASE_POOL_SIZE: number = 10;
+  @IntSetting(1, 100) DATABASE_POOL_SIZE: number = 10;
 
   /** Run this app's migrations at start (under an advisory lock); off when a deploy step runs them. */
-  @BooleanSetting()
-  MIGRATE_ON_START: boolean = true;
+  @BooleanSetting() MIGRATE_ON_START: boolean = true;
 
   @Matches(/^[^\s,]+:\d+(,[^\s,]+:\d+)*$/, { message: 'must be a comma-separated list of host:port' })
   KAFKA_BROKERS: string = '127.0.0.1:9092';
@@ -51,33 +48,26 @@ export class PlatformEnv {
   KAFKA_CLIENT_ID?: string = undefined;
 
   /** Kafka handlers: how many partitions an instance works on at once (order holds within each). */
-  @IntSetting(1, 64)
-  KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: number = 6;
+  @IntSetting(1, 64) KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: number = 6;
 
-  @IntSetting(1, 5000)
-  OUTBOX_BATCH_SIZE: number = 200;
+  @IntSetting(1, 5000) OUTBOX_BATCH_SIZE: number = 200;
 
-  @IntSetting(10, 60_000)
-  OUTBOX_POLL_INTERVAL_MS: number = 1000;
+  @IntSetting(10, 60_000) OUTBOX_POLL_INTERVAL_MS: number = 1000;
 
   /** Sent outbox rows are kept this long for investigation, then deleted. */
-  @IntSetting(1, 24 * 365)
-  OUTBOX_RETENTION_HOURS: number = 72;
+  @IntSetting(1, 24 * 365) OUTBOX_RETENTION_HOURS: number = 72;
 
   /**
    * Consumer dedupe records (processed_events) are kept this long. Must exceed the retention
    * of every topic (Kafka's default is 7 days), or a redelivered event could apply twice.
    */
-  @IntSetting(24, 24 * 365)
-  PROCESSED_EVENTS_RETENTION_HOURS: number = 14 * 24;
+  @IntSetting(24, 24 * 365) PROCESSED_EVENTS_RETENTION_HOURS: number = 14 * 24;
 
   /** Largest accepted request body; bigger ones get 413. */
-  @IntSetting(1024, 10 * 1024 * 1024)
-  HTTP_BODY_LIMIT_BYTES: number = 64 * 1024;
+  @IntSetting(1024, 10 * 1024 * 1024) HTTP_BODY_LIMIT_BYTES: number = 64 * 1024;
 
   /** How long SIGTERM may take to drain in-flight work before the process exits anyway. */
-  @IntSetting(1000, 60_000)
-  SHUTDOWN_TIMEOUT_MS: number = 8000;
+  @IntSetting(1000, 60_000) SHUTDOWN_TIMEOUT_MS: number = 8000;
 
   /**
    * Where traces go (an OpenTelemetry collector's OTLP/HTTP endpoint, e.g. http://collector:4318);
