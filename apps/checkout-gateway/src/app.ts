@@ -1,3 +1,4 @@
+import { webhookCatalog, webhookSchemas } from '@payments/contracts';
 import { AppSpec } from '@payments/platform-bootstrap';
 
 import { BusinessesModule } from './businesses/businesses.module';
@@ -25,11 +26,11 @@ export const gatewayApp: AppSpec<Env> = {
   ],
   outboxRelay: true,
   kafkaConsumer: true,
-
   docs: {
     title: 'Payments API',
     description:
       'Hosted checkout, card payments, outlets and wallets for Nigerian merchants. Every response is an envelope ' +
       '{status, statusCode, message, data}; errors carry a stable data.code. Amounts are kobo, as strings.',
+    webhooks: { catalog: webhookCatalog, schemas: webhookSchemas },
   },
 };

@@ -38,3 +38,4 @@ export * from './validation/kobo-amount';
 export * from './validation/luhn';
 export * from './validation/max-characters';
 export * from './http/checkout/verification-steps';
+export * from './webhooks/webhook-catalog';

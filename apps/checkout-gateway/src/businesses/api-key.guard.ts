@@ -42,6 +42,11 @@ export const CurrentBusiness = createParamDecorator((_data: unknown, context: Ex
   return business;
 });
 
+/** The x-api-key the request came with (authenticated by the guard). */
+export const CallingApiKey = createParamDecorator((_data: unknown, context: ExecutionContext): string =>
+  String(context.switchToHttp().getRequest<AuthenticatedRequest>().headers['x-api-key']),
+);
+
 /** A controller of the partner API: every route takes the business's key pair, and is documented so. */
 export function PartnerController(path: string, tag: string): ClassDecorator {
   return applyDecorators(ApiTags(tag), Controller(path), UseGuards(ApiKeyGuard), ApiKeyProtected());

@@ -1,4 +1,4 @@
-import { Body, Get, Headers, HttpCode, Post } from '@nestjs/common';
+import { Body, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import {
   BusinessKeysResponse,
@@ -8,7 +8,7 @@ import {
 } from '@payments/contracts';
 import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 
-import { CurrentBusiness, PartnerController } from './api-key.guard';
+import { CallingApiKey, CurrentBusiness, PartnerController } from './api-key.guard';
 import { Business } from './business.entity';
 import { BusinessKeysService, defaultGraceHours } from './business-keys.service';
 
@@ -41,7 +41,7 @@ export class BusinessController {
   @SuccessMessage('Keys rolled')
   roll(
     @CurrentBusiness() business: Business,
-    @Headers('x-api-key') callingApiKey: string,
+    @CallingApiKey() callingApiKey: string,
     @Body() request: RollKeysRequest,
   ): Promise<RolledKeysResponse> {
     const gracePeriodHours = request.gracePeriodHours ?? defaultGraceHours;

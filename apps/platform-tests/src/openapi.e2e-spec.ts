@@ -1,0 +1,155 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { paths } from '@payments/api-client';
+import { PartnerEvents } from '@payments/contracts';
+import createClient from 'openapi-fetch';
+
+import { AppName, appPorts, createPartner, repoRoot, useApps } from './apps';
+
+jest.setTimeout(180_000);
+
+/** The contract partners code against, and the client generated from it: committed, reviewed as diffs. */
+const documentFile = join(repoRoot, 'docs/openapi.json');
+const clientTypesFile = join(repoRoot, 'clients/typescript/payments-api.d.ts');
+/** `npm run openapi` sets it: the files are written from the running apps instead of compared. */
+const updating = process.env.OPENAPI_UPDATE === '1';
+
+type Document = Record<string, unknown> & {
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, unknown>; securitySchemes?: unknown };
+  webhooks?: Record<string, { post: { requestBody: { content: Record<string, { example?: unknown }> } } }>;
+};
+
+/** Routes for operators, not partners: probes, metrics and the documents themselves. */
+const operational = /^\/(health|metrics|docs)/;
+
+const served = async (app: AppName) =>
+  (await (await fetch(`http://127.0.0.1:${appPorts[app]}/docs-json`)).json()) as Document;
+
+/**
+ * One document for partners: the gateway's routes and webhooks, and pos-ingest's POST /pos (on
+ * its own server), with only the schemas they use.
+ */
+function partnerDocument(gateway: Document, posIngest: Document): Document {
+  const partnerPaths = (document: Document) =>
+    Object.fromEntries(Object.entries(document.paths).filter(([path]) => !operational.test(path)));
+  const document: Document = {
+    ...gateway,
+    info: { ...(gateway.info as object), title: 'Payments platform partner API' },
+    servers: [{ url: 'http://127.0.0.1:3000', description: 'checkout-gateway, as `npm start` runs it (sandbox)' }],
+    paths: {
+      ...partnerPaths(gateway),
+      ...Object.fromEntries(
+        Object.entries(partnerPaths(posIngest)).map(([path, item]) => [
+          path,
+          { ...item, servers: [{ url: 'http://127.0.0.1:3002', description: 'pos-ingest, for terminals' }] },
+        ]),
+      ),
+    },
+  };
+  document.components = {
+    ...gateway.components,
+    schemas: referencedSchemas(document, { ...posIngest.components.schemas, ...gateway.components.schemas }),
+  };
+  return document;
+}
+
+/** The schemas the document reaches through $ref, and no other (every app's process knows internal ones too). */
+function referencedSchemas(document: Document, all: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, inner] of Object.entries(value)) {
+      const name = key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', '') : null;
+      if (name && !(name in kept)) {
+        kept[name] = all[name];
+        visit(all[name]);
+      } else visit(inner);
+    }
+  };
+  visit({ paths: document.paths, webhooks: document.webhooks });
+  return Object.fromEntries(Object.entries(kept).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+const asText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** The client types openapi-typescript generates from the committed document. */
+function generatedClientTypes(): string {
+  const out = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'payments-api.d.ts');
+  const run = spawnSync('npx', ['openapi-typescript', documentFile, '--output', out], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`openapi-typescript failed: ${run.stderr}`);
+  return readFileSync(out, 'utf8');
+}
+
+describe('the partner API contract as files', () => {
+  useApps(['checkout-gateway', 'pos-ingest']);
+  let document: Document;
+
+  beforeAll(async () => {
+    document = partnerDocument(await served('checkout-gateway'), await served('pos-ingest'));
+    if (updating) {
+      writeFileSync(documentFile, asText(document));
+      writeFileSync(clientTypesFile, generatedClientTypes());
+    }
+  });
+
+  it('is committed in docs/openapi.json exactly as the apps serve it (npm run openapi rewrites it)', () => {
+    expect(readFileSync(documentFile, 'utf8')).toBe(asText(document));
+  });
+
+  it('passes the OpenAPI linter', () => {
+    const lint = spawnSync('npx', ['redocly', 'lint', documentFile, '--format', 'stylish'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    expect({ status: lint.status, output: lint.status === 0 ? '' : lint.stdout + lint.stderr }).toEqual({
+      status: 0,
+      output: '',
+    });
+  });
+
+  it('describes every webhook with its schema and an example', () => {
+    expect(Object.keys(document.webhooks ?? {}).sort()).toEqual(Object.values(PartnerEvents).sort());
+    for (const [event, { post }] of Object.entries(document.webhooks ?? {}))
+      expect([event, post.requestBody.content['application/json'].example]).toEqual([
+        event,
+        expect.objectContaining({ event }),
+      ]);
+  });
+
+  it('documents only partner routes, and POST /pos on pos-ingest', () => {
+    expect(Object.keys(document.paths).filter((path) => operational.test(path))).toEqual([]);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/payin/charge/requests', '/business/keys/roll', '/pos']),
+    );
+  });
+
+  it('has the typed client generated from the committed document', () => {
+    expect(readFileSync(clientTypesFile, 'utf8')).toBe(generatedClientTypes());
+  });
+
+  it('drives the API through the typed client', async () => {
+    const partner = createPartner('Typed Client Partner');
+    const api = createClient<paths>({
+      baseUrl: `http://127.0.0.1:${appPorts['checkout-gateway']}`,
+      headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret },
+    });
+    const created = await api.POST('/payin/charge/requests', {
+      body: { amount: '250000', accountName: 'Typed Shop', paymentMethod: ['card'] },
+    });
+    expect(created.response.status).toBe(200);
+    const reference = created.data!.data.reference;
+    const read = await api.GET('/payin/charge/requests/{reference}', { params: { path: { reference } } });
+    expect(read.data!.data).toMatchObject({ reference, amount: '250000', transactionStatus: 'PROCESSING' });
+    const refused = await api.POST('/business/keys/roll', { body: { gracePeriodHours: 73 } });
+    expect(refused.response.status).toBe(422);
+  });
+});
