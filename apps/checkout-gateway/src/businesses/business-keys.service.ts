@@ -71,7 +71,7 @@ export class BusinessKeysService {
       });
       return expiresAt;
     });
-    this.businesses.forgetAuthenticated();
+    this.businesses.forgetAuthenticated(business.id);
     return {
       businessId: business.id,
       apiKey: issued.apiKey,

@@ -112,8 +112,9 @@ export class BusinessesService {
     return found.business;
   }
 
-  /** Forgets every pair this instance trusted, after a roll here; other instances notice within credentialsCacheMs. */
-  forgetAuthenticated(): void {
-    this.authenticated.clear();
+  /** Forgets the pairs of `businessId` this instance trusted, after a roll here; other instances notice within credentialsCacheMs. */
+  forgetAuthenticated(businessId: string): void {
+    const pairs = [...this.authenticated.entries()].filter(([, known]) => known.business.id === businessId);
+    for (const [pair] of pairs) this.authenticated.delete(pair);
   }
 }
