@@ -1,6 +1,7 @@
-// npm run openapi: rewrites docs/openapi.json and the typed client (clients/typescript) from the
-// apps as they are now, by running the contract suite in update mode; review the diff and
-// commit it. npm test fails while they differ from what the apps serve.
+// npm run openapi: rewrites docs/openapi.json, the typed client (clients/typescript) and the
+// Postman collection (docs/postman) from the apps as they are now, by running the contract
+// suite in update mode; review the diff and commit it. npm test fails while they differ from
+// what the apps serve.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 

@@ -1,19 +1,21 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import type { paths } from '@payments/api-client';
 import { PartnerEvents } from '@payments/contracts';
+import newman, { NewmanRunSummary } from 'newman';
 import createClient from 'openapi-fetch';
 
-import { AppName, appPorts, createPartner, repoRoot, useApps } from './apps';
+import { allApps, AppName, appPorts, createPartner, repoRoot, useApps } from './apps';
 
 jest.setTimeout(180_000);
 
 /** The contract partners code against, and the client generated from it: committed, reviewed as diffs. */
 const documentFile = join(repoRoot, 'docs/openapi.json');
 const clientTypesFile = join(repoRoot, 'clients/typescript/payments-api.d.ts');
+const collectionFile = join(repoRoot, 'docs/postman/payments-api.postman_collection.json');
 /** `npm run openapi` sets it: the files are written from the running apps instead of compared. */
 const updating = process.env.OPENAPI_UPDATE === '1';
 
@@ -88,8 +90,78 @@ function generatedClientTypes(): string {
   return readFileSync(out, 'utf8');
 }
 
+/** Postman's test on every response: the envelope holds, whatever the request got wrong. */
+const envelopeCheck = [
+  "pm.test('answers in the envelope, its statusCode the HTTP status', function () {",
+  '  pm.expect(pm.response.code).to.be.below(500);',
+  '  const body = pm.response.json();',
+  '  pm.expect(body.statusCode).to.equal(pm.response.code);',
+  '  pm.expect(body.status).to.equal(pm.response.code === 200);',
+  '});',
+];
+
+interface PostmanItem {
+  name: string;
+  item?: PostmanItem[];
+  request?: { method: string; url: { host: string[]; path: string[] }; header?: { key: string; value: string }[] };
+}
+
+interface Collection {
+  item: PostmanItem[];
+  variable: unknown[];
+  event: unknown[];
+}
+
+/**
+ * The Postman collection for the committed document: openapi-to-postmanv2's conversion, the
+ * key headers from variables, POST /pos on its own base URL, and the envelope test on every
+ * request. Its example values are random, so it is compared by the requests it holds.
+ */
+function generatedCollection(): Collection {
+  const out = join(mkdtempSync(join(tmpdir(), 'postman-')), 'collection.json');
+  const options = 'folderStrategy=Tags,requestParametersResolution=Schema,exampleParametersResolution=Schema';
+  const run = spawnSync('npx', ['openapi2postmanv2', '-s', documentFile, '-o', out, '-p', '-O', options], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`openapi2postmanv2 failed: ${run.stderr}`);
+  const collection = JSON.parse(readFileSync(out, 'utf8'), (key, value: unknown) =>
+    key === 'id' || key === '_postman_id' ? undefined : value,
+  ) as Collection;
+  for (const { request } of requestsOf(collection)) {
+    if (request!.url.path.join('/') === 'pos') request!.url.host = ['{{posBaseUrl}}'];
+    else
+      request!.header = [
+        ...(request!.header ?? []),
+        { key: 'x-api-key', value: '{{apiKey}}' },
+        { key: 'x-api-secret', value: '{{apiSecret}}' },
+      ];
+  }
+  collection.variable = [
+    { key: 'baseUrl', value: 'http://127.0.0.1:3000' },
+    { key: 'posBaseUrl', value: 'http://127.0.0.1:3002' },
+    { key: 'apiKey', value: 'pk_test_…' },
+    { key: 'apiSecret', value: 'sk_test_…' },
+  ];
+  collection.event = [{ listen: 'test', script: { type: 'text/javascript', exec: envelopeCheck } }];
+  return collection;
+}
+
+function requestsOf(collection: { item: PostmanItem[] }): PostmanItem[] {
+  const flatten = (items: PostmanItem[]): PostmanItem[] =>
+    items.flatMap((item) => (item.item ? flatten(item.item) : [item]));
+  return flatten(collection.item);
+}
+
+/** What a collection asks, a line a request: method, base URL and path. */
+const requestLines = (collection: { item: PostmanItem[] }) =>
+  requestsOf(collection)
+    .map(({ request }) => `${request!.method} ${request!.url.host.join('')}/${request!.url.path.join('/')}`)
+    .sort();
+
 describe('the partner API contract as files', () => {
-  useApps(['checkout-gateway', 'pos-ingest']);
+  // Every app: the Postman run reaches every route, and routes answer from the services behind them.
+  useApps(allApps);
   let document: Document;
 
   beforeAll(async () => {
@@ -97,6 +169,8 @@ describe('the partner API contract as files', () => {
     if (updating) {
       writeFileSync(documentFile, asText(document));
       writeFileSync(clientTypesFile, generatedClientTypes());
+      mkdirSync(dirname(collectionFile), { recursive: true });
+      writeFileSync(collectionFile, asText(generatedCollection()));
     }
   });
 
@@ -134,6 +208,36 @@ describe('the partner API contract as files', () => {
 
   it('has the typed client generated from the committed document', () => {
     expect(readFileSync(clientTypesFile, 'utf8')).toBe(generatedClientTypes());
+  });
+
+  it('has the Postman collection generated from the committed document, a request for every operation', () => {
+    const committed = JSON.parse(readFileSync(collectionFile, 'utf8')) as Collection;
+    expect(requestLines(committed)).toEqual(requestLines(generatedCollection()));
+  });
+
+  it('runs the Postman collection against the sandbox: every route answers in the envelope, none with a 5xx', async () => {
+    const partner = createPartner('Postman Partner');
+    const summary = await new Promise<NewmanRunSummary>((resolve, reject) =>
+      newman.run(
+        {
+          collection: JSON.parse(readFileSync(collectionFile, 'utf8')) as object,
+          envVar: [
+            { key: 'baseUrl', value: `http://127.0.0.1:${appPorts['checkout-gateway']}` },
+            { key: 'posBaseUrl', value: `http://127.0.0.1:${appPorts['pos-ingest']}` },
+            { key: 'apiKey', value: partner.apiKey },
+            { key: 'apiSecret', value: partner.apiSecret },
+          ],
+          reporters: [],
+        },
+        (error, result) => (error ? reject(error) : resolve(result)),
+      ),
+    );
+    const operations = Object.values(document.paths).flatMap((item) =>
+      Object.keys(item).filter((key) => key !== 'servers'),
+    );
+    expect(summary.run.stats.requests.total).toBe(operations.length);
+    expect(summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error.message}`)).toEqual([]);
+    expect(summary.run.stats.assertions.total).toBe(operations.length);
   });
 
   it('drives the API through the typed client', async () => {
