@@ -390,91 +390,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Submit an encrypted card transaction from a terminal; no key headers */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["PosSubmissionRequest"];
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            status: true;
-                            /** @enum {integer} */
-                            statusCode: 200;
-                            message: string;
-                            data: components["schemas"]["PosSubmissionResponse"];
-                        };
-                    };
-                };
-                /** @description Error envelope */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Error envelope */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Error envelope */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Error envelope */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Error envelope */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Error envelope */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["PosRoute_submit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -493,47 +409,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** An outlet and its wallets were committed; eventData is the outlet as POST /outlets answered */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "event": "outlet.created",
-                     *       "eventData": {
-                     *         "outletId": "01JD3Q8ZK4T6W2V9XG5H7M1N3Q",
-                     *         "accountName": "Ikeja shop",
-                     *         "…": "…"
-                     *       },
-                     *       "signature": "9f2c5e…"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        event: "outlet.created";
-                        eventData: components["schemas"]["OutletResponse"];
-                        /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
-                        signature: string;
-                        /** @description The same with the key you rolled, while its grace period lasts: accept either */
-                        previousSignature?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: answer 2xx quickly and process asynchronously */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["Webhook_outlet_created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -550,62 +426,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** Money arrived on a virtual account */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "event": "fundAccount.success",
-                     *       "eventData": {
-                     *         "sessionId": "000015231123101500123456789012",
-                     *         "productType": "collection",
-                     *         "amount": "150000",
-                     *         "netAmount": "150000",
-                     *         "fee": "0",
-                     *         "commission": "0",
-                     *         "transactionStatus": "SUCCESS",
-                     *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3P",
-                     *         "customerReference": null,
-                     *         "comment": null,
-                     *         "createdAt": "2026-11-23T10:15:00.000Z",
-                     *         "transactionAccount": "9012345678",
-                     *         "transactionType": "CREDIT",
-                     *         "sender": {
-                     *           "name": "Ada Obi",
-                     *           "accountNumber": "0123456789",
-                     *           "bankCode": "058"
-                     *         }
-                     *       },
-                     *       "signature": "9f2c5e…"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        event: "fundAccount.success";
-                        eventData: components["schemas"]["TransactionEventData"];
-                        /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
-                        signature: string;
-                        /** @description The same with the key you rolled, while its grace period lasts: accept either */
-                        previousSignature?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: answer 2xx quickly and process asynchronously */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["Webhook_fundAccount_success"];
         delete?: never;
         options?: never;
         head?: never;
@@ -622,57 +443,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** A transfer into a virtual account was rejected */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "event": "fundAccount.failed",
-                     *       "eventData": {
-                     *         "sessionId": null,
-                     *         "productType": "collection",
-                     *         "amount": "150000",
-                     *         "netAmount": "150000",
-                     *         "fee": "0",
-                     *         "commission": "0",
-                     *         "transactionStatus": "FAILED",
-                     *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3P",
-                     *         "customerReference": null,
-                     *         "comment": null,
-                     *         "createdAt": "2026-11-23T10:15:00.000Z",
-                     *         "transactionAccount": "9012345678",
-                     *         "transactionType": "CREDIT"
-                     *       },
-                     *       "signature": "9f2c5e…"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        event: "fundAccount.failed";
-                        eventData: components["schemas"]["TransactionEventData"];
-                        /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
-                        signature: string;
-                        /** @description The same with the key you rolled, while its grace period lasts: accept either */
-                        previousSignature?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: answer 2xx quickly and process asynchronously */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["Webhook_fundAccount_failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -689,57 +460,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** POST /transfer/internal settled */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "event": "internalTransfer.successful",
-                     *       "eventData": {
-                     *         "sessionId": null,
-                     *         "productType": "internal_transfer",
-                     *         "amount": "150000",
-                     *         "netAmount": "150000",
-                     *         "fee": "0",
-                     *         "commission": "0",
-                     *         "transactionStatus": "SUCCESS",
-                     *         "transactionReference": "order-1234",
-                     *         "customerReference": null,
-                     *         "comment": null,
-                     *         "createdAt": "2026-11-23T10:15:00.000Z",
-                     *         "transactionAccount": "9012345678",
-                     *         "transactionType": "DEBIT"
-                     *       },
-                     *       "signature": "9f2c5e…"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        event: "internalTransfer.successful";
-                        eventData: components["schemas"]["TransactionEventData"];
-                        /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
-                        signature: string;
-                        /** @description The same with the key you rolled, while its grace period lasts: accept either */
-                        previousSignature?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: answer 2xx quickly and process asynchronously */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["Webhook_internalTransfer_successful"];
         delete?: never;
         options?: never;
         head?: never;
@@ -756,60 +477,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** An automatic sweep moved a collection balance to the settlement wallet; carries sweepReference */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "event": "walletSweptIntra.successful",
-                     *       "eventData": {
-                     *         "sessionId": null,
-                     *         "productType": "sweep",
-                     *         "amount": "150000",
-                     *         "netAmount": "150000",
-                     *         "fee": "0",
-                     *         "commission": "0",
-                     *         "transactionStatus": "SUCCESS",
-                     *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3P",
-                     *         "customerReference": null,
-                     *         "comment": null,
-                     *         "createdAt": "2026-11-23T10:15:00.000Z",
-                     *         "transactionAccount": "9012345678",
-                     *         "transactionType": "DEBIT",
-                     *         "details": {
-                     *           "sweepReference": "sweep-01JD3Q8ZK4"
-                     *         }
-                     *       },
-                     *       "signature": "9f2c5e…"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        event: "walletSweptIntra.successful";
-                        eventData: components["schemas"]["TransactionEventData"];
-                        /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
-                        signature: string;
-                        /** @description The same with the key you rolled, while its grace period lasts: accept either */
-                        previousSignature?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: answer 2xx quickly and process asynchronously */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["Webhook_walletSweptIntra_successful"];
         delete?: never;
         options?: never;
         head?: never;
@@ -826,62 +494,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** A payout settled */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "event": "bankTransfer.success",
-                     *       "eventData": {
-                     *         "sessionId": null,
-                     *         "productType": "payout",
-                     *         "amount": "150000",
-                     *         "netAmount": "150000",
-                     *         "fee": "0",
-                     *         "commission": "0",
-                     *         "transactionStatus": "SUCCESS",
-                     *         "transactionReference": "payout-77",
-                     *         "customerReference": null,
-                     *         "comment": null,
-                     *         "createdAt": "2026-11-23T10:15:00.000Z",
-                     *         "transactionAccount": "9012345678",
-                     *         "transactionType": "DEBIT",
-                     *         "beneficiary": {
-                     *           "name": "Bola Ade",
-                     *           "accountNumber": "0690000031",
-                     *           "bankCode": "058"
-                     *         }
-                     *       },
-                     *       "signature": "9f2c5e…"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        event: "bankTransfer.success";
-                        eventData: components["schemas"]["TransactionEventData"];
-                        /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
-                        signature: string;
-                        /** @description The same with the key you rolled, while its grace period lasts: accept either */
-                        previousSignature?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: answer 2xx quickly and process asynchronously */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["Webhook_bankTransfer_success"];
         delete?: never;
         options?: never;
         head?: never;
@@ -898,57 +511,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** A payout was rejected; its amount is back in the wallet */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "event": "bankTransfer.failed",
-                     *       "eventData": {
-                     *         "sessionId": null,
-                     *         "productType": "payout",
-                     *         "amount": "150000",
-                     *         "netAmount": "150000",
-                     *         "fee": "0",
-                     *         "commission": "0",
-                     *         "transactionStatus": "FAILED",
-                     *         "transactionReference": "payout-78",
-                     *         "customerReference": null,
-                     *         "comment": null,
-                     *         "createdAt": "2026-11-23T10:15:00.000Z",
-                     *         "transactionAccount": "9012345678",
-                     *         "transactionType": "DEBIT"
-                     *       },
-                     *       "signature": "9f2c5e…"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        event: "bankTransfer.failed";
-                        eventData: components["schemas"]["TransactionEventData"];
-                        /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
-                        signature: string;
-                        /** @description The same with the key you rolled, while its grace period lasts: accept either */
-                        previousSignature?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: answer 2xx quickly and process asynchronously */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["Webhook_bankTransfer_failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -965,47 +528,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** You asked for it with POST /webhooks/test */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "event": "webhook.test",
-                     *       "eventData": {
-                     *         "message": "This is a test event from your payments dashboard",
-                     *         "businessId": "01JD3Q8ZK4T6W2V9XG5H7M1N3R",
-                     *         "createdAt": "2026-11-23T10:15:00.000Z"
-                     *       },
-                     *       "signature": "9f2c5e…"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        event: "webhook.test";
-                        eventData: components["schemas"]["WebhookTestEventData"];
-                        /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
-                        signature: string;
-                        /** @description The same with the key you rolled, while its grace period lasts: accept either */
-                        previousSignature?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: answer 2xx quickly and process asynchronously */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["Webhook_webhook_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1022,58 +545,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** A checkout was paid; also sent to its callBackUrl */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "event": "checkout.success",
-                     *       "eventData": {
-                     *         "sessionId": null,
-                     *         "productType": "checkout",
-                     *         "amount": "150000",
-                     *         "netAmount": "150000",
-                     *         "fee": "0",
-                     *         "commission": "0",
-                     *         "transactionStatus": "SUCCESS",
-                     *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3S",
-                     *         "customerReference": "ada@example.ng",
-                     *         "comment": null,
-                     *         "createdAt": "2026-11-23T10:15:00.000Z",
-                     *         "transactionAccount": "01JD3Q8ZK4T6W2V9XG5H7M1N3S",
-                     *         "transactionType": "CREDIT",
-                     *         "metadata": {}
-                     *       },
-                     *       "signature": "9f2c5e…"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        event: "checkout.success";
-                        eventData: components["schemas"]["TransactionEventData"];
-                        /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
-                        signature: string;
-                        /** @description The same with the key you rolled, while its grace period lasts: accept either */
-                        previousSignature?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: answer 2xx quickly and process asynchronously */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["Webhook_checkout_success"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1090,58 +562,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** A checkout ended unpaid (expired or declined); also sent to its callBackUrl */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "event": "checkout.failed",
-                     *       "eventData": {
-                     *         "sessionId": null,
-                     *         "productType": "checkout",
-                     *         "amount": "150000",
-                     *         "netAmount": "150000",
-                     *         "fee": "0",
-                     *         "commission": "0",
-                     *         "transactionStatus": "FAILED",
-                     *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3P",
-                     *         "customerReference": null,
-                     *         "comment": "Checkout expired",
-                     *         "createdAt": "2026-11-23T10:15:00.000Z",
-                     *         "transactionAccount": "9012345678",
-                     *         "transactionType": "CREDIT",
-                     *         "metadata": {}
-                     *       },
-                     *       "signature": "9f2c5e…"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        event: "checkout.failed";
-                        eventData: components["schemas"]["TransactionEventData"];
-                        /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
-                        signature: string;
-                        /** @description The same with the key you rolled, while its grace period lasts: accept either */
-                        previousSignature?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: answer 2xx quickly and process asynchronously */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["Webhook_checkout_failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1158,57 +579,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** Money taken for a checkout that had already ended: kept aside and being refunded */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "event": "refund.pending",
-                     *       "eventData": {
-                     *         "sessionId": null,
-                     *         "productType": "card",
-                     *         "amount": "150000",
-                     *         "netAmount": "150000",
-                     *         "fee": "0",
-                     *         "commission": "0",
-                     *         "transactionStatus": "PROCESSING",
-                     *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3P",
-                     *         "customerReference": null,
-                     *         "comment": "The checkout was already paid",
-                     *         "createdAt": "2026-11-23T10:15:00.000Z",
-                     *         "transactionAccount": "9012345678",
-                     *         "transactionType": "DEBIT"
-                     *       },
-                     *       "signature": "9f2c5e…"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        event: "refund.pending";
-                        eventData: components["schemas"]["TransactionEventData"];
-                        /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
-                        signature: string;
-                        /** @description The same with the key you rolled, while its grace period lasts: accept either */
-                        previousSignature?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Received: answer 2xx quickly and process asynchronously */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["Webhook_refund_pending"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1475,6 +846,11 @@ export interface components {
         };
         QrWalletPayRequest: {
             qrPayload: string;
+        };
+        QrWalletPayResponse: {
+            reference: string;
+            /** @enum {string} */
+            transactionStatus: "SUCCESS";
         };
         RolledKeysResponse: {
             businessId: string;
@@ -2073,6 +1449,22 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["QrWalletPayResponse"];
+                    };
+                };
+            };
             /** @description Error envelope */
             400: {
                 headers: {
@@ -2902,6 +2294,671 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    PosRoute_submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PosSubmissionRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["PosSubmissionResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    Webhook_outlet_created: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "outlet.created",
+                 *       "eventData": {
+                 *         "outletId": "01JD3Q8ZK4T6W2V9XG5H7M1N3Q",
+                 *         "accountName": "Ikeja shop",
+                 *         "externalReference": "shop-17",
+                 *         "address": "12 Allen Avenue, Ikeja",
+                 *         "collectionWallet": {
+                 *           "walletId": "01JD3Q8ZK4T6W2V9XG5H7M1NC1",
+                 *           "type": "collection",
+                 *           "accountNumber": "9012345678",
+                 *           "accountName": "Ikeja shop",
+                 *           "currency": "NGN",
+                 *           "ledgerBalance": "0",
+                 *           "availableBalance": "0",
+                 *           "status": "active",
+                 *           "createdAt": "2026-11-23T10:15:00.000Z"
+                 *         },
+                 *         "depositWallet": {
+                 *           "walletId": "01JD3Q8ZK4T6W2V9XG5H7M1ND1",
+                 *           "type": "deposit",
+                 *           "accountNumber": "9012345679",
+                 *           "accountName": "Ikeja shop",
+                 *           "currency": "NGN",
+                 *           "ledgerBalance": "0",
+                 *           "availableBalance": "0",
+                 *           "status": "active",
+                 *           "createdAt": "2026-11-23T10:15:00.000Z"
+                 *         },
+                 *         "createdAt": "2026-11-23T10:15:00.000Z"
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "outlet.created";
+                    eventData: components["schemas"]["OutletResponse"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_fundAccount_success: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "fundAccount.success",
+                 *       "eventData": {
+                 *         "sessionId": "000015231123101500123456789012",
+                 *         "productType": "collection",
+                 *         "amount": "150000",
+                 *         "netAmount": "150000",
+                 *         "fee": "0",
+                 *         "commission": "0",
+                 *         "transactionStatus": "SUCCESS",
+                 *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3P",
+                 *         "customerReference": null,
+                 *         "comment": null,
+                 *         "createdAt": "2026-11-23T10:15:00.000Z",
+                 *         "transactionAccount": "9012345678",
+                 *         "transactionType": "CREDIT",
+                 *         "sender": {
+                 *           "name": "Ada Obi",
+                 *           "accountNumber": "0123456789",
+                 *           "bankCode": "058"
+                 *         }
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "fundAccount.success";
+                    eventData: components["schemas"]["TransactionEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_fundAccount_failed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "fundAccount.failed",
+                 *       "eventData": {
+                 *         "sessionId": null,
+                 *         "productType": "collection",
+                 *         "amount": "150000",
+                 *         "netAmount": "150000",
+                 *         "fee": "0",
+                 *         "commission": "0",
+                 *         "transactionStatus": "FAILED",
+                 *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3P",
+                 *         "customerReference": null,
+                 *         "comment": null,
+                 *         "createdAt": "2026-11-23T10:15:00.000Z",
+                 *         "transactionAccount": "9012345678",
+                 *         "transactionType": "CREDIT"
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "fundAccount.failed";
+                    eventData: components["schemas"]["TransactionEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_internalTransfer_successful: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "internalTransfer.successful",
+                 *       "eventData": {
+                 *         "sessionId": null,
+                 *         "productType": "internal_transfer",
+                 *         "amount": "150000",
+                 *         "netAmount": "150000",
+                 *         "fee": "0",
+                 *         "commission": "0",
+                 *         "transactionStatus": "SUCCESS",
+                 *         "transactionReference": "order-1234",
+                 *         "customerReference": null,
+                 *         "comment": null,
+                 *         "createdAt": "2026-11-23T10:15:00.000Z",
+                 *         "transactionAccount": "9012345678",
+                 *         "transactionType": "DEBIT"
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "internalTransfer.successful";
+                    eventData: components["schemas"]["TransactionEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_walletSweptIntra_successful: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "walletSweptIntra.successful",
+                 *       "eventData": {
+                 *         "sessionId": null,
+                 *         "productType": "sweep",
+                 *         "amount": "150000",
+                 *         "netAmount": "150000",
+                 *         "fee": "0",
+                 *         "commission": "0",
+                 *         "transactionStatus": "SUCCESS",
+                 *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3P",
+                 *         "customerReference": null,
+                 *         "comment": null,
+                 *         "createdAt": "2026-11-23T10:15:00.000Z",
+                 *         "transactionAccount": "9012345678",
+                 *         "transactionType": "DEBIT",
+                 *         "details": {
+                 *           "sweepReference": "sweep-01JD3Q8ZK4"
+                 *         }
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "walletSweptIntra.successful";
+                    eventData: components["schemas"]["TransactionEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_bankTransfer_success: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "bankTransfer.success",
+                 *       "eventData": {
+                 *         "sessionId": null,
+                 *         "productType": "payout",
+                 *         "amount": "150000",
+                 *         "netAmount": "150000",
+                 *         "fee": "0",
+                 *         "commission": "0",
+                 *         "transactionStatus": "SUCCESS",
+                 *         "transactionReference": "payout-77",
+                 *         "customerReference": null,
+                 *         "comment": null,
+                 *         "createdAt": "2026-11-23T10:15:00.000Z",
+                 *         "transactionAccount": "9012345678",
+                 *         "transactionType": "DEBIT",
+                 *         "beneficiary": {
+                 *           "name": "Bola Ade",
+                 *           "accountNumber": "0690000031",
+                 *           "bankCode": "058"
+                 *         }
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "bankTransfer.success";
+                    eventData: components["schemas"]["TransactionEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_bankTransfer_failed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "bankTransfer.failed",
+                 *       "eventData": {
+                 *         "sessionId": null,
+                 *         "productType": "payout",
+                 *         "amount": "150000",
+                 *         "netAmount": "150000",
+                 *         "fee": "0",
+                 *         "commission": "0",
+                 *         "transactionStatus": "FAILED",
+                 *         "transactionReference": "payout-78",
+                 *         "customerReference": null,
+                 *         "comment": null,
+                 *         "createdAt": "2026-11-23T10:15:00.000Z",
+                 *         "transactionAccount": "9012345678",
+                 *         "transactionType": "DEBIT"
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "bankTransfer.failed";
+                    eventData: components["schemas"]["TransactionEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_webhook_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "webhook.test",
+                 *       "eventData": {
+                 *         "message": "This is a test event from your payments dashboard",
+                 *         "businessId": "01JD3Q8ZK4T6W2V9XG5H7M1N3R",
+                 *         "createdAt": "2026-11-23T10:15:00.000Z"
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "webhook.test";
+                    eventData: components["schemas"]["WebhookTestEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_checkout_success: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "checkout.success",
+                 *       "eventData": {
+                 *         "sessionId": null,
+                 *         "productType": "checkout",
+                 *         "amount": "150000",
+                 *         "netAmount": "150000",
+                 *         "fee": "0",
+                 *         "commission": "0",
+                 *         "transactionStatus": "SUCCESS",
+                 *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3S",
+                 *         "customerReference": "ada@example.ng",
+                 *         "comment": null,
+                 *         "createdAt": "2026-11-23T10:15:00.000Z",
+                 *         "transactionAccount": "01JD3Q8ZK4T6W2V9XG5H7M1N3S",
+                 *         "transactionType": "CREDIT",
+                 *         "metadata": {}
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "checkout.success";
+                    eventData: components["schemas"]["TransactionEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_checkout_failed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "checkout.failed",
+                 *       "eventData": {
+                 *         "sessionId": null,
+                 *         "productType": "checkout",
+                 *         "amount": "150000",
+                 *         "netAmount": "150000",
+                 *         "fee": "0",
+                 *         "commission": "0",
+                 *         "transactionStatus": "FAILED",
+                 *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3P",
+                 *         "customerReference": null,
+                 *         "comment": "Checkout expired",
+                 *         "createdAt": "2026-11-23T10:15:00.000Z",
+                 *         "transactionAccount": "9012345678",
+                 *         "transactionType": "CREDIT",
+                 *         "metadata": {}
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "checkout.failed";
+                    eventData: components["schemas"]["TransactionEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_refund_pending: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "refund.pending",
+                 *       "eventData": {
+                 *         "sessionId": null,
+                 *         "productType": "card",
+                 *         "amount": "150000",
+                 *         "netAmount": "150000",
+                 *         "fee": "0",
+                 *         "commission": "0",
+                 *         "transactionStatus": "PROCESSING",
+                 *         "transactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3P",
+                 *         "customerReference": null,
+                 *         "comment": "The checkout was already paid",
+                 *         "createdAt": "2026-11-23T10:15:00.000Z",
+                 *         "transactionAccount": "9012345678",
+                 *         "transactionType": "DEBIT"
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "refund.pending";
+                    eventData: components["schemas"]["TransactionEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

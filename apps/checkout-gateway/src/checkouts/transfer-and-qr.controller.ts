@@ -1,6 +1,11 @@
 import { Body, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { CheckoutAccountResponse, CheckoutQrResponse, QrWalletPayRequest } from '@payments/contracts';
+import {
+  CheckoutAccountResponse,
+  CheckoutQrResponse,
+  QrWalletPayRequest,
+  QrWalletPayResponse,
+} from '@payments/contracts';
 import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
@@ -35,9 +40,10 @@ export class TransferAndQrController {
   @HttpCode(200)
   @ApiOperation({ summary: 'The sandbox wallet app scans a checkout QR code and pays it (test keys only)' })
   @ApiRequestBody(QrWalletPayRequest)
+  @ApiEnvelopeOk(QrWalletPayResponse)
   @ApiEnvelopeErrors(400, 403, 404, 422, 503)
   @SuccessMessage('Paid')
-  pay(@CurrentBusiness() business: Business, @Body() request: QrWalletPayRequest) {
+  pay(@CurrentBusiness() business: Business, @Body() request: QrWalletPayRequest): Promise<QrWalletPayResponse> {
     return this.methods.payQr(business, request.qrPayload);
   }
 }

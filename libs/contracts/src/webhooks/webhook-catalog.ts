@@ -75,6 +75,20 @@ const money = {
   transactionType: 'CREDIT',
 };
 
+function wallet(type: 'collection' | 'deposit', accountNumber: string) {
+  return {
+    walletId: `01JD3Q8ZK4T6W2V9XG5H7M1N${type === 'collection' ? 'C1' : 'D1'}`,
+    type,
+    accountNumber,
+    accountName: 'Ikeja shop',
+    currency: 'NGN',
+    ledgerBalance: '0',
+    availableBalance: '0',
+    status: 'active',
+    createdAt: '2026-11-23T10:15:00.000Z',
+  };
+}
+
 export interface WebhookDoc {
   summary: string;
   /** The component schema of its eventData. */
@@ -87,7 +101,15 @@ export const webhookCatalog: Record<PartnerEventName, WebhookDoc> = {
   [PartnerEvents.outletCreated]: {
     summary: 'An outlet and its wallets were committed; eventData is the outlet as POST /outlets answered',
     eventData: 'OutletResponse',
-    example: { outletId: '01JD3Q8ZK4T6W2V9XG5H7M1N3Q', accountName: 'Ikeja shop', '…': '…' },
+    example: {
+      outletId: '01JD3Q8ZK4T6W2V9XG5H7M1N3Q',
+      accountName: 'Ikeja shop',
+      externalReference: 'shop-17',
+      address: '12 Allen Avenue, Ikeja',
+      collectionWallet: wallet('collection', '9012345678'),
+      depositWallet: wallet('deposit', '9012345679'),
+      createdAt: '2026-11-23T10:15:00.000Z',
+    },
   },
   [PartnerEvents.fundAccountSuccess]: {
     summary: 'Money arrived on a virtual account',

@@ -80,6 +80,7 @@ function webhookOperations(catalog: Record<string, WebhookDoc>) {
       {
         post: {
           summary: doc.summary,
+          operationId: `Webhook_${event.replace(/[^A-Za-z0-9]+/g, '_')}`,
           tags: ['webhooks'],
           requestBody: {
             required: true,

@@ -65,6 +65,7 @@ export function ApiEnvelopeOk(dto: DtoClass, description = 'Success') {
  * schemas the decorators above give every other route.
  */
 export function envelopeOperation(route: {
+  operationId: string;
   summary: string;
   tag: string;
   body: DtoClass;
@@ -73,6 +74,7 @@ export function envelopeOperation(route: {
 }): OperationObject {
   const json = (schema: SchemaObject | ReferenceObject) => ({ 'application/json': { schema } });
   return {
+    operationId: route.operationId,
     summary: route.summary,
     tags: [route.tag],
     requestBody: { required: true, content: json(schemaRef(route.body.name)) },

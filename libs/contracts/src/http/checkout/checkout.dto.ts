@@ -180,3 +180,12 @@ export class QrWalletPayRequest {
   @MaxLength(500)
   qrPayload!: string;
 }
+
+/** The sandbox wallet paid the checkout the QR code stands for. */
+export class QrWalletPayResponse {
+  @IsString()
+  reference!: string;
+
+  @IsIn(['SUCCESS'])
+  transactionStatus!: 'SUCCESS';
+}
