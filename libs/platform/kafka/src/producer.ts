@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { startProducerSpan } from '@payments/platform-tracing';
+import { startProducerSpan, tracingEnabled } from '@payments/platform-tracing';
 import { Kafka, Message, Partitioners, Producer } from 'kafkajs';
 
 import { KAFKA_CLIENT } from './kafka-client';
@@ -28,12 +28,11 @@ export class KafkaProducer implements OnApplicationShutdown {
   constructor(@Inject(KAFKA_CLIENT) private readonly kafka: Kafka) {}
 
   send(topic: string, message: Message): Promise<void> {
+    if (!tracingEnabled()) return this.enqueue(topic, message);
+    // The trace context travels in the message's headers: a copy, never the caller's object.
     const headers = { ...message.headers };
     const endSpan = startProducerSpan('send', topic, headers);
-    const sent = new Promise<void>((resolve, reject) => {
-      this.queue.push({ topic, message: { ...message, headers }, resolve, reject });
-      if (!this.flushing) void this.flush();
-    });
+    const sent = this.enqueue(topic, { ...message, headers });
     sent.then(() => endSpan(), endSpan);
     return sent;
   }
@@ -42,6 +41,13 @@ export class KafkaProducer implements OnApplicationShutdown {
     const producer = this.producer;
     this.producer = undefined;
     await (await producer?.catch(() => undefined))?.disconnect();
+  }
+
+  private enqueue(topic: string, message: Message): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ topic, message, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
   }
 
   private async flush(): Promise<void> {
