@@ -1,6 +1,7 @@
 // npm run migrate [-- <app>...]      run the apps' pending migrations (all apps by default)
 // npm run partner:create -- ...      onboard a partner (see the README)
 // npm run partner:keys:roll -- ...   roll a partner's API key pair (docs/keys.md)
+// npm run pricing:set -- ...         change a business's price plan (docs/pricing.md)
 // npm run terminal:register -- ...   register a POS terminal (docs/pos.md)
 // npm run pos:send -- ...            send an encrypted test transaction to POST /pos
 // npm run dlq:replay -- <topic>      send the messages parked on <topic>.dlq back to <topic>
@@ -26,6 +27,9 @@ switch (command) {
     break;
   case 'partner-keys-roll':
     process.exit(nodeScript('dist/apps/checkout-gateway/src/cli/partner-keys-roll.js', args, env).status ?? 1);
+    break;
+  case 'pricing-set':
+    process.exit(nodeScript('dist/apps/outlet-service/src/cli/pricing-set.js', args, env).status ?? 1);
     break;
   case 'terminal-register':
     process.exit(nodeScript('dist/apps/pos-ingest/src/cli/terminal-register.js', args, env).status ?? 1);

@@ -603,6 +603,9 @@ export interface components {
             bankCode: string;
             accountNumber: string;
             accountName: string;
+            fee: string;
+            commission: string;
+            netAmount: string;
             reference: string;
             /** @enum {string} */
             transactionStatus: "SUCCESS" | "FAILED" | "PROCESSING";
@@ -730,6 +733,9 @@ export interface components {
             accountNumber: string;
             amount: string;
             transactionStatus: string;
+            fee: string;
+            commission: string;
+            netAmount: string;
         };
         DeliveryAttemptResponse: {
             attempt: number;
@@ -802,6 +808,9 @@ export interface components {
         };
         InternalTransferResponse: {
             destinationWalletId: string;
+            fee: string;
+            commission: string;
+            netAmount: string;
             reference: string;
             /** @enum {string} */
             transactionStatus: "SUCCESS" | "FAILED" | "PROCESSING";

@@ -186,9 +186,11 @@ describe('card payments with step-up verification', () => {
         [partner.businessId, reference],
       );
     await eventually(async () => ((await booked()).length > 0 ? true : undefined), 30_000);
+    // One entry: the payer's ₦2,500, less the default 1.5% card fee to revenue (docs/pricing.md).
     expect(await booked()).toEqual([
       { amount: '-250000', type: 'rail' },
-      { amount: '250000', type: 'settlement' },
+      { amount: '3750', type: 'revenue' },
+      { amount: '246250', type: 'settlement' },
     ]);
     expect(await record(reference)).toMatchObject(paidByCard('506099*********0035'));
   });

@@ -80,13 +80,13 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
     } finally {
       await db.end();
     }
-    // The partner sees the two payments in its settlement wallet.
+    // The partner sees the two payments in its settlement wallet, each less its default 1% fee.
     const wallet = await call('GET', '/wallets/settlement');
     expect(wallet.status).toBe(200);
     expect(wallet.body.data).toMatchObject({
       type: 'settlement',
-      ledgerBalance: '960000',
-      availableBalance: '960000',
+      ledgerBalance: '950400',
+      availableBalance: '950400',
       accountNumber: expect.stringMatching(/^\d{10}$/),
     });
   });

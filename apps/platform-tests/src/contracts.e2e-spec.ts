@@ -157,7 +157,7 @@ describe('contracts: every message the services write keeps its contract in libs
     });
     await ok('POST', '/transfer/bank', {
       reference: `contract-payout-${Date.now()}`,
-      amount: '1000',
+      amount: '5000',
       sourceWalletId: outlet.depositWallet.walletId,
       bankCode: '058',
       accountNumber: '0690000031',

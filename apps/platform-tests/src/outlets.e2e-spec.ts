@@ -219,7 +219,7 @@ describe('outlets, wallets and transfers through the gateway', () => {
       const balance = (
         await call<{ collectionWallet: { ledgerBalance: string } }>(partner, 'GET', `/outlets/${outlet.outletId}`)
       ).body.data.collectionWallet.ledgerBalance;
-      expect(balance).toBe('2500');
+      expect(balance).toBe('2475'); // ₦25 less the default 1% fee of a transfer in
     });
 
     it('refuses the sandbox rail to live keys', async () => {

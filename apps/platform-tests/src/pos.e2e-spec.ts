@@ -103,7 +103,8 @@ describe('POS transactions from terminal to wallet', () => {
       transactionType: 'CREDIT',
     });
     expect(JSON.stringify(event)).not.toContain('5061460410120223210');
-    expect((await wallet()).ledgerBalance).toBe('250000');
+    expect(event.eventData).toMatchObject({ fee: '1250', netAmount: '248750' }); // the default 0.5%
+    expect((await wallet()).ledgerBalance).toBe('248750');
   });
 
   it('applies a captured request replayed under another terminal, after pos-ingest restarted, as the one transaction it is', async () => {
@@ -161,7 +162,8 @@ describe('POS transactions from terminal to wallet', () => {
       data: { reference: string };
     };
     await partnerEvent('fundAccount.success', next.data.reference);
-    expect(BigInt((await wallet()).ledgerBalance) - before).toBe(4100n + 900n);
+    // Each credited once, less its 0.5% fee rounded half-up to the kobo: 20.5 → 21, 4.5 → 5.
+    expect(BigInt((await wallet()).ledgerBalance) - before).toBe(4100n - 21n + (900n - 5n));
     const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
     await db.connect();
     try {

@@ -11,6 +11,7 @@ export * from './events/pos-transaction-decided.v1';
 export * from './http/business/business-keys';
 export * from './http/business/business-profile.response';
 export * from './http/business/partner-credentials';
+export * from './http/charge';
 export * from './http/checkout/card.dto';
 export * from './http/checkout/checkout.dto';
 export * from './http/checkout/hosted-checkout.dto';

@@ -201,9 +201,10 @@ function outcomeEvent(outcome: CheckoutOutcome, checkout: CheckoutResponse, at: 
         sessionId: null,
         productType: 'checkout',
         amount: checkout.amount,
-        netAmount: checkout.amount,
-        fee: '0',
-        commission: '0',
+        // A paid checkout's charge, as the ledger booked it; a failed one cost nothing.
+        fee: outcome.charge?.fee ?? '0',
+        commission: outcome.charge?.commission ?? '0',
+        netAmount: outcome.charge?.netAmount ?? checkout.amount,
         transactionStatus: outcome.status,
         transactionReference: checkout.reference,
         customerReference: checkout.email,

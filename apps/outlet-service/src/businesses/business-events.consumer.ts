@@ -11,7 +11,7 @@ import { BusinessesRepository } from './businesses.repository';
 
 const consumer = 'outlet-service.tenants';
 
-/** Gives every newly provisioned business its agent assignment and its settlement, rail and suspense wallets. */
+/** Gives every newly provisioned business its agent assignment and its settlement, rail, suspense and revenue wallets. */
 @Controller()
 export class BusinessEventsConsumer {
   private readonly logger = new Logger(BusinessEventsConsumer.name);
@@ -50,6 +50,13 @@ export class BusinessEventsConsumer {
         outletId: null,
         type: 'suspense',
         accountName: `${name} (suspense)`,
+        withAccountNumber: false,
+      });
+      await this.wallets.create(em, {
+        businessId,
+        outletId: null,
+        type: 'revenue',
+        accountName: `${name} (fees)`,
         withAccountNumber: false,
       });
       this.logger.log({ businessId }, 'tenant provisioned');

@@ -25,6 +25,9 @@ import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
 import { CheckoutAlreadyDecided, MoneyMovesRepository } from '../ledger/money-moves.repository';
+import { RailCredits } from '../ledger/rail-credits';
+import { Product } from '../pricing/price';
+import { creditFigures, PricingService } from '../pricing/pricing.service';
 import { RefundsRepository } from '../refunds/refunds.repository';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { CheckoutAccountsRepository } from './checkout-accounts.repository';
@@ -60,6 +63,8 @@ export class CheckoutPaymentsService {
     private readonly outbox: Outbox,
     private readonly events: PartnerEventsOutbox,
     private readonly moves: MoneyMovesRepository,
+    private readonly pricing: PricingService,
+    private readonly railCredits: RailCredits,
   ) {}
 
   /** The checkout's dynamic account; asking again returns the same one. */
@@ -119,15 +124,16 @@ export class CheckoutPaymentsService {
           const why = outcome.status === 'SUCCESS' ? 'has already been paid' : 'has ended';
           throw apiError('INVALID_TRANSFER', `The checkout behind account ${accountNumber} ${why}`);
         }
-        const entryId = await this.book(em, outcome, account.amount);
+        const booked = await this.book(em, outcome, account.amount);
         await this.accounts.markPaid(em, account.business_id, accountNumber);
         return {
           sessionId,
-          transactionReference: entryId,
+          transactionReference: booked.entryId,
           accountNumber,
           amount: account.amount,
+          ...booked.outcome.charge!,
           transactionStatus: 'SUCCESS',
-          checkoutOutcome: outcome,
+          checkoutOutcome: booked.outcome,
         };
       },
     );
@@ -150,7 +156,9 @@ export class CheckoutPaymentsService {
 
   private async bookCard(charge: CapturedCard): Promise<CheckoutPaymentResult> {
     const wallets = await this.wallets.systemWalletIds(this.dataSource.manager, charge.businessId);
-    const outcome = paidByCard(charge);
+    const amount = BigInt(charge.amount);
+    const price = await this.pricing.charge(this.dataSource.manager, charge.businessId, 'card', amount);
+    const outcome = { ...paidByCard(charge), charge: creditFigures(amount, price) };
     try {
       return await this.moves.move<CheckoutPaymentResult>({
         businessId: charge.businessId,
@@ -159,7 +167,7 @@ export class CheckoutPaymentsService {
         request: { checkoutReference: charge.checkoutReference, amount: charge.amount },
         source: wallets.rail,
         destination: wallets.settlement,
-        amount: BigInt(charge.amount),
+        amount,
         walletTypes: ['rail', 'settlement'],
         entryId: newUlid(),
         entryKind: 'checkout',
@@ -175,6 +183,8 @@ export class CheckoutPaymentsService {
           payload: outcome,
         }),
         outcome,
+        charge: price,
+        feeWallets: { revenue: wallets.revenue, commission: wallets.settlement },
       });
     } catch (error) {
       if (error instanceof CheckoutAlreadyDecided) return this.payCardAfterEnd(charge);
@@ -190,9 +200,9 @@ export class CheckoutPaymentsService {
       const request = { checkoutReference: charge.checkoutReference, amount: charge.amount };
       return this.commands.once(em, charge.businessId, key, 'card_charge', request, async () => {
         const { outcome, decided } = await this.outcomes.decide(em, paidByCard(charge));
-        if (decided) await this.book(em, outcome, charge.amount);
-        else await this.holdForRefund(em, charge, outcome);
-        return { outcome, accepted: decided };
+        if (decided) return { outcome: (await this.book(em, outcome, charge.amount)).outcome, accepted: true };
+        await this.holdForRefund(em, charge, outcome);
+        return { outcome, accepted: false };
       });
     });
   }
@@ -221,8 +231,7 @@ export class CheckoutPaymentsService {
             'CHECKOUT_NOT_PAYABLE',
             `Checkout ${checkoutReference} has already ${outcome.status === 'SUCCESS' ? 'been paid' : 'ended'}`,
           );
-        await this.book(em, outcome, amount);
-        return { outcome, accepted: true };
+        return { outcome: (await this.book(em, outcome, amount)).outcome, accepted: true };
       });
     });
   }
@@ -242,26 +251,26 @@ export class CheckoutPaymentsService {
     });
   }
 
-  /** Rail → settlement wallet, and the outcome sent to the gateway, in the caller's transaction. */
-  private async book(em: EntityManager, outcome: CheckoutOutcome, amount: string): Promise<string> {
-    const { businessId, checkoutReference } = outcome;
-    const [railId, settlementId] = [
-      (await this.wallets.systemWallet(em, businessId, 'rail')).id,
-      (await this.wallets.systemWallet(em, businessId, 'settlement')).id,
-    ];
-    const locked = await this.wallets.lock(em, businessId, [railId, settlementId]);
-    const entry = await this.ledger.post(em, {
+  /** Rail → settlement wallet less the fee, and the outcome sent to the gateway, in the caller's transaction. */
+  private async book(
+    em: EntityManager,
+    decided: CheckoutOutcome,
+    amount: string,
+  ): Promise<{ entryId: string; outcome: CheckoutOutcome }> {
+    const { businessId, checkoutReference } = decided;
+    const settlementId = (await this.wallets.systemWalletIds(em, businessId)).settlement;
+    const { entry, charge } = await this.railCredits.credit(em, {
       businessId,
+      product: productOf(decided.method),
+      walletId: settlementId,
+      amount: BigInt(amount),
       kind: 'checkout',
       reference: checkoutReference,
       narration: `Checkout ${checkoutReference}`,
-      postings: [
-        { wallet: locked.get(railId)!, amount: -BigInt(amount) },
-        { wallet: locked.get(settlementId)!, amount: BigInt(amount) },
-      ],
     });
+    const outcome = { ...decided, charge: creditFigures(BigInt(amount), charge) };
     await this.announce(em, outcome);
-    return entry.id;
+    return { entryId: entry.id, outcome };
   }
 
   /** Rail → suspense wallet, a refund record and refund.pending: captured money is never lost. */
@@ -322,6 +331,13 @@ export class CheckoutPaymentsService {
       payload: outcome,
     });
   }
+}
+
+/** What a checkout payment is priced as. */
+function productOf(method: CheckoutOutcome['method']): Product {
+  if (method === 'card') return 'card';
+  if (method === 'qr-wallet') return 'qr';
+  return 'transfer';
 }
 
 /** The outcome a captured card asks for: the checkout paid by this charge. */

@@ -1,20 +1,28 @@
 import { TransactionEventData } from '@payments/contracts';
 
+import { Charge, noCharge } from '../pricing/price';
+
 type Given = Omit<
   TransactionEventData,
   'netAmount' | 'fee' | 'commission' | 'sessionId' | 'customerReference' | 'comment'
 > &
-  Partial<Pick<TransactionEventData, 'sessionId' | 'customerReference' | 'comment'>>;
+  Partial<Pick<TransactionEventData, 'sessionId' | 'customerReference' | 'comment'>> & {
+    /** What the payment was charged; free (transfers between wallets, sweeps) when absent. */
+    charge?: Charge;
+  };
 
-/** The common eventData of a money event. No fees or commissions are charged yet: net is gross. */
-export function transactionEvent(given: Given): TransactionEventData {
+/**
+ * The common eventData of a money event. `amount` is gross: what the payer paid, or what left
+ * the wallet; `netAmount` is amount − fee: what the wallet received, or what the beneficiary did.
+ */
+export function transactionEvent({ charge = noCharge, ...given }: Given): TransactionEventData {
   return {
     sessionId: null,
     customerReference: null,
     comment: null,
     ...given,
-    netAmount: given.amount,
-    fee: '0',
-    commission: '0',
+    netAmount: (BigInt(given.amount) - charge.fee).toString(),
+    fee: charge.fee.toString(),
+    commission: charge.commission.toString(),
   };
 }

@@ -8,8 +8,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CheckoutPaymentsService } from '../checkouts/checkout-payments.service';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
-import { LedgerService } from '../ledger/ledger.service';
 import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
+import { RailCredits } from '../ledger/rail-credits';
 import { WalletsRepository } from '../wallets/wallets.repository';
 
 export interface CreditOptions {
@@ -29,7 +29,7 @@ export class CreditVirtualAccountUseCase {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly wallets: WalletsRepository,
-    private readonly ledger: LedgerService,
+    private readonly railCredits: RailCredits,
     private readonly commands: MoneyCommandsRepository,
     private readonly events: PartnerEventsOutbox,
     private readonly checkoutPayments: CheckoutPaymentsService,
@@ -72,23 +72,20 @@ export class CreditVirtualAccountUseCase {
     const businessId = account.businessId;
     const key = { namespace: 'session', reference: sessionId } as const;
     return this.commands.once(em, businessId, key, 'funding', { ...request, accountNumber, sessionId }, async () => {
-      const railId = (await this.wallets.systemWallet(em, businessId, 'rail')).id;
-      const locked = await this.wallets.lock(em, businessId, [railId, account.id]);
-      const [rail, wallet] = [locked.get(railId)!, locked.get(account.id)!];
-      const entry = await this.ledger.post(em, {
+      const { entry, charge, wallet } = await this.railCredits.credit(em, {
         businessId,
+        product: 'transfer',
+        walletId: account.id,
+        amount: BigInt(request.amount),
         kind: 'funding',
         reference: sessionId,
         narration: request.senderName ? `Transfer from ${request.senderName}` : null,
-        postings: [
-          { wallet: rail, amount: -BigInt(request.amount) },
-          { wallet, amount: BigInt(request.amount) },
-        ],
       });
       const eventData = transactionEvent({
         sessionId,
         productType: wallet.type === 'collection' ? 'collection' : 'deposit',
         amount: request.amount,
+        charge,
         transactionStatus: 'SUCCESS',
         transactionReference: entry.id,
         createdAt: entry.createdAt.toISOString(),
@@ -107,6 +104,9 @@ export class CreditVirtualAccountUseCase {
         transactionReference: entry.id,
         accountNumber,
         amount: request.amount,
+        fee: eventData.fee,
+        commission: eventData.commission,
+        netAmount: eventData.netAmount,
         transactionStatus: 'SUCCESS' as const,
       };
     });

@@ -1,13 +1,16 @@
 import { Module } from '@nestjs/common';
 
 import { PartnerEventsOutbox } from '../events/partner-events';
+import { PricePlansRepository } from '../pricing/price-plans.repository';
+import { PricingService } from '../pricing/pricing.service';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { JournalRepository } from './journal.repository';
 import { LedgerService } from './ledger.service';
 import { MoneyCommandsRepository } from './money-commands.repository';
 import { MoneyMovesRepository } from './money-moves.repository';
+import { RailCredits } from './rail-credits';
 
-/** Wallets, the journal and money-command idempotency: what every feature that moves money builds on. */
+/** Wallets, the journal, pricing and money-command idempotency: what every feature that moves money builds on. */
 @Module({
   providers: [
     WalletsRepository,
@@ -16,7 +19,19 @@ import { MoneyMovesRepository } from './money-moves.repository';
     MoneyCommandsRepository,
     MoneyMovesRepository,
     PartnerEventsOutbox,
+    PricePlansRepository,
+    PricingService,
+    RailCredits,
   ],
-  exports: [WalletsRepository, LedgerService, MoneyCommandsRepository, MoneyMovesRepository, PartnerEventsOutbox],
+  exports: [
+    WalletsRepository,
+    LedgerService,
+    MoneyCommandsRepository,
+    MoneyMovesRepository,
+    PartnerEventsOutbox,
+    PricePlansRepository,
+    PricingService,
+    RailCredits,
+  ],
 })
 export class LedgerModule {}

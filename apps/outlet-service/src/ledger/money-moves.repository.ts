@@ -7,6 +7,7 @@ import { apiError } from '@payments/platform-envelope';
 import { outboxCommitted, OutboxRow } from '@payments/platform-outbox';
 import { DataSource, QueryFailedError } from 'typeorm';
 
+import { Charge } from '../pricing/price';
 import { WalletKind } from '../wallets/wallets.repository';
 import { CommandKey } from './money-commands.repository';
 
@@ -31,6 +32,9 @@ export interface MoneyMove<T> {
   event: OutboxRow | null;
   /** A checkout this payment decides; when something decided it first, CheckoutAlreadyDecided and nothing moves. */
   outcome?: CheckoutOutcome;
+  /** The payment's fee, taken from what reaches `destination`, and the wallets it goes to. */
+  charge?: Charge;
+  feeWallets?: { revenue: string; commission: string };
 }
 
 /** move_money found the checkout already ended: the payment must be booked another way. */
@@ -55,7 +59,7 @@ export class MoneyMovesRepository {
       const [{ result }] = await preparedQuery<{ result: T }>(
         this.dataSource,
         'outlets.move_money',
-        `SELECT outlets.move_money($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) AS result`,
+        `SELECT outlets.move_money($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21) AS result`,
         [
           move.businessId,
           move.key.namespace,
@@ -74,6 +78,10 @@ export class MoneyMovesRepository {
           JSON.stringify(move.result),
           move.event && JSON.stringify(move.event),
           move.outcome ? JSON.stringify(move.outcome) : null,
+          (move.charge?.fee ?? 0n).toString(),
+          (move.charge?.commission ?? 0n).toString(),
+          move.feeWallets?.revenue ?? null,
+          move.feeWallets?.commission ?? null,
         ],
       );
       if (move.event) outboxCommitted(this.dataSource);

@@ -7,8 +7,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
-import { LedgerService } from '../ledger/ledger.service';
 import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
+import { RailCredits } from '../ledger/rail-credits';
 import { Wallet, WalletsRepository } from '../wallets/wallets.repository';
 
 const consumer = 'outlet-service.pos';
@@ -25,7 +25,7 @@ export class PosCreditUseCase {
     private readonly processed: ProcessedEvents,
     private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,
-    private readonly ledger: LedgerService,
+    private readonly railCredits: RailCredits,
     private readonly commands: MoneyCommandsRepository,
     private readonly events: PartnerEventsOutbox,
   ) {}
@@ -69,23 +69,20 @@ export class PosCreditUseCase {
         walletId: wallet.id,
       });
       if (!claim.first) return;
-      const railId = (await this.wallets.systemWallet(em, decision.businessId, 'rail')).id;
-      const locked = await this.wallets.lock(em, decision.businessId, [railId, wallet.id]);
-      const entry = await this.ledger.post(em, {
+      const { entry, charge } = await this.railCredits.credit(em, {
         businessId: decision.businessId,
+        product: 'pos',
+        walletId: wallet.id,
+        amount: BigInt(decision.amount),
         kind: 'pos',
         reference: decision.reference,
         narration: `POS ${decision.serialNumber} ${decision.maskedPan}`,
-        postings: [
-          { wallet: locked.get(railId)!, amount: -BigInt(decision.amount) },
-          { wallet: locked.get(wallet.id)!, amount: BigInt(decision.amount) },
-        ],
       });
       await this.events.add(
         em,
         decision.businessId,
         PartnerEvents.fundAccountSuccess,
-        transactionEvent({ ...common, transactionStatus: 'SUCCESS', createdAt: entry.createdAt.toISOString() }),
+        transactionEvent({ ...common, charge, transactionStatus: 'SUCCESS', createdAt: entry.createdAt.toISOString() }),
       );
       await this.commands.complete(em, decision.businessId, key, { journalEntryId: entry.id });
     });

@@ -11,6 +11,10 @@ import { outletServiceApp } from '../app';
 import { BusinessEventsConsumer } from '../businesses/business-events.consumer';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { OutletsService } from '../outlets/outlets.service';
+import { PricePlan, Product, products } from '../pricing/price';
+import { PricePlansRepository } from '../pricing/price-plans.repository';
+
+const freePlan: PricePlan = { percentBps: 0, capKobo: null, floorKobo: 0n, flatKobo: 0n, commissionBps: 0 };
 
 /** The DomainError a promise rejects with; any other outcome fails the test. */
 export async function domainFailure(promise: Promise<unknown>): Promise<DomainError> {
@@ -48,8 +52,15 @@ export class OutletServiceFixture {
     return this.app.get(type);
   }
 
-  /** A provisioned business, as if the gateway had announced it on Kafka. */
-  async business(mode: 'test' | 'live' = 'test', businessId = ulid()): Promise<string> {
+  /**
+   * A provisioned business, as if the gateway had announced it on Kafka. It pays nothing unless
+   * `pricing` is 'default', so tests about other things can count money in round figures.
+   */
+  async business(
+    mode: 'test' | 'live' = 'test',
+    businessId = ulid(),
+    pricing: 'free' | 'default' = 'free',
+  ): Promise<string> {
     await this.app.get(BusinessEventsConsumer).handle({
       eventId: randomUUID(),
       type: BusinessProvisionedV1,
@@ -63,7 +74,14 @@ export class OutletServiceFixture {
         sealedPosEncryptionKey: 'v1.x',
       },
     });
+    if (pricing === 'free') await this.setPlan(businessId, products, freePlan);
     return businessId;
+  }
+
+  /** Puts `plan` in force for the business's next payments of these products. */
+  async setPlan(businessId: string, forProducts: readonly Product[], plan: PricePlan): Promise<void> {
+    const plans = this.app.get(PricePlansRepository);
+    for (const product of forProducts) await plans.set(this.dataSource.manager, businessId, product, plan, 'test');
   }
 
   outlet(businessId: string, request: Partial<CreateOutletRequest> = {}): Promise<OutletResponse> {

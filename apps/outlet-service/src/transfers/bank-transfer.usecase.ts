@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
+import { creditFigures, PricingService } from '../pricing/pricing.service';
 import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
 import { PayoutSettings } from './payout-settings';
 import { PayoutsRepository } from './payouts.repository';
@@ -23,6 +24,7 @@ export class BankTransferUseCase {
     private readonly wallets: WalletsRepository,
     private readonly commands: MoneyCommandsRepository,
     private readonly settings: PayoutSettings,
+    private readonly pricing: PricingService,
   ) {}
 
   async execute(businessId: string, request: BankTransferRequest): Promise<BankTransferResponse> {
@@ -39,10 +41,15 @@ export class BankTransferUseCase {
       const amount = BigInt(request.amount);
       if (availableBalance(source) < amount)
         throw apiError('INSUFFICIENT_FUNDS', `Wallet ${source.id} has insufficient available balance`);
+      // Priced now, by the plan in force when the partner asked; posted when the rail settles.
+      const charge = await this.pricing.charge(em, businessId, 'payout', amount);
+      if (charge.fee >= amount)
+        throw apiError('INVALID_TRANSFER', `amount must be more than the payout fee of ${charge.fee} kobo`);
 
       const createdAt = await this.payouts.insert(em, businessId, {
         walletId: source.id,
         request,
+        charge,
         settleAfterSeconds: this.settings.settleDelayMs / 1000,
       });
       await this.wallets.changeHeld(em, source.id, amount);
@@ -50,6 +57,7 @@ export class BankTransferUseCase {
         reference: request.reference,
         transactionStatus: 'PROCESSING',
         amount: request.amount,
+        ...creditFigures(amount, charge),
         sourceWalletId: source.id,
         bankCode: request.bankCode,
         accountNumber: request.accountNumber,

@@ -40,6 +40,10 @@ export class InternalTransferUseCase {
       reference: request.reference,
       transactionStatus: 'SUCCESS',
       amount: request.amount,
+      // Moving money between a business's own wallets is free.
+      fee: '0',
+      commission: '0',
+      netAmount: request.amount,
       sourceWalletId: request.sourceWalletId,
       destinationWalletId: request.destinationWalletId,
       narration: request.narration ?? null,

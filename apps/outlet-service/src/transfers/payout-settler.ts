@@ -7,13 +7,16 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
+import { noCharge } from '../pricing/price';
+import { creditPostings } from '../pricing/pricing.service';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { PayoutSettings } from './payout-settings';
 import { PayoutRow, PayoutsRepository } from './payouts.repository';
 
 /**
  * The sandbox bank rail settling payouts: each due payout, in its own transaction, either
- * posts its hold (deposit wallet → rail) or releases it, and emits the outcome.
+ * posts its hold (deposit wallet → rail, less the fee quoted when it was asked for) or releases
+ * it, and emits the outcome.
  */
 @Injectable()
 export class PayoutSettler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -50,23 +53,30 @@ export class PayoutSettler implements OnApplicationBootstrap, BeforeApplicationS
 
   private async settle(em: EntityManager, payout: PayoutRow): Promise<void> {
     const amount = BigInt(payout.amount);
-    const railId = (await this.wallets.systemWallet(em, payout.business_id, 'rail')).id;
-    const locked = await this.wallets.lock(em, payout.business_id, [payout.wallet_id, railId]);
-    const [deposit, rail] = [locked.get(payout.wallet_id)!, locked.get(railId)!];
+    const charge = { fee: BigInt(payout.fee), commission: BigInt(payout.commission) };
+    const system = await this.wallets.systemWalletIds(em, payout.business_id);
+    const locked = await this.wallets.lock(em, payout.business_id, [
+      payout.wallet_id,
+      system.rail,
+      system.revenue,
+      system.settlement,
+    ]);
+    const deposit = locked.get(payout.wallet_id)!;
     // Release first: the hold is what made the money unavailable.
     await this.wallets.changeHeld(em, deposit.id, -amount);
     deposit.heldBalance -= amount;
     const succeeded = !this.settings.fails(payout.account_number);
+    // The beneficiary's bank gets amount − fee; a rejected payout costs nothing.
     const entry = succeeded
       ? await this.ledger.post(em, {
           businessId: payout.business_id,
           kind: 'payout',
           reference: payout.reference,
           narration: payout.narration,
-          postings: [
-            { wallet: deposit, amount: -amount },
-            { wallet: rail, amount },
-          ],
+          postings: creditPostings(deposit, locked.get(system.rail)!, amount, charge, {
+            revenue: locked.get(system.revenue)!,
+            commission: locked.get(system.settlement)!,
+          }),
         })
       : null;
     const status = succeeded ? 'SUCCESS' : 'FAILED';
@@ -74,6 +84,7 @@ export class PayoutSettler implements OnApplicationBootstrap, BeforeApplicationS
     const eventData = transactionEvent({
       productType: 'payout',
       amount: payout.amount,
+      charge: succeeded ? charge : noCharge,
       transactionStatus: status,
       transactionReference: payout.reference,
       comment: succeeded ? payout.narration : 'The beneficiary bank rejected the transfer; the hold was released',

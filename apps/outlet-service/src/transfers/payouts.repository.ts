@@ -3,6 +3,8 @@ import { BankTransferRequest } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { EntityManager } from 'typeorm';
 
+import { Charge } from '../pricing/price';
+
 /** A row of outlets.payouts. */
 export interface PayoutRow {
   id: string;
@@ -10,6 +12,8 @@ export interface PayoutRow {
   reference: string;
   wallet_id: string;
   amount: string;
+  fee: string;
+  commission: string;
   bank_code: string;
   account_number: string;
   account_name: string;
@@ -23,12 +27,12 @@ export class PayoutsRepository {
   async insert(
     em: EntityManager,
     businessId: string,
-    payout: { walletId: string; request: BankTransferRequest; settleAfterSeconds: number },
+    payout: { walletId: string; request: BankTransferRequest; charge: Charge; settleAfterSeconds: number },
   ): Promise<Date> {
     const { request } = payout;
     const [row] = (await em.query(
-      `INSERT INTO outlets.payouts (id, business_id, reference, wallet_id, amount, bank_code, account_number, account_name, narration, status, settle_after)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PROCESSING', now() + make_interval(secs => $10)) RETURNING created_at`,
+      `INSERT INTO outlets.payouts (id, business_id, reference, wallet_id, amount, bank_code, account_number, account_name, narration, status, settle_after, fee, commission)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PROCESSING', now() + make_interval(secs => $10), $11, $12) RETURNING created_at`,
       [
         newUlid(),
         businessId,
@@ -40,6 +44,8 @@ export class PayoutsRepository {
         request.accountName,
         request.narration ?? null,
         payout.settleAfterSeconds,
+        payout.charge.fee.toString(),
+        payout.charge.commission.toString(),
       ],
     )) as { created_at: Date }[];
     return row.created_at;

@@ -5,7 +5,11 @@ import { apiError } from '@payments/platform-envelope';
 import { LRUCache } from 'lru-cache';
 import { EntityManager } from 'typeorm';
 
-export type WalletKind = 'collection' | 'deposit' | 'settlement' | 'rail' | 'suspense';
+export type WalletKind = 'collection' | 'deposit' | SystemWalletKind;
+
+/** The wallets a business has from its onboarding on, one of each: not an outlet's. */
+export type SystemWalletKind = 'settlement' | 'rail' | 'suspense' | 'revenue';
+const systemWalletKinds: SystemWalletKind[] = ['settlement', 'rail', 'suspense', 'revenue'];
 
 export interface Wallet {
   id: string;
@@ -59,29 +63,18 @@ export class WalletsRepository {
   /** A wallet's account number never changes once it exists: kept for the events that name it. */
   private readonly accountNumbers = new LRUCache<string, string>({ max: 100_000 });
   /** A business's system wallets exist from its onboarding on, and never change. */
-  private readonly systemWallets = new LRUCache<string, Record<'settlement' | 'rail' | 'suspense', string>>({
-    max: 100_000,
-  });
+  private readonly systemWallets = new LRUCache<string, Record<SystemWalletKind, string>>({ max: 100_000 });
 
-  /** The ids of the business's settlement, rail and suspense wallets; INVALID_TENANT before its onboarding. */
-  async systemWalletIds(
-    em: EntityManager,
-    businessId: string,
-  ): Promise<Record<'settlement' | 'rail' | 'suspense', string>> {
+  /** The ids of the business's system wallets; INVALID_TENANT before its onboarding. */
+  async systemWalletIds(em: EntityManager, businessId: string): Promise<Record<SystemWalletKind, string>> {
     const cached = this.systemWallets.get(businessId);
     if (cached) return cached;
-    const rows = (await em.query(
-      `SELECT id, type FROM outlets.wallets WHERE business_id = $1 AND type IN ('settlement', 'rail', 'suspense')`,
-      [businessId],
-    )) as {
-      id: string;
-      type: 'settlement' | 'rail' | 'suspense';
-    }[];
-    const ids = Object.fromEntries(rows.map((row) => [row.type, row.id])) as Record<
-      'settlement' | 'rail' | 'suspense',
-      string
-    >;
-    if (!ids.settlement || !ids.rail || !ids.suspense)
+    const rows = (await em.query(`SELECT id, type FROM outlets.wallets WHERE business_id = $1 AND type = ANY($2)`, [
+      businessId,
+      systemWalletKinds,
+    ])) as { id: string; type: SystemWalletKind }[];
+    const ids = Object.fromEntries(rows.map((row) => [row.type, row.id])) as Record<SystemWalletKind, string>;
+    if (systemWalletKinds.some((kind) => !ids[kind]))
       throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
     this.systemWallets.set(businessId, ids);
     return ids;
@@ -155,8 +148,8 @@ export class WalletsRepository {
     return wallets;
   }
 
-  /** The business's settlement, rail or suspense wallet, unlocked: pass its id to lock() with the others. */
-  async systemWallet(em: EntityManager, businessId: string, type: 'settlement' | 'rail' | 'suspense'): Promise<Wallet> {
+  /** One of the business's system wallets, unlocked: pass its id to lock() with the others. */
+  async systemWallet(em: EntityManager, businessId: string, type: SystemWalletKind): Promise<Wallet> {
     const [row] = (await em.query(`SELECT * FROM outlets.wallets WHERE business_id = $1 AND type = $2`, [
       businessId,
       type,

@@ -1,5 +1,7 @@
-import { IsIn, IsOptional, IsString } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 
+import { ChargeFigures } from '../http/charge';
 import { PaymentMethod, paymentMethods } from '../http/checkout/checkout.dto';
 import { ForCheckout } from '../messages/scopes';
 
@@ -29,6 +31,12 @@ export class CheckoutOutcome extends ForCheckout {
 
   @IsString()
   comment!: string;
+
+  /** A paid checkout's charge; absent on a failed one. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ChargeFigures)
+  charge?: ChargeFigures;
 }
 
 export class CheckoutDecidedV1Payload extends CheckoutOutcome {}

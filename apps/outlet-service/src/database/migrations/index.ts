@@ -5,6 +5,7 @@ import { CheckoutOutcomes1763769600023 } from './1763769600023-checkout-outcomes
 import { MoveMoney1763769600025 } from './1763769600025-move-money';
 import { MoveMoneyDecides1763769600026 } from './1763769600026-move-money-decides';
 import { AwaitingOnboarding1763769600028 } from './1763769600028-awaiting-onboarding';
+import { Pricing1763769600033 } from './1763769600033-pricing';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   MoveMoney1763769600025,
   MoveMoneyDecides1763769600026,
   AwaitingOnboarding1763769600028,
+  Pricing1763769600033,
 ];

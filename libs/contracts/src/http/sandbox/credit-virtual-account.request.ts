@@ -1,6 +1,7 @@
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 import { IsKoboAmount } from '../../validation/kobo-amount';
+import { ChargeFigures } from '../charge';
 
 /** POST /sandbox/virtual-accounts/{accountNumber}/credit: simulates an inbound bank transfer. */
 export class CreditVirtualAccountRequest {
@@ -26,7 +27,7 @@ export class CreditVirtualAccountRequest {
   sessionId?: string;
 }
 
-export class CreditVirtualAccountResponse {
+export class CreditVirtualAccountResponse extends ChargeFigures {
   @IsString()
   sessionId!: string;
 

@@ -1,10 +1,12 @@
 import { IsIn, IsISO8601, IsOptional, IsString, Matches } from 'class-validator';
 
+import { ChargeFigures } from '../charge';
+
 export const transactionStatuses = ['SUCCESS', 'FAILED', 'PROCESSING'] as const;
 export type TransactionStatus = (typeof transactionStatuses)[number];
 
-/** What every transfer answers with. */
-export abstract class TransferResponse {
+/** What every transfer answers with: a payout's fee is taken from its amount, an internal transfer is free. */
+export abstract class TransferResponse extends ChargeFigures {
   @IsString()
   reference!: string;
 

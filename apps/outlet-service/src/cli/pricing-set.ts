@@ -1,0 +1,115 @@
+import 'reflect-metadata';
+
+import { parseArgs } from 'node:util';
+
+import { loadEnvOrExit } from '@payments/platform-bootstrap';
+import { migrate, postgresOptions } from '@payments/platform-database';
+import { DataSource } from 'typeorm';
+
+import { Env } from '../config/env';
+import { database } from '../database/data-source';
+import { PricePlan, Product, products } from '../pricing/price';
+import { PricePlansRepository } from '../pricing/price-plans.repository';
+
+const usage = `usage: npm run pricing:set -- (--business ID | --default) --product ${products.join('|')}
+         [--percent P] [--cap KOBO|none] [--floor KOBO] [--flat KOBO] [--commission P] [--json]
+  P is a percentage with at most two decimals (1.5 is 1.5%); --commission is the partner's share of the fee.
+  Options left out keep the value of the plan in force. The new plan applies to new payments only.`;
+
+/** Sets a business's price for one product (or the platform default for businesses without their own). */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      business: { type: 'string' },
+      default: { type: 'boolean', default: false },
+      product: { type: 'string' },
+      percent: { type: 'string' },
+      cap: { type: 'string' },
+      floor: { type: 'string' },
+      flat: { type: 'string' },
+      commission: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const businessId = values.business?.trim() || null;
+  if ((businessId === null) === !values.default) return fail(`give either --business or --default\n${usage}`);
+  const product = values.product as Product;
+  if (!products.includes(product)) return fail(`--product must be one of ${products.join(', ')}\n${usage}`);
+  const parsed = {
+    percentBps: optional(values.percent, basisPoints, '--percent must be a percentage from 0 to 100, like 1.5'),
+    capKobo: optional(values.cap, (text) => (text === 'none' ? null : kobo(text)), '--cap must be kobo or none'),
+    floorKobo: optional(values.floor, kobo, '--floor must be a whole number of kobo'),
+    flatKobo: optional(values.flat, kobo, '--flat must be a whole number of kobo'),
+    commissionBps: optional(values.commission, basisPoints, '--commission must be a percentage from 0 to 100'),
+  };
+  const invalid = Object.values(parsed).find((value): value is Error => value instanceof Error);
+  if (invalid) return fail(invalid.message);
+
+  const env = loadEnvOrExit(Env);
+  const options = postgresOptions(env.DATABASE_URL, 2, database);
+  await migrate(options);
+  const dataSource = await new DataSource(options).initialize();
+  try {
+    const plans = new PricePlansRepository();
+    const em = dataSource.manager;
+    if (businessId) {
+      const known = (await em.query(`SELECT 1 FROM outlets.tenants WHERE business_id = $1`, [businessId])) as unknown[];
+      if (known.length === 0) return fail(`business ${businessId} is not known to outlet-service`);
+    }
+    const current = await plans.current(em, businessId ?? '', product);
+    const plan = { ...current, ...defined(parsed as Partial<PricePlan>) };
+    if (plan.capKobo !== null && plan.capKobo < plan.floorKobo) return fail('--cap must not be below --floor');
+    await plans.set(em, businessId, product, plan, 'operator');
+    const shown = {
+      businessId,
+      product,
+      percent: plan.percentBps / 100,
+      capKobo: plan.capKobo?.toString() ?? null,
+      floorKobo: plan.floorKobo.toString(),
+      flatKobo: plan.flatKobo.toString(),
+      commissionPercent: plan.commissionBps / 100,
+    };
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify(shown)}\n`
+        : `${businessId ? `Business ${businessId}` : 'Default plan'}, ${product}: ${shown.percent}%` +
+            `${shown.capKobo === null ? '' : ` capped at ${shown.capKobo} kobo`}, floor ${shown.floorKobo} kobo,` +
+            ` plus ${shown.flatKobo} kobo; commission ${shown.commissionPercent}% of the fee. New payments only.\n`,
+    );
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** A percentage with at most two decimals, in basis points. */
+function basisPoints(text: string): number | Error {
+  if (!/^\d{1,3}(\.\d{1,2})?$/.test(text)) return new Error();
+  const [whole, fraction = ''] = text.split('.');
+  const bps = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return bps <= 10_000 ? bps : new Error();
+}
+
+function kobo(text: string): bigint | Error {
+  return /^\d{1,15}$/.test(text) ? BigInt(text) : new Error();
+}
+
+/** The parsed option, undefined when left out, or an Error carrying `message`. */
+function optional<T>(text: string | undefined, parse: (text: string) => T | Error, message: string) {
+  if (text === undefined) return undefined;
+  const value = parse(text.trim());
+  return value instanceof Error ? new Error(message) : value;
+}
+
+function defined<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function fail(message: string): void {
+  process.stderr.write(`${message}\n`);
+  process.exitCode = 2;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`pricing:set failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { ChargeFigures } from '@payments/contracts';
+import { EntityManager } from 'typeorm';
+
+import { Posting } from '../ledger/ledger.service';
+import { Wallet } from '../wallets/wallets.repository';
+import { Charge, chargeFor, Product } from './price';
+import { PricePlansRepository } from './price-plans.repository';
+
+/** Where a charge goes: the fee less commission to revenue, the commission to the partner's wallet. */
+export interface FeeWallets {
+  revenue: Wallet;
+  commission: Wallet;
+}
+
+/** Prices payments by the business's plan in force when they are booked. */
+@Injectable()
+export class PricingService {
+  constructor(private readonly plans: PricePlansRepository) {}
+
+  /** A payment's charge, taken from its amount: what reaches the wallet (or the beneficiary) is the rest. */
+  async charge(em: EntityManager, businessId: string, product: Product, amount: bigint): Promise<Charge> {
+    return chargeFor(await this.plans.current(em, businessId, product), amount);
+  }
+}
+
+/**
+ * A credit's postings in one balanced entry: `amount` leaves `from`, `to` receives amount − fee,
+ * revenue the fee less commission and the partner's wallet the commission. Zero postings are
+ * left out, so a free payment needs no fee wallets.
+ */
+export function creditPostings(
+  from: Wallet,
+  to: Wallet,
+  amount: bigint,
+  charge: Charge,
+  fees: Partial<FeeWallets>,
+): Posting[] {
+  const wanted: [Wallet | undefined, bigint][] = [
+    [from, -amount],
+    [to, amount - charge.fee],
+    [fees.revenue, charge.fee - charge.commission],
+    [fees.commission, charge.commission],
+  ];
+  return wanted
+    .filter(([, share]) => share !== 0n)
+    .map(([wallet, share]) => {
+      if (!wallet) throw new Error('a fee posting has no wallet: lock the fee wallets first');
+      return { wallet, amount: share };
+    });
+}
+
+/** A credit's figures for events and answers: the fee, the commission and what the wallet received. */
+export function creditFigures(amount: bigint, charge: Charge): ChargeFigures {
+  return {
+    fee: charge.fee.toString(),
+    commission: charge.commission.toString(),
+    netAmount: (amount - charge.fee).toString(),
+  };
+}
