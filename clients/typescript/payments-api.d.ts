@@ -277,6 +277,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your transactions, newest first, filtered and a page at a time */
+        get: operations["TransactionsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your transactions in a date range as CSV (UTF-8 with BOM, amounts in naira) */
+        get: operations["TransactionsController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your transactions, by its reference */
+        get: operations["TransactionsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund a paid checkout or POS payment, in full or in part; its amount is held at once */
+        post: operations["RefundsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refunds/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A refund and its status: PENDING, then PROCESSED or FAILED */
+        get: operations["RefundsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/virtual-accounts/{accountNumber}/credit": {
         parameters: {
             query?: never;
@@ -578,8 +663,42 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Money taken for a checkout that had already ended: kept aside and being refunded */
+        /** A refund was accepted and its amount held (POST /refunds), or a card was charged for a checkout that had already ended and the money is kept aside to be paid back */
         post: operations["Webhook_refund_pending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.processed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A refund was paid back to the payer; its amount has left the wallet */
+        post: operations["Webhook_refund_processed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The rail or card issuer declined a refund; its held amount is available again */
+        post: operations["Webhook_refund_failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -718,6 +837,12 @@ export interface components {
             accountName: string;
             externalReference?: string;
             address?: string;
+        };
+        CreateRefundRequest: {
+            transactionReference: string;
+            /** @description kobo, as a string */
+            amount?: string;
+            reason?: string;
         };
         CreditVirtualAccountRequest: {
             /** @description kobo, as a string */
@@ -861,6 +986,17 @@ export interface components {
             /** @enum {string} */
             transactionStatus: "SUCCESS";
         };
+        RefundResponse: {
+            reference: string;
+            transactionReference: string;
+            productType: string;
+            amount: string;
+            reason?: string;
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSED" | "FAILED";
+            createdAt: string;
+            updatedAt: string;
+        };
         RolledKeysResponse: {
             businessId: string;
             apiKey: string;
@@ -920,6 +1056,29 @@ export interface components {
             };
             details?: Record<string, never>;
             metadata?: Record<string, never>;
+        };
+        TransactionPage: {
+            nextCursor?: string;
+        };
+        TransactionResponse: {
+            reference: string;
+            productType: string;
+            /** @enum {string} */
+            transactionType: "CREDIT" | "DEBIT";
+            /** @enum {string} */
+            transactionStatus: "SUCCESS" | "FAILED" | "PROCESSING";
+            amount: string;
+            fee: string;
+            commission: string;
+            netAmount: string;
+            transactionAccount: string;
+            outletId?: string;
+            sessionId?: string;
+            customerReference?: string;
+            comment?: string;
+            event: string;
+            createdAt: string;
+            updatedAt: string;
         };
         WalletResponse: {
             walletId: string;
@@ -1947,6 +2106,262 @@ export interface operations {
             };
         };
     };
+    TransactionsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["TransactionPage"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TransactionsController_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV: a header row, then one line per transaction, oldest first (docs/transactions.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TransactionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["TransactionResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RefundsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Up to 255 printable characters, unique per refund you mean. A retry with the same key and body returns the first answer; the same key with another body answers 422 IDEMPOTENCY_KEY_REUSED. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["RefundResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RefundsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["RefundResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     SandboxController_credit: {
         parameters: {
             query?: never;
@@ -2953,6 +3368,120 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     event: "refund.pending";
+                    eventData: components["schemas"]["TransactionEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_refund_processed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "refund.processed",
+                 *       "eventData": {
+                 *         "sessionId": null,
+                 *         "productType": "refund",
+                 *         "amount": "150000",
+                 *         "netAmount": "150000",
+                 *         "fee": "0",
+                 *         "commission": "0",
+                 *         "transactionStatus": "SUCCESS",
+                 *         "transactionReference": "RFD-01JD3Q8ZK4T6W2V9XG5H7M1N3T",
+                 *         "customerReference": null,
+                 *         "comment": "Customer returned the goods",
+                 *         "createdAt": "2026-11-23T10:15:00.000Z",
+                 *         "transactionAccount": "9012345678",
+                 *         "transactionType": "DEBIT",
+                 *         "details": {
+                 *           "refundedTransactionReference": "01JD3Q8ZK4T6W2V9XG5H7M1N3S",
+                 *           "refundedProductType": "checkout",
+                 *           "walletId": "01JD3Q8ZK4T6W2V9XG5H7M1N3U",
+                 *           "outletId": null
+                 *         }
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "refund.processed";
+                    eventData: components["schemas"]["TransactionEventData"];
+                    /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
+                    signature: string;
+                    /** @description The same with the key you rolled, while its grace period lasts: accept either */
+                    previousSignature?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: answer 2xx quickly and process asynchronously */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_refund_failed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "refund.failed",
+                 *       "eventData": {
+                 *         "sessionId": null,
+                 *         "productType": "refund",
+                 *         "amount": "150000",
+                 *         "netAmount": "150000",
+                 *         "fee": "0",
+                 *         "commission": "0",
+                 *         "transactionStatus": "FAILED",
+                 *         "transactionReference": "RFD-01JD3Q8ZK4T6W2V9XG5H7M1N3V",
+                 *         "customerReference": null,
+                 *         "comment": null,
+                 *         "createdAt": "2026-11-23T10:15:00.000Z",
+                 *         "transactionAccount": "9012345678",
+                 *         "transactionType": "DEBIT",
+                 *         "details": {
+                 *           "refundedTransactionReference": "POS-01JD3Q8ZK4T6W2V9XG5H7M1N3W",
+                 *           "refundedProductType": "pos",
+                 *           "walletId": "01JD3Q8ZK4T6W2V9XG5H7M1N3X",
+                 *           "outletId": "01JD3Q8ZK4T6W2V9XG5H7M1N3Q"
+                 *         }
+                 *       },
+                 *       "signature": "9f2c5e…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    event: "refund.failed";
                     eventData: components["schemas"]["TransactionEventData"];
                     /** @description Hex HMAC-SHA256 of the minified eventData, keyed with your API key */
                     signature: string;

@@ -7,7 +7,9 @@ import { Env } from './config/env';
 import { database } from './database/data-source';
 import { HostedPageModule } from './hosted-page/hosted-page.module';
 import { OutletsModule } from './outlets/outlets.module';
+import { RefundsModule } from './refunds/refunds.module';
 import { SandboxModule } from './sandbox/sandbox.module';
+import { TransactionsModule } from './transactions/transactions.module';
 import { TransfersModule } from './transfers/transfers.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -21,6 +23,8 @@ export const gatewayApp: AppSpec<Env> = {
     CheckoutsModule,
     OutletsModule,
     TransfersModule,
+    TransactionsModule,
+    RefundsModule,
     SandboxModule,
     WebhooksModule,
   ],

@@ -175,6 +175,18 @@ describe('contracts: every message the services write keeps its contract in libs
     expect(await ok('POST', `/checkout/${byCard}/card-authorization`, { otp: '123456' })).toMatchObject({
       transactionStatus: 'SUCCESS',
     });
+    // A partial refund of it, and its status.
+    const refunded = await callGateway(
+      partner,
+      'POST',
+      '/refunds',
+      { transactionReference: byCard, amount: '1000' },
+      {
+        'idempotency-key': `contract-refund-${Date.now()}`,
+      },
+    );
+    expect(refunded.status).toBe(200);
+    await ok('GET', `/refunds/${refunded.body.data.reference as string}`);
     const by3ds = await checkout(['card']);
     const challenge = (await ok('POST', `/checkout/${by3ds}/card-payment`, {
       cardNumber: '4000000000003006',

@@ -32,6 +32,6 @@ import { TransferAndQrService } from './transfer-and-qr.service';
     CardPaymentsService,
     TransferAndQrService,
   ],
-  exports: [CheckoutsService, CardPaymentsService, TransferAndQrService],
+  exports: [CheckoutsService, CardPaymentsService, TransferAndQrService, CheckoutsRepository],
 })
 export class CheckoutsModule {}

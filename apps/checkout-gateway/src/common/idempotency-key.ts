@@ -17,6 +17,18 @@ export function AcceptsIdempotencyKey(): MethodDecorator {
   );
 }
 
+/** Documents the Idempotency-Key header of a command that must never run twice. */
+export function RequiresIdempotencyKey(): MethodDecorator {
+  return applyDecorators(
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: true,
+      description:
+        'Up to 255 printable characters, unique per refund you mean. A retry with the same key and body returns the first answer; the same key with another body answers 422 IDEMPOTENCY_KEY_REUSED.',
+    }),
+  );
+}
+
 /** The request's Idempotency-Key, checked: 1 to 255 printable ASCII characters, or absent. */
 export const IdempotencyKey = createParamDecorator((_data: unknown, context: ExecutionContext): string | undefined => {
   const value = context.switchToHttp().getRequest<FastifyRequest>().headers[header];

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 
 import { BusinessesModule } from '../businesses/businesses.module';
 import { LedgerModule } from '../ledger/ledger.module';
-import { RefundsRepository } from '../refunds/refunds.repository';
+import { RefundsModule } from '../refunds/refunds.module';
 import { CardChargesConsumer } from './card-charges.consumer';
 import { CheckoutAccountsRepository } from './checkout-accounts.repository';
 import { CheckoutOutcomesRepository } from './checkout-outcomes.repository';
@@ -10,9 +10,9 @@ import { CheckoutPaymentsService } from './checkout-payments.service';
 
 /** Checkout money: dynamic transfer accounts, card and QR payments, and the one decision on how each checkout ends. */
 @Module({
-  imports: [LedgerModule, BusinessesModule],
+  imports: [LedgerModule, BusinessesModule, RefundsModule],
   controllers: [CardChargesConsumer],
-  providers: [CheckoutPaymentsService, CheckoutAccountsRepository, CheckoutOutcomesRepository, RefundsRepository],
+  providers: [CheckoutPaymentsService, CheckoutAccountsRepository, CheckoutOutcomesRepository],
   exports: [CheckoutPaymentsService],
 })
 export class CheckoutsModule {}

@@ -6,6 +6,7 @@ import { CommandHandler } from '@payments/platform-kafka';
 import { CheckoutPaymentsService } from '../checkouts/checkout-payments.service';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { OutletsService } from '../outlets/outlets.service';
+import { RefundsService } from '../refunds/refunds.service';
 import { SweepSettingsService } from '../sweeps/sweep-settings.service';
 import { BankTransferUseCase } from '../transfers/bank-transfer.usecase';
 import { InternalTransferUseCase } from '../transfers/internal-transfer.usecase';
@@ -26,6 +27,7 @@ export class OutletCommandsController {
     private readonly funding: CreditVirtualAccountUseCase,
     private readonly sweepSettings: SweepSettingsService,
     private readonly checkoutPayments: CheckoutPaymentsService,
+    private readonly refunds: RefundsService,
   ) {}
 
   @CommandHandler(Topics.outletCommands)
@@ -78,6 +80,10 @@ export class OutletCommandsController {
             );
       case 'closeCheckouts':
         return this.checkoutPayments.close(command.checkouts);
+      case 'createRefund':
+        return this.refunds.create(command.businessId, command.request, command.idempotencyKey);
+      case 'getRefund':
+        return this.refunds.get(command.businessId, command.reference);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RefundResponse, RefundStatus } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { EntityManager } from 'typeorm';
 
@@ -12,9 +13,37 @@ export interface NewRefund {
   walletId: string;
 }
 
+/** A refund a partner asked for: its amount is held on `walletId` until the rail settles it. */
+export interface RequestedRefund {
+  businessId: string;
+  transactionReference: string;
+  productType: string;
+  amount: bigint;
+  reason: string | null;
+  walletId: string;
+  settleAfterSeconds: number;
+}
+
+/** A row of outlets.refunds. */
+export interface RefundRow {
+  id: string;
+  business_id: string;
+  reference: string;
+  transaction_reference: string;
+  product_type: string | null;
+  amount: string;
+  reason: string;
+  wallet_id: string;
+  status: RefundStatus;
+  held: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
 /** Money owed back to a payer, from the moment it is known. */
 @Injectable()
 export class RefundsRepository {
+  /** Money a card captured after its checkout ended, kept in the suspense wallet for an operator to pay back. */
   async addPending(em: EntityManager, refund: NewRefund): Promise<{ reference: string; createdAt: Date }> {
     const reference = `RFD-${newUlid()}`;
     const [row] = (await em.query(
@@ -33,4 +62,80 @@ export class RefundsRepository {
     )) as { created_at: Date }[];
     return { reference, createdAt: row.created_at };
   }
+
+  /** A refund the partner asked for, its amount already held; the rail settles it after the delay. */
+  async addRequested(em: EntityManager, refund: RequestedRefund): Promise<RefundRow> {
+    const [row] = (await em.query(
+      `INSERT INTO outlets.refunds (id, business_id, reference, transaction_reference, product_type, amount, reason,
+         wallet_id, status, held, settle_after)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'PENDING', true, now() + make_interval(secs => $9)) RETURNING *`,
+      [
+        newUlid(),
+        refund.businessId,
+        `RFD-${newUlid()}`,
+        refund.transactionReference,
+        refund.productType,
+        refund.amount.toString(),
+        refund.reason ?? '',
+        refund.walletId,
+        refund.settleAfterSeconds,
+      ],
+    )) as RefundRow[];
+    return row;
+  }
+
+  /** What the transaction's refunds take back, counting those still pending and not those that failed. */
+  async refundedAmount(em: EntityManager, businessId: string, transactionReference: string): Promise<bigint> {
+    const [{ total }] = (await em.query(
+      `SELECT coalesce(sum(amount), 0)::text AS total FROM outlets.refunds
+       WHERE business_id = $1 AND transaction_reference = $2 AND status <> 'FAILED'`,
+      [businessId, transactionReference],
+    )) as { total: string }[];
+    return BigInt(total);
+  }
+
+  async get(em: EntityManager, businessId: string, reference: string): Promise<RefundRow | undefined> {
+    const [row] = (await em.query(`SELECT * FROM outlets.refunds WHERE business_id = $1 AND reference = $2`, [
+      businessId,
+      reference,
+    ])) as RefundRow[];
+    return row;
+  }
+
+  /** The oldest refund due to settle, locked; replicas skip each other's rows. */
+  async lockNextDue(em: EntityManager): Promise<RefundRow | undefined> {
+    const [row] = (await em.query(
+      `SELECT * FROM outlets.refunds WHERE status = 'PENDING' AND settle_after <= now()
+       ORDER BY settle_after LIMIT 1 FOR UPDATE SKIP LOCKED`,
+    )) as RefundRow[];
+    return row;
+  }
+
+  async settle(
+    em: EntityManager,
+    refund: RefundRow,
+    status: 'PROCESSED' | 'FAILED',
+    journalEntryId: string | null,
+  ): Promise<RefundRow> {
+    // TypeORM answers a raw UPDATE with [rows, affected].
+    const [[row]] = (await em.query(
+      `UPDATE outlets.refunds SET status = $3, journal_entry_id = $4, settled_at = now(), updated_at = now()
+       WHERE business_id = $1 AND id = $2 RETURNING *`,
+      [refund.business_id, refund.id, status, journalEntryId],
+    )) as [RefundRow[], number];
+    return row;
+  }
+}
+
+export function toRefundResponse(row: RefundRow): RefundResponse {
+  return {
+    reference: row.reference,
+    transactionReference: row.transaction_reference,
+    productType: row.product_type ?? 'checkout',
+    amount: row.amount,
+    reason: row.reason === '' ? null : row.reason,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
 }

@@ -12,6 +12,6 @@ import { PayoutsRepository } from './payouts.repository';
 @Module({
   imports: [LedgerModule, BusinessesModule],
   providers: [InternalTransferUseCase, BankTransferUseCase, PayoutSettings, PayoutSettler, PayoutsRepository],
-  exports: [InternalTransferUseCase, BankTransferUseCase],
+  exports: [InternalTransferUseCase, BankTransferUseCase, PayoutSettings],
 })
 export class TransfersModule {}

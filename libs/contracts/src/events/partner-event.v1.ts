@@ -12,8 +12,10 @@ export const PartnerEvents = {
   webhookTest: 'webhook.test',
   checkoutSuccess: 'checkout.success',
   checkoutFailed: 'checkout.failed',
-  /** Money taken for a checkout that had already ended: kept aside and being refunded. */
+  /** A refund accepted and held, or money a card captured after its checkout ended, kept aside to pay back. */
   refundPending: 'refund.pending',
+  refundProcessed: 'refund.processed',
+  refundFailed: 'refund.failed',
 } as const;
 
 export type PartnerEventName = (typeof PartnerEvents)[keyof typeof PartnerEvents];

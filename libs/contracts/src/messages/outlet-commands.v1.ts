@@ -19,6 +19,7 @@ import { PaymentMethod, paymentMethods } from '../http/checkout/checkout.dto';
 import { CreateOutletRequest } from '../http/outlets/create-outlet.request';
 import { SweepSettingsRequest } from '../http/outlets/sweep-settings.request';
 import { MAX_PAGE } from '../http/page.query';
+import { CreateRefundRequest } from '../http/refunds/refunds.dto';
 import {
   CreditVirtualAccountRequest,
   CreditVirtualAccountResponse,
@@ -193,6 +194,29 @@ export class CloseCheckoutsCommand {
   checkouts!: CheckoutClosing[];
 }
 
+export class CreateRefundCommand extends ForBusiness {
+  @IsIn(['createRefund'])
+  type!: 'createRefund';
+
+  @ValidateNested()
+  @Type(() => CreateRefundRequest)
+  request!: CreateRefundRequest;
+
+  /** Required for refunds: a retry with the same key and body gets the first answer, never a second refund. */
+  @IsString()
+  @IsNotEmpty()
+  idempotencyKey!: string;
+}
+
+export class GetRefundCommand extends ForBusiness {
+  @IsIn(['getRefund'])
+  type!: 'getRefund';
+
+  @IsString()
+  @IsNotEmpty()
+  reference!: string;
+}
+
 export type OutletCommand =
   | CreateOutletCommand
   | GetOutletCommand
@@ -204,7 +228,9 @@ export type OutletCommand =
   | CreditVirtualAccountCommand
   | AssignCheckoutAccountCommand
   | SettleCheckoutPaymentCommand
-  | CloseCheckoutsCommand;
+  | CloseCheckoutsCommand
+  | CreateRefundCommand
+  | GetRefundCommand;
 
 export type OutletCommandType = OutletCommand['type'];
 
@@ -221,6 +247,8 @@ export const outletCommandContracts = {
   assignCheckoutAccount: AssignCheckoutAccountCommand,
   settleCheckoutPayment: SettleCheckoutPaymentCommand,
   closeCheckouts: CloseCheckoutsCommand,
+  createRefund: CreateRefundCommand,
+  getRefund: GetRefundCommand,
 } satisfies Record<OutletCommandType, abstract new () => unknown>;
 
 /** A checkout's dynamic bank account: pay exactly `amount` into it before `expiresAt`. */

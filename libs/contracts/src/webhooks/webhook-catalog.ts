@@ -200,7 +200,9 @@ export const webhookCatalog: Record<PartnerEventName, WebhookDoc> = {
     },
   },
   [PartnerEvents.refundPending]: {
-    summary: 'Money taken for a checkout that had already ended: kept aside and being refunded',
+    summary:
+      'A refund was accepted and its amount held (POST /refunds), or a card was charged for a checkout that had ' +
+      'already ended and the money is kept aside to be paid back',
     eventData: 'TransactionEventData',
     example: {
       ...money,
@@ -208,6 +210,40 @@ export const webhookCatalog: Record<PartnerEventName, WebhookDoc> = {
       transactionStatus: 'PROCESSING',
       transactionType: 'DEBIT',
       comment: 'The checkout was already paid',
+    },
+  },
+  [PartnerEvents.refundProcessed]: {
+    summary: 'A refund was paid back to the payer; its amount has left the wallet',
+    eventData: 'TransactionEventData',
+    example: {
+      ...money,
+      productType: 'refund',
+      transactionReference: 'RFD-01JD3Q8ZK4T6W2V9XG5H7M1N3T',
+      transactionType: 'DEBIT',
+      comment: 'Customer returned the goods',
+      details: {
+        refundedTransactionReference: '01JD3Q8ZK4T6W2V9XG5H7M1N3S',
+        refundedProductType: 'checkout',
+        walletId: '01JD3Q8ZK4T6W2V9XG5H7M1N3U',
+        outletId: null,
+      },
+    },
+  },
+  [PartnerEvents.refundFailed]: {
+    summary: 'The rail or card issuer declined a refund; its held amount is available again',
+    eventData: 'TransactionEventData',
+    example: {
+      ...money,
+      productType: 'refund',
+      transactionReference: 'RFD-01JD3Q8ZK4T6W2V9XG5H7M1N3V',
+      transactionStatus: 'FAILED',
+      transactionType: 'DEBIT',
+      details: {
+        refundedTransactionReference: 'POS-01JD3Q8ZK4T6W2V9XG5H7M1N3W',
+        refundedProductType: 'pos',
+        walletId: '01JD3Q8ZK4T6W2V9XG5H7M1N3X',
+        outletId: '01JD3Q8ZK4T6W2V9XG5H7M1N3Q',
+      },
     },
   },
 };

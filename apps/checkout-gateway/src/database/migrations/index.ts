@@ -3,6 +3,7 @@ import { Businesses1763769600005 } from './1763769600005-businesses';
 import { Checkouts1763769600010 } from './1763769600010-checkouts';
 import { CheckoutReturnUrl1763769600020 } from './1763769600020-checkout-return-url';
 import { BusinessKeys1763769600031 } from './1763769600031-business-keys';
+import { Transactions1763769600034 } from './1763769600034-transactions';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   Checkouts1763769600010,
   CheckoutReturnUrl1763769600020,
   BusinessKeys1763769600031,
+  Transactions1763769600034,
 ];

@@ -6,6 +6,7 @@ import { MoveMoney1763769600025 } from './1763769600025-move-money';
 import { MoveMoneyDecides1763769600026 } from './1763769600026-move-money-decides';
 import { AwaitingOnboarding1763769600028 } from './1763769600028-awaiting-onboarding';
 import { Pricing1763769600033 } from './1763769600033-pricing';
+import { PartnerRefunds1763769600035 } from './1763769600035-partner-refunds';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   MoveMoneyDecides1763769600026,
   AwaitingOnboarding1763769600028,
   Pricing1763769600033,
+  PartnerRefunds1763769600035,
 ];

@@ -1,0 +1,71 @@
+import { Readable } from 'node:stream';
+
+import { TransactionResponse } from '@payments/contracts';
+import { stringify } from 'csv-stringify';
+
+/** Kobo as naira with two decimals, for spreadsheets: "150050" → "1500.50". Exact for any amount. */
+export function naira(kobo: string): string {
+  const value = BigInt(kobo);
+  return `${value / 100n}.${(value % 100n).toString().padStart(2, '0')}`;
+}
+
+/**
+ * Text a spreadsheet would run as a formula (=, +, -, @, or a leading tab or return) is
+ * prefixed with an apostrophe: a payer's name or comment must never execute in an accountant's
+ * spreadsheet.
+ */
+export function inert(text: string | null): string {
+  if (text === null) return '';
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+const columns = [
+  'Date (UTC)',
+  'Reference',
+  'Product',
+  'Type',
+  'Status',
+  'Amount (NGN)',
+  'Fee (NGN)',
+  'Commission (NGN)',
+  'Net amount (NGN)',
+  'Account',
+  'Outlet',
+  'Session',
+  'Customer reference',
+  'Comment',
+];
+
+function toRecord(transaction: TransactionResponse): string[] {
+  return [
+    transaction.createdAt.replace('T', ' ').replace(/\.\d+Z$/, ''),
+    inert(transaction.reference),
+    transaction.productType,
+    transaction.transactionType,
+    transaction.transactionStatus,
+    naira(transaction.amount),
+    naira(transaction.fee),
+    naira(transaction.commission),
+    naira(transaction.netAmount),
+    inert(transaction.transactionAccount),
+    inert(transaction.outletId),
+    inert(transaction.sessionId),
+    inert(transaction.customerReference),
+    inert(transaction.comment),
+  ];
+}
+
+/**
+ * The transactions as CSV an accountant opens in a spreadsheet: UTF-8 with a byte-order mark,
+ * a header row, CRLF lines, amounts in naira with two decimals. Streamed as it is read.
+ */
+export function transactionsCsv(transactions: AsyncIterable<TransactionResponse>): Readable {
+  const csv = stringify({ bom: true, header: true, columns, record_delimiter: 'windows' });
+  const records = Readable.from(
+    (async function* () {
+      for await (const transaction of transactions) yield toRecord(transaction);
+    })(),
+  );
+  records.on('error', (error) => csv.destroy(error));
+  return records.pipe(csv);
+}

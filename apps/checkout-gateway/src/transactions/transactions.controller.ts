@@ -1,0 +1,58 @@
+import { Get, Param, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { TransactionPage, TransactionResponse, TransactionsExportQuery, TransactionsQuery } from '@payments/contracts';
+import { ApiEnvelopeErrors, ApiEnvelopeOk, RawResponse, SuccessMessage } from '@payments/platform-envelope';
+import { FastifyReply } from 'fastify';
+
+import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
+import { Business } from '../businesses/business.entity';
+import { TransactionsService } from './transactions.service';
+import { transactionsCsv } from './transactions-csv';
+
+@PartnerController('transactions', 'transactions')
+export class TransactionsController {
+  constructor(private readonly transactions: TransactionsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Your transactions, newest first, filtered and a page at a time' })
+  @ApiEnvelopeOk(TransactionPage)
+  @ApiEnvelopeErrors(422)
+  @SuccessMessage('Transactions retrieved successfully')
+  list(@CurrentBusiness() business: Business, @Query() query: TransactionsQuery): Promise<TransactionPage> {
+    return this.transactions.page(business.id, query);
+  }
+
+  // Declared before :reference, which would otherwise take "export" for a reference.
+  @Get('export')
+  @RawResponse()
+  @ApiOperation({ summary: 'Your transactions in a date range as CSV (UTF-8 with BOM, amounts in naira)' })
+  @ApiOkResponse({
+    description: 'CSV: a header row, then one line per transaction, oldest first (docs/transactions.md)',
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  })
+  @ApiEnvelopeErrors(422)
+  async export(
+    @CurrentBusiness() business: Business,
+    @Query() query: TransactionsExportQuery,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const rows = this.transactions.export(business.id, query);
+    const name = `transactions-${query.from.slice(0, 10)}-${query.to.slice(0, 10)}.csv`;
+    await reply
+      .headers({
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${name}"`,
+        'cache-control': 'no-store',
+      })
+      .send(transactionsCsv(rows));
+  }
+
+  @Get(':reference')
+  @ApiOperation({ summary: 'One of your transactions, by its reference' })
+  @ApiEnvelopeOk(TransactionResponse)
+  @ApiEnvelopeErrors(404)
+  @SuccessMessage('Transaction retrieved successfully')
+  get(@CurrentBusiness() business: Business, @Param('reference') reference: string): Promise<TransactionResponse> {
+    return this.transactions.get(business.id, reference);
+  }
+}

@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { TransactionFilters, TransactionResponse } from '@payments/contracts';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** A transaction as a money event describes it. */
+export interface RecordedTransaction extends Omit<TransactionResponse, 'updatedAt'> {
+  businessId: string;
+  eventId: string;
+}
+
+interface TransactionRow {
+  id: string;
+  reference: string;
+  product_type: string;
+  transaction_type: 'CREDIT' | 'DEBIT';
+  status: TransactionResponse['transactionStatus'];
+  amount: string;
+  fee: string;
+  commission: string;
+  net_amount: string;
+  account: string;
+  outlet_id: string | null;
+  session_id: string | null;
+  customer_reference: string | null;
+  comment: string | null;
+  event: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A stored transaction and its place in arrival order, which cursors are cut on. */
+export interface StoredTransaction {
+  position: bigint;
+  transaction: TransactionResponse;
+}
+
+// Each filter is matched only when given: one statement, one plan, whatever the combination.
+const filtered = `business_id = $1
+  AND ($2::text IS NULL OR status = $2)
+  AND ($3::text IS NULL OR product_type = $3)
+  AND ($4::text IS NULL OR outlet_id = $4)
+  AND ($5::text IS NULL OR reference = $5)
+  AND ($6::timestamptz IS NULL OR created_at >= $6)
+  AND ($7::timestamptz IS NULL OR created_at < $7)`;
+
+/** gateway.transactions: the business's transaction history. Every read names the business. */
+@Injectable()
+export class TransactionsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Records what an event says of its transaction. A later event of the same reference updates
+   * a PROCESSING one (a refund processed, a payout settled); a final status never changes, and
+   * a redelivered event changes nothing.
+   */
+  async record(em: EntityManager, transaction: RecordedTransaction): Promise<void> {
+    await em.query(
+      `INSERT INTO gateway.transactions (business_id, reference, product_type, transaction_type, status, amount, fee,
+         commission, net_amount, account, outlet_id, session_id, customer_reference, comment, event, event_id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+       ON CONFLICT (business_id, reference) DO UPDATE SET status = excluded.status, amount = excluded.amount,
+         fee = excluded.fee, commission = excluded.commission, net_amount = excluded.net_amount,
+         comment = excluded.comment, event = excluded.event, event_id = excluded.event_id, updated_at = now()
+       WHERE transactions.status = 'PROCESSING' AND transactions.event_id <> excluded.event_id`,
+      [
+        transaction.businessId,
+        transaction.reference,
+        transaction.productType,
+        transaction.transactionType,
+        transaction.transactionStatus,
+        transaction.amount,
+        transaction.fee,
+        transaction.commission,
+        transaction.netAmount,
+        transaction.transactionAccount,
+        transaction.outletId,
+        transaction.sessionId,
+        transaction.customerReference,
+        transaction.comment,
+        transaction.event,
+        transaction.eventId,
+        transaction.createdAt,
+      ],
+    );
+  }
+
+  async get(businessId: string, reference: string): Promise<TransactionResponse | null> {
+    const [row] = (await this.dataSource.query(
+      `SELECT * FROM gateway.transactions WHERE business_id = $1 AND reference = $2`,
+      [businessId, reference],
+    )) as TransactionRow[];
+    return row ? toTransaction(row) : null;
+  }
+
+  /** Up to `limit` transactions arrived before `before` (newest first). */
+  async newestFirst(
+    businessId: string,
+    filters: TransactionFilters,
+    before: bigint | null,
+    limit: number,
+  ): Promise<StoredTransaction[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT * FROM gateway.transactions WHERE ${filtered} AND ($8::bigint IS NULL OR id < $8)
+       ORDER BY id DESC LIMIT $9`,
+      [...filterValues(businessId, filters), before?.toString() ?? null, limit],
+    )) as TransactionRow[];
+    return rows.map(stored);
+  }
+
+  /** Every matching transaction, oldest first, read a page at a time: never the whole set in memory. */
+  async *oldestFirst(
+    businessId: string,
+    filters: TransactionFilters,
+    pageSize = 500,
+  ): AsyncGenerator<TransactionResponse> {
+    let after = 0n;
+    for (;;) {
+      const rows = (await this.dataSource.query(
+        `SELECT * FROM gateway.transactions WHERE ${filtered} AND id > $8 ORDER BY id LIMIT $9`,
+        [...filterValues(businessId, filters), after.toString(), pageSize],
+      )) as TransactionRow[];
+      for (const row of rows) yield toTransaction(row);
+      if (rows.length < pageSize) return;
+      after = BigInt(rows[rows.length - 1].id);
+    }
+  }
+}
+
+function filterValues(businessId: string, filters: TransactionFilters): (string | null)[] {
+  return [
+    businessId,
+    filters.status ?? null,
+    filters.productType ?? null,
+    filters.outletId ?? null,
+    filters.reference ?? null,
+    filters.from ?? null,
+    filters.to ?? null,
+  ];
+}
+
+function stored(row: TransactionRow): StoredTransaction {
+  return { position: BigInt(row.id), transaction: toTransaction(row) };
+}
+
+function toTransaction(row: TransactionRow): TransactionResponse {
+  return {
+    reference: row.reference,
+    productType: row.product_type,
+    transactionType: row.transaction_type,
+    transactionStatus: row.status,
+    amount: row.amount,
+    fee: row.fee,
+    commission: row.commission,
+    netAmount: row.net_amount,
+    transactionAccount: row.account,
+    outletId: row.outlet_id,
+    sessionId: row.session_id,
+    customerReference: row.customer_reference,
+    comment: row.comment,
+    event: row.event,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}

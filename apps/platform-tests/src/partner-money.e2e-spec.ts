@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+
+import { TransactionPage, TransactionResponse } from '@payments/contracts';
+import { eventually, samplePosPayload } from '@payments/testing';
+
+import {
+  allApps,
+  appPorts,
+  callGateway,
+  checkoutAccountsReady,
+  createCheckout,
+  createPartner,
+  npmRun,
+  PartnerCredentials,
+  registerTerminal,
+  submitPos,
+  useApps,
+} from './apps';
+
+jest.setTimeout(300_000);
+
+/** Fees, refunds and the transaction history, as a partner meets them over HTTP. */
+describe('what partners expect of a collections API', () => {
+  let partner: PartnerCredentials;
+  let stranger: PartnerCredentials;
+
+  useApps(allApps, {
+    'outlet-service': { PAYOUT_SETTLE_DELAY_MS: '300', PAYOUT_POLL_INTERVAL_MS: '100' },
+  });
+
+  beforeAll(async () => {
+    partner = createPartner('Money Partner');
+    stranger = createPartner('Stranger');
+    await checkoutAccountsReady(partner);
+  });
+
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    callGateway(partner, method, path, body, headers);
+  const refund = (body: Record<string, unknown>, key: string | null = randomUUID()) =>
+    call('POST', '/refunds', body, key === null ? {} : { 'idempotency-key': key });
+
+  async function paidByCard(amount: string): Promise<string> {
+    const reference = await createCheckout(partner, ['card'], amount, 'Money Shop');
+    const paid = await call('POST', `/checkout/${reference}/card-payment`, {
+      cardNumber: '5060990000000000019',
+      expiryDate: '12/30',
+      cvv: '123',
+    });
+    expect(paid.body.data).toMatchObject({ transactionStatus: 'SUCCESS' });
+    return reference;
+  }
+
+  /** The transaction once the history has it (it follows the events within moments). */
+  const listed = (reference: string, ready: (transaction: TransactionResponse) => boolean = () => true) =>
+    eventually(async () => {
+      const answer = await callGateway<TransactionResponse>(partner, 'GET', `/transactions/${reference}`);
+      return answer.status === 200 && ready(answer.body.data) ? answer.body.data : undefined;
+    }, 30_000);
+
+  it('charges the default plan, and a new plan set by an operator applies to new payments only', async () => {
+    const first = await paidByCard('250000');
+    expect(await listed(first)).toMatchObject({
+      productType: 'checkout',
+      transactionStatus: 'SUCCESS',
+      amount: '250000',
+      fee: '3750', // 1.5%
+      netAmount: '246250',
+      commission: '0',
+    });
+    const set = npmRun('pricing:set', [
+      '--business',
+      partner.businessId,
+      '--product',
+      'card',
+      '--percent',
+      '2',
+      '--cap',
+      '1000',
+      '--commission',
+      '10',
+      '--json',
+    ]);
+    expect(set.status).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ product: 'card', percent: 2, capKobo: '1000' });
+    const second = await paidByCard('250000');
+    expect(await listed(second)).toMatchObject({ fee: '1000', commission: '100', netAmount: '249000' });
+    expect((await listed(first)).fee).toBe('3750');
+    const refused = npmRun('pricing:set', ['--business', partner.businessId, '--product', 'gold']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('--product must be one of card, transfer, qr, pos, payout');
+  });
+
+  it('refunds a card checkout in parts, never more than was paid, and says why when it will not', async () => {
+    const reference = await paidByCard('200000');
+    await listed(reference);
+    const key = randomUUID();
+    const part = await refund({ transactionReference: reference, amount: '50000', reason: 'One item back' }, key);
+    expect([part.status, part.body.data]).toEqual([
+      200,
+      expect.objectContaining({ transactionReference: reference, amount: '50000', status: 'PENDING' }),
+    ]);
+    const retried = await refund({ transactionReference: reference, amount: '50000', reason: 'One item back' }, key);
+    expect(retried.body.data).toEqual(part.body.data);
+    const refundReference = part.body.data.reference as string;
+    const processed = await eventually(async () => {
+      const answer = await call('GET', `/refunds/${refundReference}`);
+      return answer.body.data.status === 'PROCESSED' ? answer : undefined;
+    }, 30_000);
+    expect(processed.status).toBe(200);
+    // The rest, without an amount; then nothing is left.
+    expect((await refund({ transactionReference: reference })).body.data).toMatchObject({ amount: '150000' });
+    const again = await refund({ transactionReference: reference, amount: '1' });
+    expect([again.status, again.body.data.code]).toEqual([422, 'REFUND_NOT_ALLOWED']);
+    // The history shows each refund, and follows it to the end.
+    expect(await listed(refundReference, (transaction) => transaction.transactionStatus === 'SUCCESS')).toMatchObject({
+      productType: 'refund',
+      transactionType: 'DEBIT',
+      amount: '50000',
+      comment: 'One item back',
+      event: 'refund.processed',
+    });
+
+    const unpaid = await createCheckout(partner, ['card'], '10000', 'Unpaid');
+    const refused = await refund({ transactionReference: unpaid });
+    expect([refused.status, refused.body.data.code]).toEqual([422, 'REFUND_NOT_ALLOWED']);
+    const unknown = await refund({ transactionReference: 'nothing-like-it' });
+    expect([unknown.status, unknown.body.data.code]).toEqual([404, 'TRANSACTION_NOT_FOUND']);
+    const keyless = await refund({ transactionReference: reference }, null);
+    expect([keyless.status, keyless.body.data.code]).toEqual([422, 'VALIDATION_FAILED']);
+    const missing = await call('GET', '/refunds/RFD-unknown');
+    expect([missing.status, missing.body.data.code]).toEqual([404, 'REFUND_NOT_FOUND']);
+    const foreign = await callGateway(stranger, 'GET', `/refunds/${refundReference}`);
+    expect([foreign.status, foreign.body.data.code]).toEqual([404, 'REFUND_NOT_FOUND']);
+  });
+
+  it('refuses a refund the wallet can no longer pay, and refunds a checkout paid by transfer', async () => {
+    const reference = await paidByCard('100000');
+    const settlement = await call('GET', '/wallets/settlement');
+    const outlet = await call('POST', '/outlets', { accountName: 'Refund Outlet' });
+    const available = settlement.body.data.availableBalance as string;
+    const moved = await call('POST', '/transfer/internal', {
+      reference: `drain-${randomUUID()}`,
+      amount: available,
+      sourceWalletId: settlement.body.data.walletId,
+      destinationWalletId: (outlet.body.data.depositWallet as { walletId: string }).walletId,
+    });
+    expect(moved.status).toBe(200);
+    const short = await refund({ transactionReference: reference });
+    expect([short.status, short.body.data.code]).toEqual([422, 'INSUFFICIENT_FUNDS']);
+
+    const byTransfer = await createCheckout(partner, ['pay-with-transfer'], '80000', 'Transfer Shop');
+    const account = await call('POST', `/checkout/${byTransfer}/pay-with-transfer`);
+    const credited = await call(
+      'POST',
+      `/sandbox/virtual-accounts/${account.body.data.accountNumber as string}/credit`,
+      {
+        amount: '80000',
+      },
+    );
+    expect(credited.body.data).toMatchObject({ fee: '800', netAmount: '79200' }); // 1% in
+    // Only the net amount reached the wallet, which now holds nothing else: the full refund does not fit.
+    const whole = await refund({ transactionReference: byTransfer });
+    expect([whole.status, whole.body.data.code]).toEqual([422, 'INSUFFICIENT_FUNDS']);
+    const net = await refund({ transactionReference: byTransfer, amount: '79200', reason: 'decline' });
+    expect(net.body.data).toMatchObject({ productType: 'checkout', amount: '79200', status: 'PENDING' });
+    const declined = await eventually(async () => {
+      const answer = await call('GET', `/refunds/${net.body.data.reference as string}`);
+      return answer.body.data.status === 'FAILED' ? answer.body.data : undefined;
+    }, 30_000);
+    expect(declined.amount).toBe('79200');
+  });
+
+  it('refunds a POS payment from its outlet, and lists it by outlet', async () => {
+    const outlet = (await call('POST', '/outlets', { accountName: 'POS Outlet' })).body.data as { outletId: string };
+    const serial = `SN-MONEY-${randomUUID().slice(0, 8)}`;
+    await registerTerminal(partner.businessId, serial, outlet.outletId);
+    const submitted = await submitPos(serial, partner.posEncryptionKey, samplePosPayload({ amount: '120000' }));
+    expect(submitted.status).toBe(200);
+    const credited = await eventually(async () => {
+      const page = await callGateway<TransactionPage>(
+        partner,
+        'GET',
+        `/transactions?outletId=${outlet.outletId}&productType=pos`,
+      );
+      return page.body.data.items[0];
+    }, 60_000);
+    expect(credited).toMatchObject({ amount: '120000', fee: '600', netAmount: '119400', outletId: outlet.outletId });
+    const answer = await refund({ transactionReference: credited.reference, amount: '119400' });
+    expect(answer.body.data).toMatchObject({ productType: 'pos', status: 'PENDING' });
+    const over = await refund({ transactionReference: credited.reference, amount: '601' });
+    expect([over.status, over.body.data.code]).toEqual([422, 'REFUND_NOT_ALLOWED']);
+  });
+
+  it('pages with a cursor that stays correct while new transactions arrive', async () => {
+    const outlet = (await call('POST', '/outlets', { accountName: 'Paging Outlet' })).body.data as {
+      outletId: string;
+      collectionWallet: { accountNumber: string };
+    };
+    const credit = (amount: string) =>
+      call('POST', `/sandbox/virtual-accounts/${outlet.collectionWallet.accountNumber}/credit`, { amount });
+    for (const amount of ['10000', '20000', '30000', '40000', '50000']) expect((await credit(amount)).status).toBe(200);
+    const page = (query: string) =>
+      callGateway<TransactionPage>(partner, 'GET', `/transactions?outletId=${outlet.outletId}&${query}`);
+    const all = await eventually(async () => {
+      const items = (await page('limit=100')).body.data.items;
+      return items.length === 5 ? items : undefined;
+    }, 30_000);
+    expect(all.map((item) => item.amount)).toEqual(['50000', '40000', '30000', '20000', '10000']);
+
+    const first = await page('limit=2');
+    expect(first.body.data.items.map((item) => item.amount)).toEqual(['50000', '40000']);
+    // Newer transactions arrive between pages: they belong before the first page, not in the next.
+    for (const amount of ['60000', '70000']) await credit(amount);
+    await eventually(async () => ((await page('limit=100')).body.data.items.length === 7 ? true : undefined), 30_000);
+    const second = await page(`limit=2&cursor=${first.body.data.nextCursor!}`);
+    expect(second.body.data.items.map((item) => item.amount)).toEqual(['30000', '20000']);
+    const third = await page(`limit=2&cursor=${second.body.data.nextCursor!}`);
+    expect(third.body.data).toEqual({ items: [expect.objectContaining({ amount: '10000' })], nextCursor: null });
+
+    expect((await page('status=FAILED')).body.data.items).toEqual([]);
+    const referenced = await page(`reference=${all[2].reference}`);
+    expect(referenced.body.data.items).toEqual([all[2]]);
+    const future = await page(`from=${new Date(Date.now() + 3_600_000).toISOString()}`);
+    expect(future.body.data.items).toEqual([]);
+    const badCursor = await call('GET', '/transactions?cursor=not-a-cursor');
+    expect([badCursor.status, badCursor.body.data.code]).toEqual([422, 'VALIDATION_FAILED']);
+    const badRange = await call('GET', '/transactions?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z');
+    expect([badRange.status, badRange.body.data.code]).toEqual([422, 'VALIDATION_FAILED']);
+
+    // Another business sees none of it.
+    const theirs = await callGateway<TransactionPage>(stranger, 'GET', `/transactions?outletId=${outlet.outletId}`);
+    expect(theirs.body.data.items).toEqual([]);
+    const one = await callGateway(stranger, 'GET', `/transactions/${all[0].reference}`);
+    expect([one.status, one.body.data.code]).toEqual([404, 'TRANSACTION_NOT_FOUND']);
+  });
+
+  it('exports a date range as CSV a spreadsheet opens: BOM, header row, naira with two decimals', async () => {
+    const outlet = (await call('POST', '/outlets', { accountName: 'Export Outlet' })).body.data as {
+      outletId: string;
+      collectionWallet: { accountNumber: string };
+    };
+    const from = new Date(Date.now() - 1000).toISOString();
+    for (const amount of ['123456', '5']) {
+      await call('POST', `/sandbox/virtual-accounts/${outlet.collectionWallet.accountNumber}/credit`, { amount });
+    }
+    await eventually(async () => {
+      const items = (await call('GET', `/transactions?outletId=${outlet.outletId}`)).body.data.items as unknown[];
+      return items.length === 2 ? true : undefined;
+    }, 30_000);
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const response = await fetch(
+      `http://127.0.0.1:${appPorts['checkout-gateway']}/transactions/export?outletId=${outlet.outletId}&from=${from}&to=${to}`,
+      { headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret } },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="transactions-.*\.csv"$/);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.subarray(3).toString('utf8').trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'Date (UTC),Reference,Product,Type,Status,Amount (NGN),Fee (NGN),Commission (NGN),Net amount (NGN),' +
+        'Account,Outlet,Session,Customer reference,Comment',
+    );
+    const rows = lines.slice(1).map((line) => line.split(','));
+    // Oldest first; 1% in, capped at ₦300 and never more than the amount.
+    expect(rows.map((row) => row.slice(2, 9))).toEqual([
+      ['collection', 'CREDIT', 'SUCCESS', '1234.56', '12.35', '0.00', '1222.21'],
+      ['collection', 'CREDIT', 'SUCCESS', '0.05', '0.00', '0.00', '0.05'],
+    ]);
+    expect(rows.every((row) => row[10] === outlet.outletId)).toBe(true);
+
+    const missing = await call('GET', '/transactions/export');
+    expect([missing.status, missing.body.data.code]).toEqual([422, 'VALIDATION_FAILED']);
+    const tooLong = await call('GET', `/transactions/export?from=2025-01-01T00:00:00Z&to=2026-06-01T00:00:00Z`);
+    expect([tooLong.status, tooLong.body.data.code]).toEqual([422, 'VALIDATION_FAILED']);
+  });
+});

@@ -1,0 +1,141 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+
+import { TransactionStatus, transactionStatuses } from '../transfers/transfer.response';
+
+/** What GET /transactions and its export filter by; the filters combine. */
+export interface TransactionFilters {
+  status?: TransactionStatus;
+  productType?: string;
+  outletId?: string;
+  reference?: string;
+  from?: string;
+  to?: string;
+}
+
+/** The filters both take besides the date range; each is optional. */
+abstract class TransactionFilterFields {
+  @IsOptional()
+  @IsIn(transactionStatuses)
+  status?: TransactionStatus;
+
+  /** card, checkout, collection, deposit, pos, payout, internal_transfer, sweep or refund. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  productType?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  outletId?: string;
+
+  /** The transaction's reference, exactly. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  reference?: string;
+}
+
+/** GET /transactions: newest first, `limit` at a time; pass `nextCursor` back as `cursor` for the next page. */
+export class TransactionsQuery extends TransactionFilterFields implements TransactionFilters {
+  /** From this instant on (ISO 8601, inclusive), by when the transaction was created. */
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  from?: string;
+
+  /** Before this instant (exclusive). */
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  to?: string;
+
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{1,32}$/, { message: 'cursor must be a nextCursor this API returned' })
+  cursor?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit: number = 20;
+}
+
+/** GET /transactions/export: a date range is required, at most 366 days. */
+export class TransactionsExportQuery extends TransactionFilterFields implements TransactionFilters {
+  /** From this instant on (ISO 8601, inclusive). */
+  @IsISO8601({ strict: true })
+  from!: string;
+
+  /** Before this instant (exclusive). */
+  @IsISO8601({ strict: true })
+  to!: string;
+}
+
+/** One transaction of the business, as its latest money event described it. */
+export class TransactionResponse {
+  @IsString()
+  reference!: string;
+
+  @IsString()
+  productType!: string;
+
+  @IsIn(['CREDIT', 'DEBIT'])
+  transactionType!: 'CREDIT' | 'DEBIT';
+
+  @IsIn(transactionStatuses)
+  transactionStatus!: TransactionStatus;
+
+  /** kobo, as strings: amount = netAmount + fee (docs/pricing.md). */
+  @Matches(/^\d+$/)
+  amount!: string;
+
+  @Matches(/^\d+$/)
+  fee!: string;
+
+  @Matches(/^\d+$/)
+  commission!: string;
+
+  @Matches(/^\d+$/)
+  netAmount!: string;
+
+  /** The account or wallet the money moved on. */
+  @IsString()
+  transactionAccount!: string;
+
+  @IsOptional()
+  @IsString()
+  outletId!: string | null;
+
+  @IsOptional()
+  @IsString()
+  sessionId!: string | null;
+
+  @IsOptional()
+  @IsString()
+  customerReference!: string | null;
+
+  @IsOptional()
+  @IsString()
+  comment!: string | null;
+
+  /** The webhook event that last described it, e.g. fundAccount.success. */
+  @IsString()
+  event!: string;
+
+  @IsISO8601()
+  createdAt!: string;
+
+  @IsISO8601()
+  updatedAt!: string;
+}
+
+export class TransactionPage {
+  @Type(() => TransactionResponse)
+  items!: TransactionResponse[];
+
+  /** null on the last page. */
+  @IsOptional()
+  @IsString()
+  nextCursor!: string | null;
+}
