@@ -154,7 +154,8 @@ export async function audit(
 
   for (const attempt of input.attempts) {
     if (attempt.status === null || attempt.status < 500) continue;
-    const inWindow = input.faults.some((fault) => attempt.at >= fault.from && attempt.at <= fault.to);
+    // A request in flight when a fault struck is inside its window, however early it started.
+    const inWindow = input.faults.some((fault) => attempt.at <= fault.to && attempt.answeredAt >= fault.from);
     if (attempt.status !== 503 || !inWindow)
       violations['no 5xx but 503, and 503 only inside a fault window'].push(
         `${attempt.operation}: ${attempt.status} at ${new Date(attempt.at).toISOString()}`,

@@ -24,6 +24,8 @@ export interface Partner {
 /** One HTTP attempt: its answer's status, or null when no answer came (connection refused, timeout). */
 export interface Attempt {
   at: number;
+  /** When its answer (or its failure) came. */
+  answeredAt: number;
   operation: string;
   status: number | null;
 }
@@ -291,7 +293,7 @@ export class Load {
         }),
         () => null,
       );
-      this.attempts.push({ at, operation, status: answer?.status ?? null });
+      this.attempts.push({ at, answeredAt: Date.now(), operation, status: answer?.status ?? null });
       if (answer && answer.status !== 503) return answer;
       if (Date.now() > deadline || this.stopping) return null;
       await sleep(1000);
