@@ -1068,9 +1068,6 @@ export interface components {
             /** @enum {string} */
             transactionStatus: "SUCCESS" | "FAILED" | "PROCESSING";
             amount: string;
-            fee: string;
-            commission: string;
-            netAmount: string;
             transactionAccount: string;
             outletId?: string;
             sessionId?: string;
@@ -1079,6 +1076,9 @@ export interface components {
             event: string;
             createdAt: string;
             updatedAt: string;
+            fee: string;
+            commission: string;
+            netAmount: string;
         };
         WalletResponse: {
             walletId: string;

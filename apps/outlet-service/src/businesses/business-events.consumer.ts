@@ -5,11 +5,19 @@ import { EventHandler } from '@payments/platform-kafka';
 import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
 
-import { WalletsRepository } from '../wallets/wallets.repository';
+import { SystemWalletKind, WalletsRepository } from '../wallets/wallets.repository';
 import { AwaitingOnboarding } from './awaiting-onboarding';
 import { BusinessesRepository } from './businesses.repository';
 
 const consumer = 'outlet-service.tenants';
+
+/** A business's own wallets, and how their names end. */
+const systemWallets: Record<SystemWalletKind, string> = {
+  settlement: 'settlement',
+  rail: 'bank rail',
+  suspense: 'suspense',
+  revenue: 'fees',
+};
 
 /** Gives every newly provisioned business its agent assignment and its settlement, rail, suspense and revenue wallets. */
 @Controller()
@@ -31,34 +39,16 @@ export class BusinessEventsConsumer {
       if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return false;
       const { businessId, name, mode } = event.payload;
       if (!(await this.businesses.insert(em, { businessId, name, mode }))) return false;
-      await this.wallets.create(em, {
-        businessId,
-        outletId: null,
-        type: 'settlement',
-        accountName: `${name} (settlement)`,
-        withAccountNumber: true,
-      });
-      await this.wallets.create(em, {
-        businessId,
-        outletId: null,
-        type: 'rail',
-        accountName: `${name} (bank rail)`,
-        withAccountNumber: false,
-      });
-      await this.wallets.create(em, {
-        businessId,
-        outletId: null,
-        type: 'suspense',
-        accountName: `${name} (suspense)`,
-        withAccountNumber: false,
-      });
-      await this.wallets.create(em, {
-        businessId,
-        outletId: null,
-        type: 'revenue',
-        accountName: `${name} (fees)`,
-        withAccountNumber: false,
-      });
+      for (const [type, label] of Object.entries(systemWallets) as [SystemWalletKind, string][]) {
+        await this.wallets.create(em, {
+          businessId,
+          outletId: null,
+          type,
+          accountName: `${name} (${label})`,
+          // Only the settlement wallet is paid into from outside.
+          withAccountNumber: type === 'settlement',
+        });
+      }
       this.logger.log({ businessId }, 'tenant provisioned');
       return true;
     });

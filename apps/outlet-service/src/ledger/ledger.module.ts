@@ -10,28 +10,18 @@ import { MoneyCommandsRepository } from './money-commands.repository';
 import { MoneyMovesRepository } from './money-moves.repository';
 import { RailCredits } from './rail-credits';
 
+const providers = [
+  WalletsRepository,
+  LedgerService,
+  JournalRepository,
+  MoneyCommandsRepository,
+  MoneyMovesRepository,
+  PartnerEventsOutbox,
+  PricePlansRepository,
+  PricingService,
+  RailCredits,
+];
+
 /** Wallets, the journal, pricing and money-command idempotency: what every feature that moves money builds on. */
-@Module({
-  providers: [
-    WalletsRepository,
-    LedgerService,
-    JournalRepository,
-    MoneyCommandsRepository,
-    MoneyMovesRepository,
-    PartnerEventsOutbox,
-    PricePlansRepository,
-    PricingService,
-    RailCredits,
-  ],
-  exports: [
-    WalletsRepository,
-    LedgerService,
-    MoneyCommandsRepository,
-    MoneyMovesRepository,
-    PartnerEventsOutbox,
-    PricePlansRepository,
-    PricingService,
-    RailCredits,
-  ],
-})
+@Module({ providers, exports: providers })
 export class LedgerModule {}

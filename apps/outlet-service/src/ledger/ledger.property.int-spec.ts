@@ -53,10 +53,7 @@ describe('ledger invariants under random concurrent money movements', () => {
   async function violations(businessId: string): Promise<Record<string, unknown[]>> {
     const query = (sql: string) => fixture.dataSource.query(sql, [businessId]) as Promise<unknown[]>;
     return {
-      unbalancedEntries: await query(
-        `SELECT p.entry_id FROM outlets.postings p JOIN outlets.journal_entries e ON e.id = p.entry_id
-         WHERE e.business_id = $1 GROUP BY p.entry_id HAVING sum(p.amount) <> 0`,
-      ),
+      unbalancedEntries: await fixture.unbalancedEntries(businessId),
       balancesUnlikePostings: await query(
         `SELECT w.id FROM outlets.wallets w
          LEFT JOIN (SELECT wallet_id, sum(amount) AS total FROM outlets.postings GROUP BY wallet_id) p ON p.wallet_id = w.id

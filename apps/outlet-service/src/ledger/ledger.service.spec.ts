@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { EntityManager } from 'typeorm';
 
-import { Wallet } from '../wallets/wallets.repository';
+import { testWallet } from '../testing/test-wallet';
 import { JournalRepository, NewJournalEntry } from './journal.repository';
 import { LedgerService, Posting } from './ledger.service';
 
@@ -14,24 +14,7 @@ class FakeJournal {
 }
 
 const em = {} as EntityManager;
-let wallets = 0;
-
-function wallet(ledgerBalance: bigint, options: { held?: bigint; allowNegative?: boolean } = {}): Wallet {
-  return {
-    id: `w-${++wallets}`,
-    businessId: 'biz-1',
-    outletId: null,
-    type: 'collection',
-    accountNumber: null,
-    accountName: 'Shop',
-    currency: 'NGN',
-    status: 'active',
-    ledgerBalance,
-    heldBalance: options.held ?? 0n,
-    allowNegative: options.allowNegative ?? false,
-    createdAt: new Date(),
-  };
-}
+const wallet = testWallet;
 
 function setup() {
   const journal = new FakeJournal();

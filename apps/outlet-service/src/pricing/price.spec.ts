@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 
+import { testWallet } from '../testing/test-wallet';
 import { Wallet } from '../wallets/wallets.repository';
 import { chargeFor, PricePlan } from './price';
 import { creditFigures, creditPostings } from './pricing.service';
@@ -24,23 +25,7 @@ const planArbitrary: fc.Arbitrary<PricePlan> = fc
   .map(({ cap, ...rest }) => ({ ...rest, capKobo: cap === null ? null : cap + rest.floorKobo }));
 const amountArbitrary = fc.bigInt({ min: 1n, max: 100_000_000_000n });
 
-let wallets = 0;
-function wallet(): Wallet {
-  return {
-    id: `w-${++wallets}`,
-    businessId: 'biz-1',
-    outletId: null,
-    type: 'collection',
-    accountNumber: null,
-    accountName: 'Wallet',
-    currency: 'NGN',
-    status: 'active',
-    ledgerBalance: 0n,
-    heldBalance: 0n,
-    allowNegative: true,
-    createdAt: new Date(),
-  };
-}
+const wallet = () => testWallet(0n, { allowNegative: true });
 
 describe('chargeFor', () => {
   it('rounds the percentage half-up to the kobo', () => {

@@ -44,6 +44,20 @@ describe('pricing in the ledger', () => {
       eventData: EventData;
     }[];
 
+  /** A payout of `amount` kobo from the outlet's deposit wallet, to a beneficiary the sandbox pays. */
+  const payoutCommand = (businessId: string, outlet: OutletResponse, amount: string): OutletCommand => ({
+    type: 'bankTransfer',
+    businessId,
+    request: {
+      reference: `PAY-${ulid()}`,
+      amount,
+      sourceWalletId: outlet.depositWallet.walletId,
+      bankCode: '058',
+      accountNumber: '0690000031',
+      accountName: 'Beneficiary',
+    },
+  });
+
   /** The charges of the business's paid checkouts, as their outcomes tell the gateway, oldest first. */
   const checkoutCharges = async (businessId: string) =>
     (
@@ -98,18 +112,7 @@ describe('pricing in the ledger', () => {
     const payoutAmount = BigInt(payout) > available ? available : BigInt(payout);
     const payoutFee = chargeFor(await currentPlan(businessId, 'payout'), payoutAmount).fee;
     if (payoutAmount > payoutFee) {
-      await ok({
-        type: 'bankTransfer',
-        businessId,
-        request: {
-          reference: `PAY-${ulid()}`,
-          amount: payoutAmount.toString(),
-          sourceWalletId: outlet.depositWallet.walletId,
-          bankCode: '058',
-          accountNumber: '0690000031',
-          accountName: 'Beneficiary',
-        },
-      });
+      await ok(payoutCommand(businessId, outlet, payoutAmount.toString()));
     }
     while (await fixture.get(PayoutSettler).settleNext());
   }
@@ -164,12 +167,7 @@ describe('pricing in the ledger', () => {
             commissions += commission;
           }
           expect(await balanceOf(businessId, 'revenue')).toBe(fees - commissions);
-          const unbalanced = (await fixture.dataSource.query(
-            `SELECT p.entry_id FROM outlets.postings p JOIN outlets.journal_entries e ON e.id = p.entry_id
-             WHERE e.business_id = $1 GROUP BY p.entry_id HAVING sum(p.amount) <> 0`,
-            [businessId],
-          )) as unknown[];
-          expect(unbalanced).toEqual([]);
+          expect(await fixture.unbalancedEntries(businessId)).toEqual([]);
           // Every fee is in the entry of its payment: no entry books a fee alone.
           const feeOnlyEntries = (await fixture.dataSource.query(
             `SELECT e.id FROM outlets.journal_entries e JOIN outlets.postings p ON p.entry_id = e.id
@@ -220,18 +218,7 @@ describe('pricing in the ledger', () => {
         request: { amount },
       });
     await fund('100000');
-    await ok({
-      type: 'bankTransfer',
-      businessId,
-      request: {
-        reference: `PAY-${ulid()}`,
-        amount: '50000',
-        sourceWalletId: outlet.depositWallet.walletId,
-        bankCode: '058',
-        accountNumber: '0690000031',
-        accountName: 'Beneficiary',
-      },
-    });
+    await ok(payoutCommand(businessId, outlet, '50000'));
     await fixture.setPlan(businessId, ['transfer', 'payout'], {
       percentBps: 200,
       capKobo: null,
@@ -267,18 +254,9 @@ describe('pricing in the ledger', () => {
       commissionBps: 0,
     });
     await fixture.fund(outlet.depositWallet.accountNumber, 5_000n);
-    const reply = (await fixture.get(OutletCommandsController).handle({
-      type: 'bankTransfer',
-      businessId,
-      request: {
-        reference: `PAY-${ulid()}`,
-        amount: '1000',
-        sourceWalletId: outlet.depositWallet.walletId,
-        bankCode: '058',
-        accountNumber: '0690000031',
-        accountName: 'Beneficiary',
-      },
-    })) as CommandReply;
+    const reply = (await fixture
+      .get(OutletCommandsController)
+      .handle(payoutCommand(businessId, outlet, '1000'))) as CommandReply;
     expect(reply).toMatchObject({ ok: false, error: { code: 'INVALID_TRANSFER' } });
     expect((await fixture.balances(outlet.depositWallet.walletId)).available).toBe(5_000n);
   });

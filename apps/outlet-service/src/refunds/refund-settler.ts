@@ -1,11 +1,11 @@
-import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PartnerEvents } from '@payments/contracts';
-import { WorkerLoop } from '@payments/platform-bootstrap';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { LedgerService } from '../ledger/ledger.service';
+import { RailSettler } from '../ledger/rail-settler';
 import { PayoutSettings } from '../transfers/payout-settings';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { refundEvent } from './refund-event';
@@ -20,39 +20,23 @@ export const decliningSandboxReason = 'decline';
  * or leaves it where it was (refund.failed).
  */
 @Injectable()
-export class RefundSettler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly worker: WorkerLoop;
-
+export class RefundSettler extends RailSettler<RefundRow> {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     private readonly refunds: RefundsRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,
     private readonly events: PartnerEventsOutbox,
     settings: PayoutSettings,
   ) {
-    this.worker = new WorkerLoop(RefundSettler.name, settings.pollIntervalMs, () => this.settleNext());
+    super(dataSource, settings.pollIntervalMs);
   }
 
-  onApplicationBootstrap(): void {
-    this.worker.start();
+  protected lockNextDue(em: EntityManager): Promise<RefundRow | undefined> {
+    return this.refunds.lockNextDue(em);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.worker.stop();
-  }
-
-  /** Settles the oldest due refund; false when none is due. */
-  async settleNext(): Promise<boolean> {
-    return this.dataSource.transaction(async (em) => {
-      const refund = await this.refunds.lockNextDue(em);
-      if (!refund) return false;
-      await this.settle(em, refund);
-      return true;
-    });
-  }
-
-  private async settle(em: EntityManager, refund: RefundRow): Promise<void> {
+  protected async settle(em: EntityManager, refund: RefundRow): Promise<void> {
     const amount = BigInt(refund.amount);
     const railId = (await this.wallets.systemWalletIds(em, refund.business_id)).rail;
     const locked = await this.wallets.lock(em, refund.business_id, [refund.wallet_id, railId]);

@@ -232,12 +232,7 @@ describe('refunds in the ledger', () => {
             ledger: paid - BigInt(after.processed),
             available: paid - BigInt(after.processed),
           });
-          const unbalanced = (await fixture.dataSource.query(
-            `SELECT p.entry_id FROM outlets.postings p JOIN outlets.journal_entries e ON e.id = p.entry_id
-             WHERE e.business_id = $1 GROUP BY p.entry_id HAVING sum(p.amount) <> 0`,
-            [businessId],
-          )) as unknown[];
-          expect(unbalanced).toEqual([]);
+          expect(await fixture.unbalancedEntries(businessId)).toEqual([]);
         },
       ),
       { numRuns: 25 },

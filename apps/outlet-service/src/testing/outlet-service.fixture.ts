@@ -105,6 +105,16 @@ export class OutletServiceFixture {
     return { ledger: BigInt(row.ledger_balance), available: BigInt(row.ledger_balance) - BigInt(row.held_balance) };
   }
 
+  /** The business's journal entries whose postings do not sum to zero: always none, or the ledger is broken. */
+  async unbalancedEntries(businessId: string): Promise<string[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT p.entry_id FROM outlets.postings p JOIN outlets.journal_entries e ON e.id = p.entry_id
+       WHERE e.business_id = $1 GROUP BY p.entry_id HAVING sum(p.amount) <> 0`,
+      [businessId],
+    )) as { entry_id: string }[];
+    return rows.map((row) => row.entry_id);
+  }
+
   /** Partner events this business's commits queued, oldest first. */
   async partnerEvents(businessId: string): Promise<{ event: string; eventData: Record<string, unknown> }[]> {
     const rows = (await this.dataSource.query(

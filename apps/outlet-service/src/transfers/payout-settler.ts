@@ -1,12 +1,12 @@
-import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PartnerEvents } from '@payments/contracts';
-import { WorkerLoop } from '@payments/platform-bootstrap';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
+import { RailSettler } from '../ledger/rail-settler';
 import { noCharge } from '../pricing/price';
 import { creditPostings } from '../pricing/pricing.service';
 import { WalletsRepository } from '../wallets/wallets.repository';
@@ -19,39 +19,23 @@ import { PayoutRow, PayoutsRepository } from './payouts.repository';
  * it, and emits the outcome.
  */
 @Injectable()
-export class PayoutSettler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly worker: WorkerLoop;
-
+export class PayoutSettler extends RailSettler<PayoutRow> {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     private readonly payouts: PayoutsRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,
     private readonly events: PartnerEventsOutbox,
     private readonly settings: PayoutSettings,
   ) {
-    this.worker = new WorkerLoop(PayoutSettler.name, settings.pollIntervalMs, () => this.settleNext());
+    super(dataSource, settings.pollIntervalMs);
   }
 
-  onApplicationBootstrap(): void {
-    this.worker.start();
+  protected lockNextDue(em: EntityManager): Promise<PayoutRow | undefined> {
+    return this.payouts.lockNextDue(em);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.worker.stop();
-  }
-
-  /** Settles the oldest due payout; false when none is due. Replicas skip each other's rows. */
-  async settleNext(): Promise<boolean> {
-    return this.dataSource.transaction(async (em) => {
-      const payout = await this.payouts.lockNextDue(em);
-      if (!payout) return false;
-      await this.settle(em, payout);
-      return true;
-    });
-  }
-
-  private async settle(em: EntityManager, payout: PayoutRow): Promise<void> {
+  protected async settle(em: EntityManager, payout: PayoutRow): Promise<void> {
     const amount = BigInt(payout.amount);
     const charge = { fee: BigInt(payout.fee), commission: BigInt(payout.commission) };
     const system = await this.wallets.systemWalletIds(em, payout.business_id);

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
+import { ChargeFigures } from '../charge';
 import { TransactionStatus, transactionStatuses } from '../transfers/transfer.response';
 
 /** What GET /transactions and its export filter by; the filters combine. */
@@ -73,7 +74,7 @@ export class TransactionsExportQuery extends TransactionFilterFields implements 
 }
 
 /** One transaction of the business, as its latest money event described it. */
-export class TransactionResponse {
+export class TransactionResponse extends ChargeFigures {
   @IsString()
   reference!: string;
 
@@ -86,18 +87,9 @@ export class TransactionResponse {
   @IsIn(transactionStatuses)
   transactionStatus!: TransactionStatus;
 
-  /** kobo, as strings: amount = netAmount + fee (docs/pricing.md). */
+  /** kobo, as a string: netAmount + fee (docs/pricing.md). */
   @Matches(/^\d+$/)
   amount!: string;
-
-  @Matches(/^\d+$/)
-  fee!: string;
-
-  @Matches(/^\d+$/)
-  commission!: string;
-
-  @Matches(/^\d+$/)
-  netAmount!: string;
 
   /** The account or wallet the money moved on. */
   @IsString()
