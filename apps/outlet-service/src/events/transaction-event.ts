@@ -1,6 +1,7 @@
 import { TransactionEventData } from '@payments/contracts';
 
 import { Charge, noCharge } from '../pricing/price';
+import { creditFigures } from '../pricing/pricing.service';
 
 type Given = Omit<
   TransactionEventData,
@@ -21,8 +22,6 @@ export function transactionEvent({ charge = noCharge, ...given }: Given): Transa
     customerReference: null,
     comment: null,
     ...given,
-    netAmount: (BigInt(given.amount) - charge.fee).toString(),
-    fee: charge.fee.toString(),
-    commission: charge.commission.toString(),
+    ...creditFigures(BigInt(given.amount), charge),
   };
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 import { Charge, Product } from '../pricing/price';
-import { creditPostings, PricingService } from '../pricing/pricing.service';
+import { creditPostings, feeWalletIds, PricingService } from '../pricing/pricing.service';
 import { Wallet, WalletsRepository } from '../wallets/wallets.repository';
 import { JournalEntry, LedgerService } from './ledger.service';
 
@@ -37,11 +37,7 @@ export class RailCredits {
     const { businessId, walletId, amount } = credit;
     const system = await this.wallets.systemWalletIds(em, businessId);
     const charge = await this.pricing.charge(em, businessId, credit.product, amount);
-    // Only the wallets the entry touches are locked: a free payment leaves revenue alone.
-    const touched = [system.rail, walletId];
-    if (charge.fee > charge.commission) touched.push(system.revenue);
-    if (charge.commission > 0n) touched.push(system.settlement);
-    const locked = await this.wallets.lock(em, businessId, touched);
+    const locked = await this.wallets.lock(em, businessId, [system.rail, walletId, ...feeWalletIds(charge, system)]);
     const wallet = locked.get(walletId)!;
     const entry = await this.ledger.post(em, {
       businessId,

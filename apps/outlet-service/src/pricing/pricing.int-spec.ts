@@ -9,6 +9,7 @@ import { PosCreditUseCase } from '../pos/pos-credit.usecase';
 import { OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { PayoutSettler } from '../transfers/payout-settler';
 import { chargeFor, PricePlan, products } from './price';
+import { PricePlansRepository } from './price-plans.repository';
 
 jest.setTimeout(300_000);
 
@@ -118,7 +119,6 @@ describe('pricing in the ledger', () => {
   }
 
   async function currentPlan(businessId: string, product: (typeof products)[number]): Promise<PricePlan> {
-    const { PricePlansRepository } = await import('./price-plans.repository');
     return fixture.get(PricePlansRepository).current(fixture.dataSource.manager, businessId, product);
   }
 

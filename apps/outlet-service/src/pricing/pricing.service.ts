@@ -25,6 +25,17 @@ export class PricingService {
 }
 
 /**
+ * The fee wallets a charge's postings touch, to lock with the others: none for a free payment,
+ * so it never queues on the revenue or settlement wallet.
+ */
+export function feeWalletIds(charge: Charge, system: { revenue: string; settlement: string }): string[] {
+  const ids: string[] = [];
+  if (charge.fee > charge.commission) ids.push(system.revenue);
+  if (charge.commission > 0n) ids.push(system.settlement);
+  return ids;
+}
+
+/**
  * A credit's postings in one balanced entry: `amount` leaves `from`, `to` receives amount − fee,
  * revenue the fee less commission and the partner's wallet the commission. Zero postings are
  * left out, so a free payment needs no fee wallets.

@@ -8,7 +8,7 @@ import { transactionEvent } from '../events/transaction-event';
 import { LedgerService } from '../ledger/ledger.service';
 import { RailSettler } from '../ledger/rail-settler';
 import { noCharge } from '../pricing/price';
-import { creditPostings } from '../pricing/pricing.service';
+import { creditPostings, feeWalletIds } from '../pricing/pricing.service';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { PayoutSettings } from './payout-settings';
 import { PayoutRow, PayoutsRepository } from './payouts.repository';
@@ -42,8 +42,7 @@ export class PayoutSettler extends RailSettler<PayoutRow> {
     const locked = await this.wallets.lock(em, payout.business_id, [
       payout.wallet_id,
       system.rail,
-      system.revenue,
-      system.settlement,
+      ...feeWalletIds(charge, system),
     ]);
     const deposit = locked.get(payout.wallet_id)!;
     // Release first: the hold is what made the money unavailable.
