@@ -3,6 +3,7 @@ export * from './consumers/failures';
 export * from './consumers/handlers';
 export * from './consumers/kafka-consumers';
 export * from './consumers/message-contracts';
+export * from './consumers/periodic-commits';
 export * from './dead-letter-replay';
 export * from './kafka-admin';
 export * from './kafka-client';

@@ -13,6 +13,7 @@ import { ConsumerMetrics } from './consumer-metrics';
 import { isTransient, PoisonMessageError } from './failures';
 import { HandlerSpec, KAFKA_HANDLER, MessageContext, replyHeaders, TrafficClass } from './handlers';
 import { checkContract } from './message-contracts';
+import { commitIntervalMs, PeriodicCommits } from './periodic-commits';
 
 /** A discovered handler; a batch handler (`events`) takes arrays of values and contexts. */
 type Handler = HandlerSpec & { name: string; invoke: (value: unknown, context: unknown) => Promise<unknown> };
@@ -34,6 +35,7 @@ const commandConcurrency = 64;
 export class KafkaConsumers implements BeforeApplicationShutdown {
   private readonly logger = new Logger(KafkaConsumers.name);
   private readonly consumers: Consumer[] = [];
+  private readonly commits: PeriodicCommits[] = [];
   private readonly failures = new Map<string, number>();
   private readonly resumeTimers = new Set<NodeJS.Timeout>();
   private stopping = false;
@@ -70,6 +72,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     for (const timer of this.resumeTimers) clearTimeout(timer);
+    await Promise.all(this.commits.map((commits) => commits.stop()));
     await Promise.all(this.consumers.map((consumer) => consumer.disconnect()));
     this.metrics.stop();
   }
@@ -88,18 +91,24 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       // Long polls: a fetch returns as soon as data arrives, so an idle consumer asks about once a second.
       maxWaitTimeInMs: 1000,
     });
+    const commits = new PeriodicCommits(consumer);
     this.consumers.push(consumer);
+    this.commits.push(commits);
     this.stopWhenCrashed(consumer);
     await consumer.connect();
     await consumer.subscribe({ topics: [...byTopic.keys()], fromBeginning: true });
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     await consumer.run({
       eachBatchAutoResolve: false,
-      autoCommitInterval: 1000,
+      // kafkajs would commit after every batch; PeriodicCommits commits once a second, and
+      // commitOffsetsIfNecessary below at once when a burst has resolved many offsets.
+      autoCommit: false,
+      autoCommitInterval: commitIntervalMs,
       autoCommitThreshold: 500,
       // Bulk streams get fewer partitions at once, leaving the process to latency-sensitive work.
       partitionsConsumedConcurrently: trafficClass === 'bulk' ? 2 : this.env.KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY,
       eachBatch: async (payload) => {
+        commits.track(payload);
         const handler = byTopic.get(payload.batch.topic);
         if (!handler) return;
         if (handler.kind === 'command') await this.answerBatch(handler, payload);
@@ -114,6 +123,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       },
     });
     await joined;
+    commits.start();
   }
 
   /** Events in order: each is applied, parked, or (on an infrastructure failure) its partition paused for a retry. */
