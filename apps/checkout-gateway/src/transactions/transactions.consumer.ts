@@ -15,7 +15,8 @@ import { RecordedTransaction, TransactionsRepository } from './transactions.repo
 /**
  * Keeps the transaction history from the partner events: every money event (one with a
  * transactionReference and an amount) records or updates its transaction, a partition's batch
- * in one database transaction, before the offsets are committed.
+ * before the offsets are committed: in one statement, or, when the batch holds several events
+ * of one reference, in rounds of distinct references inside one database transaction.
  */
 @Controller()
 export class TransactionsConsumer {
@@ -30,11 +31,26 @@ export class TransactionsConsumer {
       const transaction = envelope?.type === PartnerEventV1 ? transactionOf(envelope) : null;
       return transaction ? [transaction] : [];
     });
-    if (recorded.length === 0) return;
-    await this.dataSource.transaction(async (em) => {
-      for (const transaction of recorded) await this.transactions.record(em, transaction);
-    });
+    const rounds = distinctRounds(recorded);
+    if (rounds.length === 1) return this.transactions.record(this.dataSource.manager, rounds[0]);
+    if (rounds.length > 1)
+      await this.dataSource.transaction(async (em) => {
+        for (const round of rounds) await this.transactions.record(em, round);
+      });
   }
+}
+
+/** Splits events into rounds with one event per reference each, keeping each reference's events in order. */
+export function distinctRounds(transactions: RecordedTransaction[]): RecordedTransaction[][] {
+  const rounds: RecordedTransaction[][] = [];
+  const seen = new Map<string, number>();
+  for (const transaction of transactions) {
+    const key = `${transaction.businessId}\u0000${transaction.reference}`;
+    const round = seen.get(key) ?? 0;
+    seen.set(key, round + 1);
+    (rounds[round] ??= []).push(transaction);
+  }
+  return rounds;
 }
 
 function transactionOf(envelope: EventEnvelope<PartnerEventV1Payload>): RecordedTransaction | null {

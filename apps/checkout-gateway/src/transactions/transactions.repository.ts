@@ -50,38 +50,43 @@ export class TransactionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Records what an event says of its transaction. A later event of the same reference updates
-   * a PROCESSING one (a refund processed, a payout settled); a final status never changes, and
-   * a redelivered event changes nothing.
+   * Records what events say of their transactions, in one statement; the references must be
+   * distinct (a statement cannot touch one row twice). A later event of the same reference
+   * updates a PROCESSING one (a refund processed, a payout settled); a final status never
+   * changes, and a redelivered event changes nothing.
    */
-  async record(em: EntityManager, transaction: RecordedTransaction): Promise<void> {
+  async record(em: EntityManager, transactions: RecordedTransaction[]): Promise<void> {
+    const rows = transactions.map((transaction) => ({
+      business_id: transaction.businessId,
+      reference: transaction.reference,
+      product_type: transaction.productType,
+      transaction_type: transaction.transactionType,
+      status: transaction.transactionStatus,
+      amount: transaction.amount,
+      fee: transaction.fee,
+      commission: transaction.commission,
+      net_amount: transaction.netAmount,
+      account: transaction.transactionAccount,
+      outlet_id: transaction.outletId,
+      session_id: transaction.sessionId,
+      customer_reference: transaction.customerReference,
+      comment: transaction.comment,
+      event: transaction.event,
+      event_id: transaction.eventId,
+      created_at: transaction.createdAt,
+    }));
     await em.query(
       `INSERT INTO gateway.transactions (business_id, reference, product_type, transaction_type, status, amount, fee,
          commission, net_amount, account, outlet_id, session_id, customer_reference, comment, event, event_id, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(business_id text, reference text, product_type text,
+         transaction_type text, status text, amount bigint, fee bigint, commission bigint, net_amount bigint,
+         account text, outlet_id text, session_id text, customer_reference text, comment text, event text,
+         event_id text, created_at timestamptz)
        ON CONFLICT (business_id, reference) DO UPDATE SET status = excluded.status, amount = excluded.amount,
          fee = excluded.fee, commission = excluded.commission, net_amount = excluded.net_amount,
          comment = excluded.comment, event = excluded.event, event_id = excluded.event_id, updated_at = now()
        WHERE transactions.status = 'PROCESSING' AND transactions.event_id <> excluded.event_id`,
-      [
-        transaction.businessId,
-        transaction.reference,
-        transaction.productType,
-        transaction.transactionType,
-        transaction.transactionStatus,
-        transaction.amount,
-        transaction.fee,
-        transaction.commission,
-        transaction.netAmount,
-        transaction.transactionAccount,
-        transaction.outletId,
-        transaction.sessionId,
-        transaction.customerReference,
-        transaction.comment,
-        transaction.event,
-        transaction.eventId,
-        transaction.createdAt,
-      ],
+      [JSON.stringify(rows)],
     );
   }
 
