@@ -5,7 +5,7 @@
 //
 // Starts Kafka (if needed), a fresh `payments_bench_checkout` database, the gateway,
 // card-processor and outlet-service in production mode, and a partner. Each round, in turn:
-// checkout creates paced at 200/s; card payments (the no-verification test card) from
+// checkout creates paced at 200/s (evenly spaced: bench/paced.mjs); card payments (the no-verification test card) from
 // `connections` clients; card payments paced at 100/s. Then `backlog` POS transactions are
 // queued for card-processor and paced card payments are measured again while it works through
 // them. Tables: each measurement's median round and the CPU per operation of every process.
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 import { log, waitUntilReady } from '../tools/lib.mjs';
+import { paced } from './paced.mjs';
 import {
   CpuMeter,
   createPartner,
@@ -57,14 +58,28 @@ const apps = {
 const gateway = 'http://127.0.0.1:14300';
 const meter = new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, () => child.pid])));
 
-/** One autocannon run; `body`/`path` give each request its own. Rate and latency, and CPU per request. */
+/**
+ * One measurement: from `connections` clients as fast as they are answered, or, with `rate`,
+ * paced (bench/paced.mjs). `body`/`path` give each request its own. Rate, latency, and CPU per request.
+ */
 async function measure({ path, method = 'POST', headers, body, rate, duration = seconds }) {
   const before = meter.snapshot();
+  const result = rate
+    ? await paced({
+        origin: gateway,
+        rate,
+        seconds: duration,
+        request: () => ({ path: path(), method, headers, body: body?.() }),
+      })
+    : await closedLoop({ path, method, headers, body, duration });
+  return { ...result, cpu: perOperation(meter.used(before, meter.snapshot()), Math.max(1, result.total)) };
+}
+
+async function closedLoop({ path, method, headers, body, duration }) {
   const result = await autocannon({
     url: `${gateway}${path()}`,
-    connections: rate ? Math.max(connections, 32) : connections,
+    connections,
     duration,
-    ...(rate ? { overallRate: rate } : {}),
     headers,
     requests: [{ setupRequest: (request) => ({ ...request, method, path: path(), body: body?.() }) }],
   });
@@ -73,7 +88,7 @@ async function measure({ path, method = 'POST', headers, body, rate, duration = 
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx + result.errors + result.timeouts,
-    cpu: perOperation(meter.used(before, meter.snapshot()), Math.max(1, result.requests.total)),
+    total: result.requests.total,
   };
 }
 

@@ -18,10 +18,12 @@ export async function prepare(database) {
   await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${database}`);
   await admin.end();
+  const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+  await skipEarlierMessages(brokers);
   const env = {
     ...process.env,
     DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
-    KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+    KAFKA_BROKERS: brokers,
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     CARD_DATA_KEY: randomBytes(32).toString('base64'),
     POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
@@ -29,6 +31,55 @@ export async function prepare(database) {
     NODE_ENV: 'production',
   };
   return { env, startedKafka, pg };
+}
+
+/**
+ * Moves every idle consumer group on the broker past the messages already there. The database
+ * is fresh but the broker is shared: without this, a bench's apps would first work through what
+ * earlier runs left (bench:pos leaves its POS transactions for card-processor), on the clock of
+ * this one.
+ */
+async function skipEarlierMessages(brokers) {
+  const { Kafka, logLevel } = await import('kafkajs');
+  const kafka = new Kafka({ clientId: 'bench-prepare', brokers: brokers.split(','), logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    // The apps' own groups (<service>.<traffic class>), not the many a test run leaves behind.
+    const { groups } = await admin.listGroups();
+    const own = groups.map((group) => group.groupId).filter((id) => /^[a-z-]+\.(commands|events|bulk)$/.test(id));
+    const { groups: described } = await admin.describeGroups(own);
+    const idle = described.filter((group) => group.state === 'Empty').map((group) => group.groupId);
+    await Promise.all(
+      idle.map(async (groupId) => {
+        const topics = (await admin.fetchOffsets({ groupId })).map(({ topic }) => topic);
+        const ends = await Promise.all(topics.map((topic) => admin.fetchTopicOffsets(topic)));
+        await commitAsGroup(kafka, groupId, topics, ends);
+      }),
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/**
+ * kafkajs's admin.setOffsets, for all of a group's topics at once: a member of the group that
+ * seeks every partition to its end (which commits it) and leaves at its first fetch. One group
+ * join each, instead of one per topic.
+ */
+async function commitAsGroup(kafka, groupId, topics, ends) {
+  const consumer = kafka.consumer({ groupId });
+  await consumer.connect();
+  await consumer.subscribe({ topics });
+  await new Promise((resolve, reject) => {
+    consumer.on(consumer.events.FETCH, () => consumer.stop().then(resolve, reject));
+    consumer.run({ eachBatchAutoResolve: false, eachBatch: async () => {} }).catch(reject);
+    consumer.pause(topics.map((topic) => ({ topic })));
+    topics.forEach((topic, index) => {
+      for (const { partition, high } of ends[index]) consumer.seek({ topic, partition, offset: high });
+    });
+  });
+  await consumer.disconnect();
 }
 
 /** Starts a built app; with `cpuProfileDir`, it writes a V8 CPU profile there when it exits. */
