@@ -31,59 +31,58 @@ export interface CircuitChanges {
 export class AttemptsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** One transaction for the whole batch. */
+  /**
+   * The whole batch in one statement, so one round trip and atomic: the attempts, their
+   * deliveries' new state, and the circuits (a success closes its endpoint's; failures count
+   * towards opening it, from zero for an endpoint that succeeded earlier in the batch). Planned
+   * each time, not prepared: a generic plan, blind to the arrays' sizes, made it several times slower.
+   */
   async record(attempts: RecordedAttempt[], circuits: CircuitChanges): Promise<void> {
     const column = <T>(pick: (attempt: RecordedAttempt) => T) => attempts.map(pick);
-    await this.dataSource.transaction(async (em) => {
-      await em.query(
-        `INSERT INTO webhooks.attempts (delivery_id, attempt, started_at, latency_ms, status_code, error, response_body)
-         SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[])`,
-        [
-          column((attempt) => attempt.delivery.id),
-          column((attempt) => attempt.delivery.attempts),
-          column((attempt) => attempt.startedAt),
-          column((attempt) => attempt.latencyMs),
-          column((attempt) => attempt.statusCode),
-          column((attempt) => attempt.error),
-          column((attempt) => attempt.responseBody),
-        ],
-      );
-      await em.query(
-        `UPDATE webhooks.deliveries d SET status = v.status, lease_until = NULL, last_status_code = v.status_code, updated_at = now(),
+    const failing = (reset: boolean) => (reset ? circuits.restarted : circuits.counted);
+    await this.dataSource.query(
+      `WITH attempts AS (
+         INSERT INTO webhooks.attempts (delivery_id, attempt, started_at, latency_ms, status_code, error, response_body)
+         SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[])
+       ),
+       deliveries AS (
+         UPDATE webhooks.deliveries d SET status = v.status, lease_until = NULL, last_status_code = v.status_code, updated_at = now(),
            next_attempt_at = CASE WHEN v.status = 'pending' THEN now() + make_interval(secs => v.delay_seconds) ELSE d.next_attempt_at END
-         FROM unnest($1::text[], $2::text[], $3::int[], $4::float8[]) AS v (id, status, status_code, delay_seconds)
-         WHERE d.id = v.id`,
-        [
-          column((attempt) => attempt.delivery.id),
-          column((attempt) => attempt.next.status),
-          column((attempt) => attempt.statusCode),
-          column((attempt) => (attempt.next.delayMs ?? 0) / 1000),
-        ],
-      );
-      // A success closes its endpoint's circuit; failures count towards opening it.
-      if (circuits.closed.length > 0) {
-        await em.query(
-          `UPDATE webhooks.circuits SET consecutive_failures = 0, open_until = NULL WHERE url = ANY($1) AND consecutive_failures > 0`,
-          [circuits.closed],
-        );
-      }
-      for (const [reset, failing] of [
-        [false, circuits.counted],
-        [true, circuits.restarted],
-      ] as const) {
-        if (failing.length === 0) continue;
-        await em.query(
-          `INSERT INTO webhooks.circuits AS c (url, consecutive_failures) SELECT * FROM unnest($1::text[], $2::int[])
-           ON CONFLICT (url) DO UPDATE SET consecutive_failures = ${reset ? '' : 'c.consecutive_failures + '}excluded.consecutive_failures,
-             open_until = CASE WHEN ${reset ? '' : 'c.consecutive_failures + '}excluded.consecutive_failures >= $3 THEN now() + make_interval(secs => $4) ELSE c.open_until END`,
-          [
-            failing.map(([url]) => url),
-            failing.map(([, circuit]) => circuit.failures),
-            circuits.threshold,
-            circuits.cooldownSeconds,
-          ],
-        );
-      }
-    });
+         FROM unnest($1::text[], $8::text[], $5::int[], $9::float8[]) AS v (id, status, status_code, delay_seconds)
+         WHERE d.id = v.id
+       ),
+       closed AS (
+         UPDATE webhooks.circuits SET consecutive_failures = 0, open_until = NULL WHERE url = ANY($10) AND consecutive_failures > 0
+       ),
+       counted AS (
+         INSERT INTO webhooks.circuits AS c (url, consecutive_failures) SELECT * FROM unnest($11::text[], $12::int[])
+         ON CONFLICT (url) DO UPDATE SET consecutive_failures = c.consecutive_failures + excluded.consecutive_failures,
+           open_until = CASE WHEN c.consecutive_failures + excluded.consecutive_failures >= $15 THEN now() + make_interval(secs => $16) ELSE c.open_until END
+       ),
+       restarted AS (
+         INSERT INTO webhooks.circuits AS c (url, consecutive_failures) SELECT * FROM unnest($13::text[], $14::int[])
+         ON CONFLICT (url) DO UPDATE SET consecutive_failures = excluded.consecutive_failures,
+           open_until = CASE WHEN excluded.consecutive_failures >= $15 THEN now() + make_interval(secs => $16) ELSE c.open_until END
+       )
+       SELECT 1`,
+      [
+        column((attempt) => attempt.delivery.id),
+        column((attempt) => attempt.delivery.attempts),
+        column((attempt) => attempt.startedAt),
+        column((attempt) => attempt.latencyMs),
+        column((attempt) => attempt.statusCode),
+        column((attempt) => attempt.error),
+        column((attempt) => attempt.responseBody),
+        column((attempt) => attempt.next.status),
+        column((attempt) => (attempt.next.delayMs ?? 0) / 1000),
+        circuits.closed,
+        failing(false).map(([url]) => url),
+        failing(false).map(([, circuit]) => circuit.failures),
+        failing(true).map(([url]) => url),
+        failing(true).map(([, circuit]) => circuit.failures),
+        circuits.threshold,
+        circuits.cooldownSeconds,
+      ],
+    );
   }
 }
