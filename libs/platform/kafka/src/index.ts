@@ -1,4 +1,5 @@
 export * from './commands/command-client';
+export * from './consumers/bulk-yield';
 export * from './consumers/failures';
 export * from './consumers/handlers';
 export * from './consumers/kafka-consumers';

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { kafkaBrokerList, PlatformEnv } from '@payments/platform-config';
 
+import { BulkYield } from './consumers/bulk-yield';
 import { ConsumerMetrics } from './consumers/consumer-metrics';
 import { KafkaConsumers } from './consumers/kafka-consumers';
 import { KafkaAdmin } from './kafka-admin';
@@ -22,8 +23,9 @@ import { KafkaProducer } from './producer';
     KafkaAdmin,
     KafkaProducer,
     ConsumerMetrics,
+    BulkYield,
     KafkaConsumers,
   ],
-  exports: [KAFKA_CLIENT, KafkaAdmin, KafkaProducer, KafkaConsumers],
+  exports: [KAFKA_CLIENT, KafkaAdmin, KafkaProducer, KafkaConsumers, BulkYield],
 })
 export class KafkaModule {}

@@ -2,6 +2,7 @@ import { Topics } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
 import type { Kafka } from 'kafkajs';
 
+import { BulkYield } from '../consumers/bulk-yield';
 import { KafkaAdmin } from '../kafka-admin';
 import { KafkaProducer } from '../producer';
 import { CommandClient, CommandTimeoutError } from './command-client';
@@ -10,7 +11,8 @@ describe('CommandClient', () => {
   it('answers a timeout, and crashes nothing, when the send itself outlasts the wait', async () => {
     // A broker that is down: kafkajs keeps retrying the send for longer than the caller waits.
     const producer = { send: () => new Promise((resolve) => setTimeout(resolve, 150)) } as unknown as KafkaProducer;
-    const client = new CommandClient({} as Kafka, producer, {} as KafkaAdmin, new PlatformEnv());
+    const env = new PlatformEnv();
+    const client = new CommandClient({} as Kafka, producer, {} as KafkaAdmin, env, new BulkYield(env));
     const unhandled = jest.fn();
     process.on('unhandledRejection', unhandled);
     try {

@@ -6,6 +6,7 @@ import { PlatformEnv } from '@payments/platform-config';
 import { requestContext, requestIdHeader } from '@payments/platform-logging';
 import { AssignerProtocol, Consumer, Kafka, PartitionAssigner } from 'kafkajs';
 
+import { BulkYield } from '../consumers/bulk-yield';
 import { replyHeaders } from '../consumers/handlers';
 import { KafkaAdmin } from '../kafka-admin';
 import { KAFKA_CLIENT } from '../kafka-client';
@@ -70,6 +71,7 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
     private readonly producer: KafkaProducer,
     private readonly admin: KafkaAdmin,
     private readonly env: PlatformEnv,
+    private readonly bulkYield: BulkYield,
   ) {}
 
   /** Joins the reply partition and sees a message of its own arrive there before any request goes out. */
@@ -116,6 +118,7 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
 
   /** Sends `command` to `topic` and waits up to `timeoutMs` for its reply. */
   async request<T>(topic: TopicSpec, command: unknown, timeoutMs: number): Promise<CommandReply<T>> {
+    this.bulkYield.commandSeen();
     const correlationId = `${this.instance}.${(this.sequence += 1)}`;
     const reply = this.expect(correlationId, timeoutMs);
     const requestId = requestContext.getStore()?.requestId;

@@ -6,6 +6,7 @@ import { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 
 import { KafkaAdmin } from '../kafka-admin';
 import { KafkaProducer } from '../producer';
+import { BulkYield } from './bulk-yield';
 import { ConsumerMetrics } from './consumer-metrics';
 import { PoisonMessageError, RetryLaterError } from './failures';
 import { CommandHandler, EventHandler } from './handlers';
@@ -22,6 +23,11 @@ class Handlers {
   async onCharge(value: unknown): Promise<void> {
     this.seen.push(value);
     await (script.shift() ?? (async () => undefined))(value);
+  }
+
+  @EventHandler(Topics.posOutcomes, 'bulk')
+  async onPosOutcome(value: unknown): Promise<void> {
+    this.seen.push(value);
   }
 
   @CommandHandler(Topics.outletCommands)
@@ -68,6 +74,7 @@ function harness() {
   } as unknown as ConsumerMetrics;
   const admin = { topicsReady: async () => undefined } as unknown as KafkaAdmin;
   const env = Object.assign(new PlatformEnv(), { SERVICE_NAME: 'test-app' });
+  const bulkYield = new BulkYield(env);
   const consumers = new KafkaConsumers(
     discovery,
     new MetadataScanner(),
@@ -77,8 +84,9 @@ function harness() {
     producer,
     metrics,
     env,
+    bulkYield,
   );
-  return { consumers, handlers, runs, sent };
+  return { consumers, handlers, runs, sent, bulkYield };
 }
 
 function message(offset: number, value: unknown, headers: Record<string, string> = {}): KafkaMessage {
@@ -126,8 +134,25 @@ describe('KafkaConsumers', () => {
   it('runs one consumer group per traffic class that has handlers', async () => {
     const { consumers, runs } = harness();
     await consumers.start();
-    expect([...runs.keys()].sort()).toEqual(['card.charges.v1', 'outlet.commands.v1']);
-    expect(new Set(runs.values()).size).toBe(2);
+    expect([...runs.keys()].sort()).toEqual(['card.charges.v1', 'outlet.commands.v1', 'pos.outcomes.v1']);
+    expect(new Set(runs.values()).size).toBe(3);
+  });
+
+  it('tells BulkYield of every command batch, and gives it each bulk message (not other events) to rest after', async () => {
+    const { consumers, runs, bulkYield } = harness();
+    const seen = jest.spyOn(bulkYield, 'commandSeen');
+    const after = jest.spyOn(bulkYield, 'after');
+    await consumers.start();
+    await runs.get(Topics.cardCharges.name)!(batch(Topics.cardCharges.name, [message(1, event(1))]).payload);
+    expect(after).not.toHaveBeenCalled();
+    await runs.get(Topics.outletCommands.name)!(
+      batch(Topics.outletCommands.name, [message(1, getOutlet('o-1'))]).payload,
+    );
+    expect(seen).toHaveBeenCalledTimes(1);
+    await runs.get(Topics.posOutcomes.name)!(
+      batch(Topics.posOutcomes.name, [message(1, event(2)), message(2, event(3))]).payload,
+    );
+    expect(after).toHaveBeenCalledTimes(2);
   });
 
   it('applies events in order and resolves each offset', async () => {

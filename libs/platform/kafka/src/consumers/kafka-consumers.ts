@@ -9,6 +9,7 @@ import { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import { KafkaAdmin } from '../kafka-admin';
 import { KAFKA_CLIENT } from '../kafka-client';
 import { KafkaProducer } from '../producer';
+import { BulkYield } from './bulk-yield';
 import { ConsumerMetrics } from './consumer-metrics';
 import { isTransient, PoisonMessageError } from './failures';
 import { HandlerSpec, KAFKA_HANDLER, MessageContext, replyHeaders, TrafficClass } from './handlers';
@@ -49,6 +50,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     private readonly producer: KafkaProducer,
     private readonly metrics: ConsumerMetrics,
     private readonly env: PlatformEnv,
+    private readonly bulkYield: BulkYield,
   ) {}
 
   /** Joins a consumer group per traffic class that has handlers; resolves once each has joined. */
@@ -135,7 +137,9 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       if (!isRunning() || isStale() || this.stopping) return;
       const context = contextOf(batch.topic, batch.partition, message);
       const key = `${batch.topic}:${batch.partition}:${message.offset}`;
+      const started = performance.now();
       const outcome = await this.apply(handler, message, context);
+      if (handler.trafficClass === 'bulk') await this.bulkYield.after(performance.now() - started);
       if (outcome === 'retry') {
         const attempts = (this.failures.get(key) ?? 0) + 1;
         this.failures.set(key, attempts);
@@ -169,8 +173,10 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       }
     }
     const key = `${batch.topic}:${batch.partition}:${batch.firstOffset()}:batch`;
+    const started = performance.now();
     try {
       await traceBatchProcessing(contexts, this.groupId(handler.trafficClass), () => handler.invoke(decoded, contexts));
+      if (handler.trafficClass === 'bulk') await this.bulkYield.after(performance.now() - started);
     } catch (error) {
       if (!isTransient(error)) return false;
       const attempts = (this.failures.get(key) ?? 0) + 1;
@@ -220,6 +226,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
 
   /** Requests are independent: a batch is answered concurrently, each reply going to the instance that asked. */
   private async answerBatch(handler: Handler, { batch, resolveOffset }: EachBatchPayload): Promise<void> {
+    this.bulkYield.commandSeen();
     let next = 0;
     const work = async () => {
       while (next < batch.messages.length && !this.stopping) {
