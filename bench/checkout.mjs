@@ -25,6 +25,7 @@ import {
   prepare,
   printCpuTable,
   printTable,
+  quiet,
   startApp,
 } from './support.mjs';
 
@@ -62,7 +63,9 @@ const meter = new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, c
  * One measurement: from `connections` clients as fast as they are answered, or, with `rate`,
  * paced (bench/paced.mjs). `body`/`path` give each request its own. Rate, latency, and CPU per request.
  */
-async function measure({ path, method = 'POST', headers, body, rate, duration = seconds }) {
+async function measure({ path, method = 'POST', headers, body, rate, duration = seconds, settle = true }) {
+  // Rounds with a backlog are meant to share the machine with it.
+  if (settle) await quiet(meter);
   const before = meter.snapshot();
   const result = rate
     ? await paced({
@@ -166,7 +169,7 @@ try {
     await queuePosBacklog(backlog, partner.businessId);
     for (let round = 1; round <= rounds; round += 1) {
       log(`round ${round}/${rounds}: card payments at 100/s, with the POS backlog being worked through`);
-      results.backlog.push(await payments({ headers, rate: 100 }));
+      results.backlog.push(await payments({ headers, rate: 100, settle: false }));
     }
   }
 

@@ -192,6 +192,21 @@ export class CpuMeter {
   }
 }
 
+/**
+ * Waits until every measured process together uses less than `cores` of CPU over half a
+ * second (at most `maxMs`), so that a round does not pay for work the one before it queued:
+ * outbox events, the transaction history, a bulk stream catching up.
+ */
+export async function quiet(meter, { cores = 0.25, maxMs = 15_000 } = {}) {
+  const deadline = Date.now() + maxMs;
+  while (Date.now() < deadline) {
+    const before = meter.snapshot();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const used = Object.values(meter.used(before, meter.snapshot())).reduce((sum, seconds) => sum + seconds, 0);
+    if (used < cores * 0.5) return;
+  }
+}
+
 export const median = (numbers) => numbers.slice().sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 
 /** CPU per operation in µs for each part, from seconds used and operations done. */
