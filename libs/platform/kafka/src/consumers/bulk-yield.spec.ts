@@ -41,6 +41,16 @@ describe('BulkYield', () => {
     expect(await settled(bulk.after(1))).toBe(false);
   });
 
+  it('rests a second at most, however long the work took', async () => {
+    const bulk = yieldWith(4);
+    bulk.commandSeen();
+    const rest = bulk.after(5000);
+    await jest.advanceTimersByTimeAsync(999);
+    expect(await settled(rest)).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(await settled(rest)).toBe(true);
+  });
+
   it('stops resting a second after the last command', async () => {
     const bulk = yieldWith(2);
     bulk.commandSeen();

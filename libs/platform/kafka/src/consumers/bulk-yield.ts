@@ -5,6 +5,8 @@ import { PlatformEnv } from '@payments/platform-config';
 const activeWindowMs = 1000;
 /** Rests shorter than this are saved up: a timer costs more than it would give back. */
 const shortestRestMs = 2;
+/** A rest never runs longer: a consumer must heartbeat well within its session timeout. */
+const longestRestMs = 1000;
 
 /**
  * Bulk streams give way to requests someone is waiting for. While this process has sent or
@@ -38,7 +40,7 @@ export class BulkYield {
     }
     this.owedMs += spentMs * this.ratio;
     if (!this.resting && this.owedMs >= shortestRestMs) {
-      const rest = this.owedMs;
+      const rest = Math.min(this.owedMs, longestRestMs);
       this.owedMs = 0;
       this.resting = new Promise<void>((resolve) => setTimeout(resolve, rest)).finally(() => {
         this.resting = undefined;
