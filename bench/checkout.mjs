@@ -75,6 +75,8 @@ async function measure({ path, method = 'POST', headers, body, rate, duration = 
         request: () => ({ path: path(), method, headers, body: body?.() }),
       })
     : await closedLoop({ path, method, headers, body, duration });
+  // What the round queued and its apps finish afterwards (events, the transaction history) is its cost too.
+  if (settle) await quiet(meter);
   return { ...result, cpu: perOperation(meter.used(before, meter.snapshot()), Math.max(1, result.total)) };
 }
 

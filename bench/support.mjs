@@ -96,7 +96,12 @@ export function startApp(app, port, env, { cpuProfileDir } = {}) {
   );
 }
 
-/** SIGTERM to every child, wait for them, and stop the broker if prepare() started it. */
+/**
+ * SIGTERM to every child, wait for them, empty the topics, and stop the broker if prepare()
+ * started it. The records a bench wrote (hundreds of thousands of POS transactions) are deleted,
+ * topics and consumer groups kept: tests that read a topic from its beginning would otherwise
+ * wade through them on the next run against the same local broker.
+ */
 export async function finish(children, startedKafka) {
   for (const child of children) child.kill('SIGTERM');
   await Promise.all(
@@ -104,7 +109,33 @@ export async function finish(children, startedKafka) {
       (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve))),
     ),
   );
+  await deleteRecords(process.env.KAFKA_BROKERS ?? '127.0.0.1:9092');
   if (startedKafka) stopKafka();
+}
+
+async function deleteRecords(brokers) {
+  const { Kafka, logLevel } = await import('kafkajs');
+  const admin = new Kafka({
+    clientId: 'bench-finish',
+    brokers: brokers.split(','),
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((topic) => !topic.startsWith('__'));
+    for (const { name, partitions } of (await admin.fetchTopicMetadata({ topics })).topics) {
+      // Offset -1: everything up to the end of each partition. A topic a test left without a
+      // leader is left as it is.
+      await admin
+        .deleteTopicRecords({
+          topic: name,
+          partitions: partitions.map(({ partitionId }) => ({ partition: partitionId, offset: '-1' })),
+        })
+        .catch(() => undefined);
+    }
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 export function percentile(sorted, p) {
@@ -194,8 +225,9 @@ export class CpuMeter {
 
 /**
  * Waits until every measured process together uses less than `cores` of CPU over half a
- * second (at most `maxMs`), so that a round does not pay for work the one before it queued:
- * outbox events, the transaction history, a bulk stream catching up.
+ * second (at most `maxMs`): before a round, so that it does not pay for work the one before it
+ * queued (outbox events, the transaction history, a bulk stream catching up); after it, so
+ * that it does pay for its own.
  */
 export async function quiet(meter, { cores = 0.25, maxMs = 15_000 } = {}) {
   const deadline = Date.now() + maxMs;
