@@ -122,15 +122,16 @@ async function deleteRecords(brokers) {
   }).admin();
   await admin.connect();
   try {
-    const topics = (await admin.listTopics()).filter((topic) => !topic.startsWith('__'));
-    for (const { name, partitions } of (await admin.fetchTopicMetadata({ topics })).topics) {
-      // Offset -1: everything up to the end of each partition. A topic a test left without a
-      // leader is left as it is.
+    for (const topic of (await admin.listTopics()).filter((name) => !name.startsWith('__'))) {
+      // Up to the end of each partition. A topic a test left without a leader is left as it is.
       await admin
-        .deleteTopicRecords({
-          topic: name,
-          partitions: partitions.map(({ partitionId }) => ({ partition: partitionId, offset: '-1' })),
-        })
+        .fetchTopicOffsets(topic)
+        .then((offsets) =>
+          admin.deleteTopicRecords({
+            topic,
+            partitions: offsets.map(({ partition, high }) => ({ partition, offset: high })),
+          }),
+        )
         .catch(() => undefined);
     }
   } finally {
