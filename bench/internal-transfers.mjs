@@ -121,12 +121,12 @@ async function pgbenchRound(duration) {
   const run = pgbench(['-c', '16', '-j', '2', '-T', String(duration)]);
   const meter = new CpuMeter({ pgbench: () => run.child.pid });
   const before = meter.snapshot();
-  // pgbench's own CPU is read while it runs: once it exits, /proc forgets it.
+  // Read while it runs: once pgbench exits, /proc forgets it and the server backends it used.
   let last = meter.snapshot();
   const sampler = setInterval(() => (last = meter.snapshot()), 200);
   const output = await run.done;
   clearInterval(sampler);
-  const after = { ...meter.snapshot(), named: last.named };
+  const after = last;
   const transactions = Number(/number of transactions actually processed: (\d+)/.exec(output)?.[1]);
   // pgbench is this round's load generator; this process only waits for it.
   const { pgbench: generator, ...used } = meter.used(before, after);
