@@ -41,6 +41,8 @@ function harness() {
   const handlers = new Handlers();
   /** Each consumer's eachBatch, by the topics it subscribed to. */
   const runs = new Map<string, (payload: EachBatchPayload) => Promise<void>>();
+  /** How each consumer was told to run. */
+  const configs: { autoCommit?: boolean }[] = [];
   const newConsumer = () => {
     const listeners = new Map<string, () => void>();
     let topics: string[] = [];
@@ -50,7 +52,8 @@ function harness() {
       connect: async () => undefined,
       disconnect: async () => undefined,
       subscribe: async (subscription: { topics: string[] }) => void (topics = subscription.topics),
-      run: async (config: { eachBatch: (payload: EachBatchPayload) => Promise<void> }) => {
+      run: async (config: { autoCommit?: boolean; eachBatch: (payload: EachBatchPayload) => Promise<void> }) => {
+        configs.push(config);
         for (const topic of topics) runs.set(topic, config.eachBatch);
         listeners.get('join')?.();
       },
@@ -86,7 +89,7 @@ function harness() {
     env,
     bulkYield,
   );
-  return { consumers, handlers, runs, sent, bulkYield };
+  return { consumers, handlers, runs, sent, bulkYield, configs };
 }
 
 function message(offset: number, value: unknown, headers: Record<string, string> = {}): KafkaMessage {
@@ -136,6 +139,12 @@ describe('KafkaConsumers', () => {
     await consumers.start();
     expect([...runs.keys()].sort()).toEqual(['card.charges.v1', 'outlet.commands.v1', 'pos.outcomes.v1']);
     expect(new Set(runs.values()).size).toBe(3);
+  });
+
+  it("turns off kafkajs's commit after every batch in every group: PeriodicCommits commits instead", async () => {
+    const { consumers, configs } = harness();
+    await consumers.start();
+    expect(configs.map((config) => config.autoCommit)).toEqual([false, false, false]);
   });
 
   it('tells BulkYield of every command batch, and gives it each bulk message (not other events) to rest after', async () => {
