@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { WakeUp } from '@payments/platform-database';
 import { SpanKind, traceContinued } from '@payments/platform-tracing';
 import { DataSource } from 'typeorm';
 
@@ -31,9 +32,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private queued = 0;
   private running = false;
   private loop?: Promise<void>;
-  private wake?: () => void;
-  /** A wake-up that came while the loop was claiming: the next idle() returns at once. */
-  private woken = false;
+  private readonly wakeUp = new WakeUp();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -129,25 +128,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private signal(): void {
-    this.woken = true;
-    this.wake?.();
+    this.wakeUp.ring();
   }
 
   private idle(): Promise<void> {
-    if (this.woken || !this.running) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        this.woken = false;
-        resolve();
-      };
-      const timer = setTimeout(done, this.env.WEBHOOK_POLL_INTERVAL_MS);
-      this.wake = done;
-    });
+    return this.running ? this.wakeUp.sleep(this.env.WEBHOOK_POLL_INTERVAL_MS) : Promise.resolve();
   }
 
   private async deliver(row: DeliveryRow): Promise<void> {

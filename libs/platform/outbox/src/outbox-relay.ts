@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { WakeUp } from '@payments/platform-database';
 import { traceLinked } from '@payments/platform-tracing';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Pool, PoolClient, QueryResult } from 'pg';
@@ -42,8 +43,7 @@ export class OutboxRelay {
   private producer?: Producer;
   private stopListening?: () => void;
   private running = false;
-  private signalled = false;
-  private wake?: () => void;
+  private readonly wakeUp = new WakeUp();
   private loop?: Promise<void>;
 
   constructor(
@@ -55,7 +55,7 @@ export class OutboxRelay {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.stopListening = onOutboxCommit(this.dataSource, () => this.notified());
+    this.stopListening = onOutboxCommit(this.dataSource, () => this.wakeUp.ring());
     this.loop = this.run();
   }
 
@@ -63,7 +63,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.running = false;
     this.stopListening?.();
-    this.wake?.();
+    this.wakeUp.ring();
     await this.loop;
     await this.producer?.disconnect().catch(() => undefined);
   }
@@ -150,7 +150,7 @@ export class OutboxRelay {
         const published = await this.publishBatch();
         failures = 0;
         if (published === this.options.batchSize) continue;
-        await this.idle(this.options.pollIntervalMs);
+        await this.wakeUp.sleep(this.options.pollIntervalMs);
         // Idle, an event goes at once; under load, a moment's wait turns many commits into one batch.
         if (published > 0 && this.options.lingerMs)
           await new Promise((resolve) => setTimeout(resolve, this.options.lingerMs));
@@ -159,7 +159,7 @@ export class OutboxRelay {
         await this.resetProducer();
         const delay = Math.min(5000, 100 * 2 ** failures);
         this.logger.warn({ err: error, retryInMs: delay }, 'outbox publish failed; rows stay pending');
-        await this.idle(delay);
+        await this.wakeUp.sleep(delay);
       }
     }
   }
@@ -182,28 +182,6 @@ export class OutboxRelay {
     const producer = this.producer;
     this.producer = undefined;
     await producer?.disconnect().catch(() => undefined);
-  }
-
-  private idle(ms: number): Promise<void> {
-    if (this.signalled || !this.running) {
-      this.signalled = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        this.signalled = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wake = done;
-    });
-  }
-
-  private notified(): void {
-    this.signalled = true;
-    this.wake?.();
   }
 }
 
