@@ -58,7 +58,10 @@ export function refusedInput(value: unknown, path: string): { field: string; rea
     // Reversed onto the stack, so the first field in document order is reported first.
     for (const [key, child] of entries.reverse()) {
       if (key.includes('\u0000')) return { field: at, reason: 'must not contain NUL characters' };
-      pending.push([child, at ? `${at}.${key}` : key, depth + 1]);
+      const field = at ? `${at}.${key}` : key;
+      // class-transformer takes an object's `constructor` for its type: a JSON key of that name would crash it.
+      if (key === 'constructor') return { field, reason: 'is not a field this API accepts' };
+      pending.push([child, field, depth + 1]);
     }
   }
   return null;
