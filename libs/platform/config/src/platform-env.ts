@@ -40,6 +40,13 @@ export class PlatformEnv {
   /** Run this app's migrations at start (under an advisory lock); off when a deploy step runs them. */
   @BooleanSetting() MIGRATE_ON_START: boolean = true;
 
+  /**
+   * Carry the request (or message) id to every log line written below it, through
+   * AsyncLocalStorage. On Node 20 that hooks every promise of the process; an app whose hot path
+   * writes no line below its handler turns it off (request and error lines name the id themselves).
+   */
+  @BooleanSetting() LOG_REQUEST_CONTEXT: boolean = true;
+
   @Matches(/^[^\s,]+:\d+(,[^\s,]+:\d+)*$/, { message: 'must be a comma-separated list of host:port' })
   KAFKA_BROKERS: string = '127.0.0.1:9092';
 

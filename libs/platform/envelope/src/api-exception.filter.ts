@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, throwError } from 'rxjs';
 
 import { toErrorEnvelope } from './to-error-envelope';
@@ -13,15 +13,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // Kafka handlers: hand the error back to the transport, which leaves the offset uncommitted.
     if (host.getType() !== 'http') return throwError(() => error);
     const { envelope, unexpected, transient } = toErrorEnvelope(error);
-    if (unexpected) this.logger.error({ err: unexpected, errorId: envelope.data.errorId }, 'unexpected error');
+    const http = host.switchToHttp();
+    // Named here, not left to the request context, which an app may run without (LOG_REQUEST_CONTEXT).
+    const { id: requestId } = http.getRequest<FastifyRequest>();
+    if (unexpected)
+      this.logger.error({ err: unexpected, errorId: envelope.data.errorId, requestId }, 'unexpected error');
     // A 503 tells the caller to retry; the log tells the operator which dependency was away.
-    if (transient) this.logger.warn({ err: transient }, 'answered 503: a dependency is briefly unavailable');
+    if (transient) {
+      this.logger.warn({ err: transient, requestId }, 'answered 503: a dependency is briefly unavailable');
+    }
     // The route may have set another content type (an image, a page) before it failed.
-    host
-      .switchToHttp()
-      .getResponse<FastifyReply>()
-      .status(envelope.statusCode)
-      .type('application/json; charset=utf-8')
-      .send(envelope);
+    http.getResponse<FastifyReply>().status(envelope.statusCode).type('application/json; charset=utf-8').send(envelope);
   }
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { PlatformEnv } from '@payments/platform-config';
 import type { FastifyInstance } from 'fastify';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
@@ -26,14 +27,22 @@ export function logRequestLine(
   else logger.info(fields, 'request completed');
 }
 
-/** Serves each request inside its request context, and writes its line from Fastify's onResponse hook. */
+/**
+ * Serves each request inside its request context (unless LOG_REQUEST_CONTEXT is off), and writes
+ * its line from Fastify's onResponse hook.
+ */
 @Injectable()
 export class RequestLineHook implements OnModuleInit {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly env: PlatformEnv,
+  ) {}
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onRequest', (request, _reply, done) => requestContext.run({ requestId: request.id }, done));
+    if (this.env.LOG_REQUEST_CONTEXT) {
+      fastify.addHook('onRequest', (request, _reply, done) => requestContext.run({ requestId: request.id }, done));
+    }
     fastify.addHook('onResponse', (request, reply, done) => {
       if (!quietRoutes.includes(request.routeOptions.url ?? '')) {
         logRequestLine(PinoLogger.root, request.raw as IncomingMessage & { id: string }, reply.raw, reply.elapsedTime);

@@ -313,7 +313,9 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
 
   /** Runs a message's handler with its request id in the log context and its trace continued. */
   private inSpan<T>(handler: Handler, context: MessageContext, work: () => Promise<T>): Promise<T> {
-    return traceProcessing(context, this.groupId(handler.trafficClass), () => inContext(context, work));
+    return traceProcessing(context, this.groupId(handler.trafficClass), () =>
+      this.env.LOG_REQUEST_CONTEXT ? inContext(context, work) : work(),
+    );
   }
 
   private resumeLater(resume: () => void, delayMs: number): void {
