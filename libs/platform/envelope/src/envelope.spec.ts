@@ -179,7 +179,7 @@ describe('response envelope', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ status: false, statusCode: 503, data: { code: 'SERVICE_UNAVAILABLE' } });
     expect(warn).toHaveBeenCalledWith(
-      { err: expect.objectContaining({ code: expect.any(String) }) },
+      { err: expect.objectContaining({ code: expect.any(String) }), requestId: expect.any(String) },
       'answered 503: a dependency is briefly unavailable',
     );
     warn.mockRestore();
