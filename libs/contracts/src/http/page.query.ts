@@ -4,19 +4,20 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 /** Pages beyond this are refused: a listing that deep wants narrower filters, not an offset. */
 export const MAX_PAGE = 10_000;
 
+/** The most items one page of any listing holds. */
+export const MAX_PAGE_SIZE = 100;
+
+/** An optional whole number in the query string (which carries text), from `min` to `max`. */
+export function QueryInt(min: number, max: number): PropertyDecorator {
+  const rules = [IsOptional(), Type(() => Number), IsInt(), Min(min), Max(max)];
+  return (target, property) => rules.forEach((rule) => rule(target, property));
+}
+
 /** `page` from 1 to 10,000 and `limit` up to 100, for every listing. */
 export class PageQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE)
+  @QueryInt(1, MAX_PAGE)
   page: number = 1;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @QueryInt(1, MAX_PAGE_SIZE)
   limit: number = 20;
 }

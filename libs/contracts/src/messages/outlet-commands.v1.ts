@@ -18,7 +18,7 @@ import { CheckoutOutcome } from '../events/checkout-decided.v1';
 import { PaymentMethod, paymentMethods } from '../http/checkout/checkout.dto';
 import { CreateOutletRequest } from '../http/outlets/create-outlet.request';
 import { SweepSettingsRequest } from '../http/outlets/sweep-settings.request';
-import { MAX_PAGE } from '../http/page.query';
+import { MAX_PAGE, MAX_PAGE_SIZE } from '../http/page.query';
 import { CreateRefundRequest } from '../http/refunds/refunds.dto';
 import {
   CreditVirtualAccountRequest,
@@ -84,7 +84,7 @@ export class SearchOutletsCommand extends ForBusiness {
 
   @IsInt()
   @Min(1)
-  @Max(100)
+  @Max(MAX_PAGE_SIZE)
   limit!: number;
 }
 

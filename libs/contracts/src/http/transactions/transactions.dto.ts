@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 import { ChargeFigures } from '../charge';
+import { MAX_PAGE_SIZE, QueryInt } from '../page.query';
 import { TransactionStatus, transactionStatuses } from '../transfers/transfer.response';
 
 /** What GET /transactions and its export filter by; the filters combine. */
@@ -54,11 +55,7 @@ export class TransactionsQuery extends TransactionFilterFields implements Transa
   @Matches(/^[A-Za-z0-9_-]{1,32}$/, { message: 'cursor must be a nextCursor this API returned' })
   cursor?: string;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @QueryInt(1, MAX_PAGE_SIZE)
   limit: number = 20;
 }
 
