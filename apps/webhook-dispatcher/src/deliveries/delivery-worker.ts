@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { WakeUp } from '@payments/platform-database';
+import { WakeUp } from '@payments/platform-async';
 import { SpanKind, traceContinued } from '@payments/platform-tracing';
 import { DataSource } from 'typeorm';
 

@@ -3,4 +3,3 @@ export * from './ensure-database';
 export * from './migrate';
 export * from './postgres-options';
 export * from './prepared-query';
-export * from './wake-up';

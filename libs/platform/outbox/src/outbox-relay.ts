@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { WakeUp } from '@payments/platform-database';
+import { WakeUp } from '@payments/platform-async';
 import { traceLinked } from '@payments/platform-tracing';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Pool, PoolClient, QueryResult } from 'pg';
