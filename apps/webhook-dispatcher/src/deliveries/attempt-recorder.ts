@@ -1,15 +1,10 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { BatchedWrites } from '@payments/platform-async';
 import { Metrics } from '@payments/platform-metrics';
 import { Counter } from 'prom-client';
 
 import { Env } from '../config/env';
-import { AttemptsRepository, RecordedAttempt } from './attempts.repository';
-
-interface Waiting {
-  attempt: RecordedAttempt;
-  done: () => void;
-  failed: (error: unknown) => void;
-}
+import { AttemptsRepository, CircuitChanges, RecordedAttempt } from './attempts.repository';
 
 /** Attempts written together: one transaction per batch instead of one per delivery. */
 const maxBatch = 500;
@@ -23,8 +18,7 @@ const maxBatch = 500;
 @Injectable()
 export class AttemptRecorder implements BeforeApplicationShutdown {
   private readonly logger = new Logger(AttemptRecorder.name);
-  private queue: Waiting[] = [];
-  private flushing?: Promise<void>;
+  private readonly writes = new BatchedWrites<RecordedAttempt>((attempts) => this.write(attempts), maxBatch);
   /** Attempts by what they led to: succeeded, pending (a retry is due), held or failed (gave up). */
   private readonly outcomes: Counter<'outcome'>;
 
@@ -42,38 +36,28 @@ export class AttemptRecorder implements BeforeApplicationShutdown {
   }
 
   record(attempt: RecordedAttempt): Promise<void> {
-    return new Promise((done, failed) => {
-      this.queue.push({ attempt, done, failed });
-      this.flushing ??= this.flush();
-    });
+    return this.writes.add(attempt);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.flushing;
-  }
-
-  private async flush(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, maxBatch);
-      try {
-        await this.write(batch.map((waiting) => waiting.attempt));
-        for (const waiting of batch) {
-          this.outcomes.inc({ outcome: waiting.attempt.next.status });
-          waiting.done();
-        }
-      } catch (error) {
-        this.logger.error(
-          { err: error, attempts: batch.length },
-          'recording delivery attempts failed; their leases expire and they are tried again',
-        );
-        for (const waiting of batch) waiting.failed(error);
-      }
-    }
-    this.flushing = undefined;
+    await this.writes.drained();
   }
 
   private async write(attempts: RecordedAttempt[]): Promise<void> {
-    // Per endpoint, in order: a success resets the count of consecutive failures, each failure adds one.
+    try {
+      await this.attempts.record(attempts, this.circuitChanges(attempts));
+    } catch (error) {
+      this.logger.error(
+        { err: error, attempts: attempts.length },
+        'recording delivery attempts failed; their leases expire and they are tried again',
+      );
+      throw error;
+    }
+    for (const { next } of attempts) this.outcomes.inc({ outcome: next.status });
+  }
+
+  /** Per endpoint, in order: a success resets the count of consecutive failures, each failure adds one. */
+  private circuitChanges(attempts: RecordedAttempt[]): CircuitChanges {
     const circuits = new Map<string, { reset: boolean; failures: number }>();
     for (const { delivery, next } of attempts) {
       const circuit = circuits.get(delivery.url!) ?? { reset: false, failures: 0 };
@@ -84,12 +68,12 @@ export class AttemptRecorder implements BeforeApplicationShutdown {
     const closed = [...circuits].filter(([, circuit]) => circuit.reset && circuit.failures === 0).map(([url]) => url);
     const counted = (reset: boolean) =>
       [...circuits].filter(([, circuit]) => circuit.reset === reset && circuit.failures > 0);
-    await this.attempts.record(attempts, {
+    return {
       closed,
       counted: counted(false),
       restarted: counted(true),
       threshold: this.env.WEBHOOK_CIRCUIT_THRESHOLD,
       cooldownSeconds: this.env.WEBHOOK_CIRCUIT_COOLDOWN_MS / 1000,
-    });
+    };
   }
 }

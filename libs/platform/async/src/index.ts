@@ -1,1 +1,2 @@
+export * from './batched-writes';
 export * from './wake-up';

@@ -1,14 +1,13 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { BatchedWrites } from '@payments/platform-async';
 import { startProducerSpan, tracingEnabled } from '@payments/platform-tracing';
 import { Kafka, Message, Partitioners, Producer } from 'kafkajs';
 
 import { KAFKA_CLIENT } from './kafka-client';
 
-interface Pending {
+interface Outgoing {
   topic: string;
   message: Message;
-  resolve: () => void;
-  reject: (error: unknown) => void;
 }
 
 const maxBatch = 1000;
@@ -22,47 +21,29 @@ const maxBatch = 1000;
 @Injectable()
 export class KafkaProducer implements OnApplicationShutdown {
   private producer?: Promise<Producer>;
-  private queue: Pending[] = [];
-  private flushing = false;
+  private readonly sends = new BatchedWrites<Outgoing>(
+    async (batch) => (await this.connected()).sendBatch({ acks: -1, topicMessages: byTopic(batch) }),
+    maxBatch,
+  );
 
   constructor(@Inject(KAFKA_CLIENT) private readonly kafka: Kafka) {}
 
   send(topic: string, message: Message): Promise<void> {
-    if (!tracingEnabled()) return this.enqueue(topic, message);
+    if (!tracingEnabled()) return this.sends.add({ topic, message });
     // The trace context travels in the message's headers: a copy, never the caller's object.
     const headers = { ...message.headers };
     const endSpan = startProducerSpan('send', topic, headers);
-    const sent = this.enqueue(topic, { ...message, headers });
+    const sent = this.sends.add({ topic, message: { ...message, headers } });
     sent.then(() => endSpan(), endSpan);
     return sent;
   }
 
+  /** Lets the sends in flight finish, then disconnects. */
   async onApplicationShutdown(): Promise<void> {
+    await this.sends.drained();
     const producer = this.producer;
     this.producer = undefined;
     await (await producer?.catch(() => undefined))?.disconnect();
-  }
-
-  private enqueue(topic: string, message: Message): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ topic, message, resolve, reject });
-      if (!this.flushing) void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, maxBatch);
-      try {
-        const producer = await this.connected();
-        await producer.sendBatch({ acks: -1, topicMessages: byTopic(batch) });
-        for (const pending of batch) pending.resolve();
-      } catch (error) {
-        for (const pending of batch) pending.reject(error);
-      }
-    }
-    this.flushing = false;
   }
 
   private connected(): Promise<Producer> {
@@ -81,7 +62,7 @@ export class KafkaProducer implements OnApplicationShutdown {
   }
 }
 
-function byTopic(batch: Pending[]) {
+function byTopic(batch: Outgoing[]) {
   const topics = new Map<string, Message[]>();
   for (const { topic, message } of batch) {
     const messages = topics.get(topic) ?? [];
