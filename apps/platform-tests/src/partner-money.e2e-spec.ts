@@ -59,7 +59,29 @@ describe('what partners expect of a collections API', () => {
 
   it('charges the default plan, and a new plan set by an operator applies to new payments only', async () => {
     const first = await paidByCard('250000');
-    expect(await listed(first)).toMatchObject({
+    const transaction = await listed(first);
+    // Exactly the documented fields: no other column of the table reaches a partner.
+    expect(Object.keys(transaction).sort()).toEqual(
+      [
+        'reference',
+        'productType',
+        'transactionType',
+        'transactionStatus',
+        'amount',
+        'fee',
+        'commission',
+        'netAmount',
+        'transactionAccount',
+        'outletId',
+        'sessionId',
+        'customerReference',
+        'comment',
+        'event',
+        'createdAt',
+        'updatedAt',
+      ].sort(),
+    );
+    expect(transaction).toMatchObject({
       productType: 'checkout',
       transactionStatus: 'SUCCESS',
       amount: '250000',

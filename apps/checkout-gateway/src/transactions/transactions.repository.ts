@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { TransactionFilters, TransactionResponse } from '@payments/contracts';
+import { camelCased } from '@payments/platform-database';
 import { DataSource, EntityManager } from 'typeorm';
 
 /** A transaction as a money event describes it. */
@@ -9,17 +10,17 @@ export interface RecordedTransaction extends Omit<TransactionResponse, 'updatedA
   eventId: string;
 }
 
+/** A row as `transactionColumns` selects it. */
 interface TransactionRow {
-  id: string;
   reference: string;
   product_type: string;
   transaction_type: 'CREDIT' | 'DEBIT';
-  status: TransactionResponse['transactionStatus'];
+  transaction_status: TransactionResponse['transactionStatus'];
   amount: string;
   fee: string;
   commission: string;
   net_amount: string;
-  account: string;
+  transaction_account: string;
   outlet_id: string | null;
   session_id: string | null;
   customer_reference: string | null;
@@ -28,6 +29,11 @@ interface TransactionRow {
   created_at: Date;
   updated_at: Date;
 }
+
+// What a partner sees of a transaction, named so that camelCasing gives the API's names.
+const transactionColumns = `reference, product_type, transaction_type, status AS transaction_status, amount, fee,
+  commission, net_amount, account AS transaction_account, outlet_id, session_id, customer_reference, comment, event,
+  created_at, updated_at`;
 
 /** A stored transaction and its place in arrival order, which cursors are cut on. */
 export interface StoredTransaction {
@@ -92,7 +98,7 @@ export class TransactionsRepository {
 
   async get(businessId: string, reference: string): Promise<TransactionResponse | null> {
     const [row] = (await this.dataSource.query(
-      `SELECT * FROM gateway.transactions WHERE business_id = $1 AND reference = $2`,
+      `SELECT ${transactionColumns} FROM gateway.transactions WHERE business_id = $1 AND reference = $2`,
       [businessId, reference],
     )) as TransactionRow[];
     return row ? toTransaction(row) : null;
@@ -106,10 +112,10 @@ export class TransactionsRepository {
     limit: number,
   ): Promise<StoredTransaction[]> {
     const rows = (await this.dataSource.query(
-      `SELECT * FROM gateway.transactions WHERE ${filtered} AND ($8::bigint IS NULL OR id < $8)
+      `SELECT id, ${transactionColumns} FROM gateway.transactions WHERE ${filtered} AND ($8::bigint IS NULL OR id < $8)
        ORDER BY id DESC LIMIT $9`,
       [...filterValues(businessId, filters), before?.toString() ?? null, limit],
-    )) as TransactionRow[];
+    )) as (TransactionRow & { id: string })[];
     return rows.map(stored);
   }
 
@@ -122,10 +128,10 @@ export class TransactionsRepository {
     let after = 0n;
     for (;;) {
       const rows = (await this.dataSource.query(
-        `SELECT * FROM gateway.transactions WHERE ${filtered} AND id > $8 ORDER BY id LIMIT $9`,
+        `SELECT id, ${transactionColumns} FROM gateway.transactions WHERE ${filtered} AND id > $8 ORDER BY id LIMIT $9`,
         [...filterValues(businessId, filters), after.toString(), pageSize],
-      )) as TransactionRow[];
-      for (const row of rows) yield toTransaction(row);
+      )) as (TransactionRow & { id: string })[];
+      for (const row of rows) yield stored(row).transaction;
       if (rows.length < pageSize) return;
       after = BigInt(rows[rows.length - 1].id);
     }
@@ -144,27 +150,10 @@ function filterValues(businessId: string, filters: TransactionFilters): (string 
   ];
 }
 
-function stored(row: TransactionRow): StoredTransaction {
-  return { position: BigInt(row.id), transaction: toTransaction(row) };
+function stored({ id, ...row }: TransactionRow & { id: string }): StoredTransaction {
+  return { position: BigInt(id), transaction: toTransaction(row) };
 }
 
 function toTransaction(row: TransactionRow): TransactionResponse {
-  return {
-    reference: row.reference,
-    productType: row.product_type,
-    transactionType: row.transaction_type,
-    transactionStatus: row.status,
-    amount: row.amount,
-    fee: row.fee,
-    commission: row.commission,
-    netAmount: row.net_amount,
-    transactionAccount: row.account,
-    outletId: row.outlet_id,
-    sessionId: row.session_id,
-    customerReference: row.customer_reference,
-    comment: row.comment,
-    event: row.event,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
+  return { ...camelCased(row), createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString() };
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { camelCased } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
 import { EntityManager } from 'typeorm';
 
@@ -24,10 +25,12 @@ interface BusinessRow {
 @Injectable()
 export class BusinessesRepository {
   async find(em: EntityManager, businessId: string): Promise<Business | null> {
-    const [row] = (await em.query(`SELECT * FROM outlets.tenants WHERE business_id = $1`, [
-      businessId,
-    ])) as BusinessRow[];
-    return row ? toBusiness(row) : null;
+    const [row] = (await em.query(
+      `SELECT business_id, name, mode, sweep_enabled, sweep_threshold, sweep_interval_seconds
+       FROM outlets.tenants WHERE business_id = $1`,
+      [businessId],
+    )) as BusinessRow[];
+    return row ? { ...camelCased(row), sweepThreshold: BigInt(row.sweep_threshold) } : null;
   }
 
   /** The tenant, or INVALID_TENANT: the business exists for the gateway but has no agent assignment here. */
@@ -79,15 +82,4 @@ export class BusinessesRepository {
     )) as [{ business_id: string; sweep_threshold: string }[], number];
     return due.map((row) => ({ businessId: row.business_id, threshold: BigInt(row.sweep_threshold) }));
   }
-}
-
-function toBusiness(row: BusinessRow): Business {
-  return {
-    businessId: row.business_id,
-    name: row.name,
-    mode: row.mode,
-    sweepEnabled: row.sweep_enabled,
-    sweepThreshold: BigInt(row.sweep_threshold),
-    sweepIntervalSeconds: row.sweep_interval_seconds,
-  };
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CheckoutOutcome, PaymentMethod } from '@payments/contracts';
+import { camelCased } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
 interface OutcomeRow {
@@ -11,6 +12,8 @@ interface OutcomeRow {
   masked_card: string | null;
   comment: string;
 }
+
+const outcomeColumns = 'checkout_reference, business_id, status, method, payment_id, masked_card, comment';
 
 export type NewOutcome = Omit<CheckoutOutcome, 'method' | 'paymentId' | 'maskedCard'> &
   Partial<Pick<CheckoutOutcome, 'method' | 'paymentId' | 'maskedCard'>>;
@@ -25,7 +28,7 @@ export class CheckoutOutcomesRepository {
   async decide(em: EntityManager, outcome: NewOutcome): Promise<{ outcome: CheckoutOutcome; decided: boolean }> {
     const [inserted] = (await em.query(
       `INSERT INTO outlets.checkout_outcomes (checkout_reference, business_id, status, method, payment_id, masked_card, comment)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (checkout_reference) DO NOTHING RETURNING *`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (checkout_reference) DO NOTHING RETURNING ${outcomeColumns}`,
       [
         outcome.checkoutReference,
         outcome.businessId,
@@ -36,25 +39,13 @@ export class CheckoutOutcomesRepository {
         outcome.comment,
       ],
     )) as OutcomeRow[];
-    if (inserted) return { outcome: toOutcome(inserted), decided: true };
+    if (inserted) return { outcome: camelCased(inserted), decided: true };
     const [existing] = (await em.query(
-      `SELECT * FROM outlets.checkout_outcomes WHERE business_id = $1 AND checkout_reference = $2`,
+      `SELECT ${outcomeColumns} FROM outlets.checkout_outcomes WHERE business_id = $1 AND checkout_reference = $2`,
       [outcome.businessId, outcome.checkoutReference],
     )) as OutcomeRow[];
     // A reference is a ULID the gateway made for one business; another business cannot hold it.
     if (!existing) throw new Error(`checkout ${outcome.checkoutReference} was decided for another business`);
-    return { outcome: toOutcome(existing), decided: false };
+    return { outcome: camelCased(existing), decided: false };
   }
-}
-
-function toOutcome(row: OutcomeRow): CheckoutOutcome {
-  return {
-    businessId: row.business_id,
-    checkoutReference: row.checkout_reference,
-    status: row.status,
-    method: row.method,
-    paymentId: row.payment_id,
-    maskedCard: row.masked_card,
-    comment: row.comment,
-  };
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WalletResponse } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
+import { camelCased } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
 import { LRUCache } from 'lru-cache';
 import { EntityManager } from 'typeorm';
@@ -180,18 +181,5 @@ export class WalletsRepository {
 }
 
 function toWallet(row: WalletRow): Wallet {
-  return {
-    id: row.id,
-    businessId: row.business_id,
-    outletId: row.outlet_id,
-    type: row.type,
-    accountNumber: row.account_number,
-    accountName: row.account_name,
-    currency: row.currency,
-    status: row.status,
-    ledgerBalance: BigInt(row.ledger_balance),
-    heldBalance: BigInt(row.held_balance),
-    allowNegative: row.allow_negative,
-    createdAt: row.created_at,
-  };
+  return { ...camelCased(row), ledgerBalance: BigInt(row.ledger_balance), heldBalance: BigInt(row.held_balance) };
 }

@@ -127,11 +127,7 @@ export class WebhookCommandsController {
   }
 }
 
-function view(endpoint: Endpoint): WebhookEndpointResponse {
-  return {
-    url: endpoint.url,
-    signingSecret: endpoint.signingSecret,
-    status: endpoint.status,
-    disabledReason: endpoint.disabledReason,
-  };
+/** What a partner sees of its endpoint: never the API keys it is signed with. */
+function view({ url, signingSecret, status, disabledReason }: Endpoint): WebhookEndpointResponse {
+  return { url, signingSecret, status, disabledReason };
 }

@@ -1,3 +1,4 @@
+export * from './camel-cased';
 export * from './database.module';
 export * from './ensure-database';
 export * from './migrate';
