@@ -1,15 +1,14 @@
 import { eventually, queryTestDatabase, testEnvironment } from '@payments/testing';
 
+import { useApps } from './apps';
 import {
   bankPage,
   callGateway,
-  checkoutAccountsReady,
   createCheckout,
-  createPartner,
   decideOnBankPage,
+  onboardedPartner,
   PartnerCredentials,
-  useApps,
-} from './apps';
+} from './partners';
 
 jest.setTimeout(180_000);
 
@@ -44,12 +43,8 @@ describe('card payments with step-up verification', () => {
   const record = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
 
   beforeAll(async () => {
-    partner = createPartner('Card Partner');
-    // Onboarding reaches outlet-service over Kafka; a card payment is booked there.
-    await eventually(
-      async () => ((await call('GET', '/wallets/settlement')).status === 200 ? true : undefined),
-      30_000,
-    );
+    // A card payment is booked in outlet-service, which learns of the partner over Kafka.
+    partner = await onboardedPartner('Card Partner');
   });
 
   it('charges a card that needs no verification, and records the masked card on the checkout', async () => {
@@ -173,7 +168,6 @@ describe('card payments with step-up verification', () => {
   });
 
   it('books a successful card payment in the settlement wallet once', async () => {
-    await checkoutAccountsReady(partner);
     const reference = await checkout();
     await pay(reference, '5060990000000000035');
     await Promise.all([authorize(reference, { otp: '123456' }), authorize(reference, { otp: '123456' })]);

@@ -1,6 +1,7 @@
 import { eventually, testEnvironment } from '@payments/testing';
 
-import { callGateway, checkoutAccountsReady, createCheckout, createPartner, PartnerCredentials, useApps } from './apps';
+import { useApps } from './apps';
+import { callGateway, createCheckout, onboardedPartner, PartnerCredentials } from './partners';
 
 jest.setTimeout(180_000);
 
@@ -14,8 +15,7 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
   const status = async (reference: string) => (await call('GET', `/payin/charge/requests/${reference}`)).body.data;
 
   beforeAll(async () => {
-    partner = createPartner('Methods Partner');
-    await checkoutAccountsReady(partner);
+    partner = await onboardedPartner('Methods Partner');
   });
 
   it('assigns a dynamic account, refuses a wrong amount, and completes on the exact amount', async () => {

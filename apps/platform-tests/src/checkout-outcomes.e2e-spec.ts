@@ -1,14 +1,7 @@
 import { eventually, queryTestDatabase } from '@payments/testing';
 
-import {
-  callGateway,
-  checkoutAccountsReady,
-  createCheckout,
-  createPartner,
-  decideOnBankPage,
-  PartnerCredentials,
-  useApps,
-} from './apps';
+import { useApps } from './apps';
+import { callGateway, createCheckout, decideOnBankPage, onboardedPartner, PartnerCredentials } from './partners';
 
 jest.setTimeout(180_000);
 
@@ -50,8 +43,7 @@ describe('how a checkout ends when payments race', () => {
     )[0]?.status;
 
   beforeAll(async () => {
-    partner = createPartner('Race Partner');
-    await checkoutAccountsReady(partner);
+    partner = await onboardedPartner('Race Partner');
   });
 
   it('refuses a transfer to a checkout that ended FAILED when its card was declined, and books nothing', async () => {

@@ -6,8 +6,8 @@ import { checkContract, createKafkaClient } from '@payments/platform-kafka';
 import { eventually, samplePosPayload, testEnvironment } from '@payments/testing';
 import { Consumer, KafkaMessage } from 'kafkajs';
 
+import { allApps, useApps } from './apps';
 import {
-  allApps,
   callGateway,
   createCheckout,
   createPartner,
@@ -15,8 +15,7 @@ import {
   PartnerCredentials,
   registerTerminal,
   submitPos,
-  useApps,
-} from './apps';
+} from './partners';
 
 jest.setTimeout(240_000);
 

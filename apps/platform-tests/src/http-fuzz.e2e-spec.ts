@@ -6,19 +6,9 @@ import { encryptPosPayload } from '@payments/platform-crypto';
 import { eventually } from '@payments/testing';
 import fc from 'fast-check';
 
-import {
-  allApps,
-  AppName,
-  appPorts,
-  callGateway,
-  createPartner,
-  PartnerCredentials,
-  registerTerminal,
-  repoRoot,
-  useApps,
-  waitForReady,
-} from './apps';
+import { allApps, AppName, appPorts, repoRoot, useApps, waitForReady } from './apps';
 import { bodyBytes, Credentials, hostileHeaders, hostileValue, pathSegment, Schema, schemaValue } from './fuzz/hostile';
+import { callGateway, createPartner, PartnerCredentials, registerTerminal } from './partners';
 
 // Requests per run: `npm test` sends 2,000, `npm run fuzz` 10,000. FUZZ_SEED replays a run.
 const runs = Number(process.env.FUZZ_RUNS ?? 2_000);

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 
-import { PosTransactionAcceptedV1, Topics } from '@payments/contracts';
+import { PosTransactionAcceptedV1, sealedCardOf, Topics } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { createKafkaClient } from '@payments/platform-kafka';
-import { eventually, queryTestDatabase, testEnvironment } from '@payments/testing';
+import { eventually, queryTestDatabase, samplePosPayload, testEnvironment } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
 
-import { callGateway, createPartner, PartnerCredentials, sharedSecrets, useApps } from './apps';
+import { sharedSecrets, useApps } from './apps';
+import { callGateway, onboardedPartner, PartnerCredentials } from './partners';
 
 jest.setTimeout(240_000);
 
@@ -22,13 +23,7 @@ async function queuePosTransactions(businessId: string, count: number): Promise<
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
-  const card = JSON.stringify({
-    pan: '5061460410120223210',
-    pinBlock: 'null',
-    track2Data: '5061460410120223210D2812',
-    iccData: '9F2608C0FFEE',
-    cardExpiryDate: '2812',
-  });
+  const card = JSON.stringify(sealedCardOf(samplePosPayload()));
   try {
     for (let sent = 0; sent < count; sent += 500) {
       const messages = Array.from({ length: Math.min(500, count - sent) }, () => {
@@ -76,11 +71,7 @@ describe('a backlog on one topic never delays commands on another', () => {
   let partner: PartnerCredentials;
 
   beforeAll(async () => {
-    partner = createPartner('Isolation Partner');
-    await eventually(
-      async () => ((await callGateway(partner, 'GET', '/wallets/settlement')).status === 200 ? true : undefined),
-      30_000,
-    );
+    partner = await onboardedPartner('Isolation Partner');
   });
 
   const decided = async () =>

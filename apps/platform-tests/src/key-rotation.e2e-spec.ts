@@ -5,7 +5,8 @@ import { AddressInfo } from 'node:net';
 import { KeyAuditEntry } from '@payments/contracts';
 import { eventually } from '@payments/testing';
 
-import { callGateway, createPartner, npmRun, PartnerCredentials, useApps } from './apps';
+import { npmRun, useApps } from './apps';
+import { callGateway, createPartner, PartnerCredentials } from './partners';
 
 jest.setTimeout(240_000);
 

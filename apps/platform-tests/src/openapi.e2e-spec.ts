@@ -8,7 +8,8 @@ import { PartnerEvents } from '@payments/contracts';
 import newman, { NewmanRunSummary } from 'newman';
 import createClient from 'openapi-fetch';
 
-import { allApps, AppName, appPorts, createPartner, repoRoot, useApps } from './apps';
+import { allApps, AppName, appPorts, repoRoot, useApps } from './apps';
+import { createPartner } from './partners';
 
 jest.setTimeout(180_000);
 

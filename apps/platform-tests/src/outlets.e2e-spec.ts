@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Topics } from '@payments/contracts';
 import { eventually, KafkaCollector, testEnvironment } from '@payments/testing';
 
-import { callGateway, createPartner, PartnerCredentials, useApps } from './apps';
+import { useApps } from './apps';
+import { callGateway, createPartner, PartnerCredentials } from './partners';
 
 jest.setTimeout(180_000);
 

@@ -3,19 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { TransactionPage, TransactionResponse } from '@payments/contracts';
 import { eventually, samplePosPayload } from '@payments/testing';
 
+import { allApps, appPorts, npmRun, useApps } from './apps';
 import {
-  allApps,
-  appPorts,
   callGateway,
-  checkoutAccountsReady,
   createCheckout,
   createPartner,
-  npmRun,
+  onboardedPartner,
   PartnerCredentials,
   registerTerminal,
   submitPos,
-  useApps,
-} from './apps';
+} from './partners';
 
 jest.setTimeout(300_000);
 
@@ -29,9 +26,8 @@ describe('what partners expect of a collections API', () => {
   });
 
   beforeAll(async () => {
-    partner = createPartner('Money Partner');
+    partner = await onboardedPartner('Money Partner');
     stranger = createPartner('Stranger');
-    await checkoutAccountsReady(partner);
   });
 
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>

@@ -3,7 +3,8 @@ import { encryptPosPayload } from '@payments/platform-crypto';
 import { eventually, KafkaCollector, samplePosPayload, testEnvironment } from '@payments/testing';
 import { Client } from 'pg';
 
-import { appPorts, createPartner, npmRun, PartnerCredentials, spawnApp, useApps, waitForReady } from './apps';
+import { appPorts, npmRun, spawnApp, useApps, waitForReady } from './apps';
+import { createPartner, PartnerCredentials, registerTerminal } from './partners';
 
 jest.setTimeout(180_000);
 
@@ -53,21 +54,7 @@ describe('POS transactions from terminal to wallet', () => {
       return response.status === 200 ? ((await response.json()) as { data: typeof outlet }).data : undefined;
     }, 30_000);
     // Onboarding reaches pos-ingest over Kafka too: register once it has.
-    await eventually(
-      async () =>
-        npmRun('terminal:register', [
-          '--business',
-          partner.businessId,
-          '--serial',
-          serial,
-          '--outlet',
-          outlet.outletId,
-          '--json',
-        ]).status === 0
-          ? true
-          : undefined,
-      30_000,
-    );
+    await registerTerminal(partner.businessId, serial, outlet.outletId);
   });
 
   afterAll(async () => {

@@ -4,17 +4,15 @@ import { AddressInfo } from 'node:net';
 
 import { approvedPosCard, eventually, samplePosPayload } from '@payments/testing';
 
+import { allApps, AppName, useApps } from './apps';
 import {
-  allApps,
-  AppName,
   callGateway,
   createCheckout,
   createPartner,
   PartnerCredentials,
   registerTerminal,
   submitPos,
-  useApps,
-} from './apps';
+} from './partners';
 
 jest.setTimeout(300_000);
 

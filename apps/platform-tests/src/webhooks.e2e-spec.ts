@@ -7,7 +7,8 @@ import { createKafkaClient } from '@payments/platform-kafka';
 import { eventually, testEnvironment } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
 
-import { appPorts, callGateway, createPartner, PartnerCredentials, RunningApp, spawnApp, waitForReady } from './apps';
+import { appPorts, RunningApp, spawnApp, waitForReady } from './apps';
+import { callGateway, createPartner, PartnerCredentials } from './partners';
 
 jest.setTimeout(240_000);
 

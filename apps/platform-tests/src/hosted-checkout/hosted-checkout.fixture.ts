@@ -6,18 +6,9 @@ import { join } from 'node:path';
 import { queryTestDatabase } from '@payments/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 
-import {
-  appPorts,
-  callGateway,
-  checkoutAccountsReady,
-  createPartner,
-  PartnerCredentials,
-  repoRoot,
-  RunningApp,
-  startApps,
-  stopApps,
-} from '../apps';
+import { appPorts, repoRoot, RunningApp, startApps, stopApps } from '../apps';
 import { launchBrowser } from '../browser';
+import { callGateway, onboardedPartner, PartnerCredentials } from '../partners';
 
 export const gateway = `http://127.0.0.1:${appPorts['checkout-gateway']}`;
 
@@ -113,8 +104,7 @@ export class HostedCheckoutSuite {
     });
     this.browser = await launchBrowser();
     this.apps.push(...(await started));
-    this.partner = createPartner('Lagos Books & Café');
-    await checkoutAccountsReady(this.partner);
+    this.partner = await onboardedPartner('Lagos Books & Café');
   }
 
   async stop(): Promise<void> {

@@ -8,6 +8,7 @@ import {
   PosSubmissionResponse,
   PosTransactionAcceptedV1,
   PosTransactionAcceptedV1Payload,
+  sealedCardOf,
   Topics,
 } from '@payments/contracts';
 import { decryptPosPayload, Sealer } from '@payments/platform-crypto';
@@ -68,13 +69,6 @@ export class PosService {
   }
 
   private message(terminal: Terminal, payload: PosPayload, reference: string): Message {
-    const card = {
-      pan: payload.pan,
-      pinBlock: payload.pinBlock,
-      track2Data: payload.track2Data,
-      iccData: payload.iccData,
-      cardExpiryDate: payload.cardExpiryDate,
-    };
     const envelope: EventEnvelope<PosTransactionAcceptedV1Payload> = {
       eventId: randomUUID(),
       type: PosTransactionAcceptedV1,
@@ -93,7 +87,7 @@ export class PosService {
         aid: payload.aid,
         institutionCode: payload.institutionCode,
         maskedPan: maskPan(payload.pan),
-        sealedCard: this.cardSealer.seal(JSON.stringify(card), reference),
+        sealedCard: this.cardSealer.seal(JSON.stringify(sealedCardOf(payload)), reference),
       },
     };
     return {

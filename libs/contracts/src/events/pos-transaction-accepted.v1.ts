@@ -1,5 +1,6 @@
 import { IsIn, IsNotEmpty, IsString } from 'class-validator';
 
+import { PosPayload } from '../http/pos/pos-submission';
 import { PosTransactionFields } from './pos-transaction-fields';
 
 /**
@@ -28,8 +29,15 @@ export class PosTransactionAcceptedV1Payload extends PosTransactionFields {
   @IsString()
   institutionCode!: string;
 
-  /** AES-256-GCM sealed JSON of {pan, pinBlock, track2Data, iccData, cardExpiryDate}, bound to the reference. */
+  /** AES-256-GCM sealed JSON of a `PosSealedCard`, bound to the reference. */
   @IsString()
   @IsNotEmpty()
   sealedCard!: string;
+}
+
+/** The card data of a terminal's payload: sealed by pos-ingest, opened by card-processor alone. */
+export type PosSealedCard = Pick<PosPayload, 'pan' | 'pinBlock' | 'track2Data' | 'iccData' | 'cardExpiryDate'>;
+
+export function sealedCardOf({ pan, pinBlock, track2Data, iccData, cardExpiryDate }: PosPayload): PosSealedCard {
+  return { pan, pinBlock, track2Data, iccData, cardExpiryDate };
 }
