@@ -1,6 +1,5 @@
-import { loadEnvOrExit } from '@payments/platform-bootstrap';
+import { withAppDatabase } from '@payments/platform-bootstrap';
 import { Sealer } from '@payments/platform-crypto';
-import { migrate, postgresOptions } from '@payments/platform-database';
 import { Outbox } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
 
@@ -21,12 +20,8 @@ export interface GatewayServices {
  * The gateway's business services on their own database connection, for the operator commands.
  * Events they write go to the outbox, which a running gateway publishes.
  */
-export async function withGatewayServices<T>(work: (services: GatewayServices) => Promise<T>): Promise<T> {
-  const env = loadEnvOrExit(Env);
-  const options = postgresOptions(env.DATABASE_URL, 2, database);
-  await migrate(options);
-  const dataSource = await new DataSource(options).initialize();
-  try {
+export function withGatewayServices<T>(work: (services: GatewayServices) => Promise<T>): Promise<T> {
+  return withAppDatabase(Env, database, (dataSource, env) => {
     const sealer = new Sealer(env.DATA_ENCRYPTION_KEY);
     const outbox = new Outbox();
     const keysRepository = new BusinessKeysRepository(dataSource);
@@ -38,22 +33,6 @@ export async function withGatewayServices<T>(work: (services: GatewayServices) =
       sealer,
     );
     const keys = new BusinessKeysService(dataSource, keysRepository, businesses, outbox, sealer);
-    return await work({ dataSource, businesses, keys });
-  } finally {
-    await dataSource.destroy();
-  }
-}
-
-/** A usage error: the message on stderr, exit code 2. */
-export function fail(message: string): void {
-  process.stderr.write(`${message}\n`);
-  process.exitCode = 2;
-}
-
-/** Runs a command's main, reporting an unexpected failure with exit code 1. */
-export function runCommand(name: string, main: () => Promise<void>): void {
-  main().catch((error: unknown) => {
-    process.stderr.write(`${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    return work({ dataSource, businesses, keys });
   });
 }

@@ -3,8 +3,9 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 
 import { PartnerCredentials } from '@payments/contracts';
+import { fail, runCommand } from '@payments/platform-bootstrap';
 
-import { fail, runCommand, withGatewayServices } from './gateway-services';
+import { withGatewayServices } from './gateway-services';
 
 const usage = 'usage: npm run partner:create -- --name "Acme Ltd" [--webhook-url URL] [--live] [--json]';
 

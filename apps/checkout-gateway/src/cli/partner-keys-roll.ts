@@ -3,10 +3,11 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 
 import { maxKeyGraceHours, RolledKeysResponse } from '@payments/contracts';
+import { fail, runCommand } from '@payments/platform-bootstrap';
 
 import { Business } from '../businesses/business.entity';
 import { defaultGraceHours } from '../businesses/business-keys.service';
-import { fail, runCommand, withGatewayServices } from './gateway-services';
+import { withGatewayServices } from './gateway-services';
 
 const usage = `usage: npm run partner:keys:roll -- --business ID [--grace-hours 0..${maxKeyGraceHours}] [--json]`;
 

@@ -2,9 +2,7 @@ import 'reflect-metadata';
 
 import { parseArgs } from 'node:util';
 
-import { loadEnvOrExit } from '@payments/platform-bootstrap';
-import { migrate, postgresOptions } from '@payments/platform-database';
-import { DataSource } from 'typeorm';
+import { fail, runCommand, withAppDatabase } from '@payments/platform-bootstrap';
 
 import { Env } from '../config/env';
 import { database } from '../database/data-source';
@@ -45,11 +43,7 @@ async function main(): Promise<void> {
   const invalid = Object.values(parsed).find((value): value is Error => value instanceof Error);
   if (invalid) return fail(invalid.message);
 
-  const env = loadEnvOrExit(Env);
-  const options = postgresOptions(env.DATABASE_URL, 2, database);
-  await migrate(options);
-  const dataSource = await new DataSource(options).initialize();
-  try {
+  await withAppDatabase(Env, database, async (dataSource) => {
     const plans = new PricePlansRepository();
     const em = dataSource.manager;
     if (businessId) {
@@ -76,9 +70,7 @@ async function main(): Promise<void> {
             `${shown.capKobo === null ? '' : ` capped at ${shown.capKobo} kobo`}, floor ${shown.floorKobo} kobo,` +
             ` plus ${shown.flatKobo} kobo; commission ${shown.commissionPercent}% of the fee. New payments only.\n`,
     );
-  } finally {
-    await dataSource.destroy();
-  }
+  });
 }
 
 /** A percentage with at most two decimals, in basis points. */
@@ -104,12 +96,4 @@ function defined<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-function fail(message: string): void {
-  process.stderr.write(`${message}\n`);
-  process.exitCode = 2;
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`pricing:set failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-});
+runCommand('pricing:set', main);

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 import { PosPayload } from '@payments/contracts';
+import { fail, runCommand } from '@payments/platform-bootstrap';
 import { encryptPosPayload } from '@payments/platform-crypto';
 
 const usage =
@@ -20,11 +21,7 @@ async function main(): Promise<void> {
       url: { type: 'string', default: 'http://127.0.0.1:3002' },
     },
   });
-  if (!values.serial || values.key === undefined || !values.amount) {
-    process.stderr.write(`${usage}\n`);
-    process.exitCode = 2;
-    return;
-  }
+  if (!values.serial || values.key === undefined || !values.amount) return fail(usage);
   const payload: PosPayload = {
     accountType: 'savings',
     amount: values.amount,
@@ -47,7 +44,4 @@ async function main(): Promise<void> {
   if (!response.ok) process.exitCode = 1;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`pos:send failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-});
+runCommand('pos:send', main);

@@ -2,9 +2,7 @@ import 'reflect-metadata';
 
 import { parseArgs } from 'node:util';
 
-import { loadEnvOrExit } from '@payments/platform-bootstrap';
-import { migrate, postgresOptions } from '@payments/platform-database';
-import { DataSource } from 'typeorm';
+import { fail, runCommand, withAppDatabase } from '@payments/platform-bootstrap';
 
 import { Env } from '../config/env';
 import { database } from '../database/data-source';
@@ -23,38 +21,25 @@ async function main(): Promise<void> {
       json: { type: 'boolean', default: false },
     },
   });
-  if (!values.business || !values.serial) return fail(usage);
-  if (!/^[\w.-]{1,64}$/.test(values.serial)) return fail('--serial must be 1 to 64 letters, digits, ".", "_" or "-"');
-  const env = loadEnvOrExit(Env);
-  const options = postgresOptions(env.DATABASE_URL, 2, database);
-  await migrate(options);
-  const dataSource = await new DataSource(options).initialize();
-  try {
+  const { business: businessId, serial: serialNumber, outlet } = values;
+  if (!businessId || !serialNumber) return fail(usage);
+  if (!/^[\w.-]{1,64}$/.test(serialNumber)) return fail('--serial must be 1 to 64 letters, digits, ".", "_" or "-"');
+  const terminal = { serialNumber, businessId, outletId: outlet ?? null };
+  await withAppDatabase(Env, database, async (dataSource) => {
     const terminals = new TerminalsRepository(dataSource);
-    if (!(await terminals.businessKnown(values.business))) {
+    if (!(await terminals.businessKnown(businessId))) {
       return fail(
-        `business ${values.business} is not known to pos-ingest yet: onboard it with partner:create and let pos-ingest receive it`,
+        `business ${businessId} is not known to pos-ingest yet: onboard it with partner:create and let pos-ingest receive it`,
       );
     }
-    if (!(await terminals.register(values.business, values.serial, values.outlet ?? null)))
-      return fail(`terminal ${values.serial} belongs to another business`);
-    const terminal = { serialNumber: values.serial, businessId: values.business, outletId: values.outlet ?? null };
+    if (!(await terminals.register(businessId, serialNumber, terminal.outletId)))
+      return fail(`terminal ${serialNumber} belongs to another business`);
     process.stdout.write(
       values.json
         ? `${JSON.stringify(terminal)}\n`
-        : `Registered terminal ${values.serial} for business ${values.business}${values.outlet ? `, outlet ${values.outlet}` : ''}\n`,
+        : `Registered terminal ${serialNumber} for business ${businessId}${outlet ? `, outlet ${outlet}` : ''}\n`,
     );
-  } finally {
-    await dataSource.destroy();
-  }
+  });
 }
 
-function fail(message: string): void {
-  process.stderr.write(`${message}\n`);
-  process.exitCode = 2;
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`terminal:register failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-});
+runCommand('terminal:register', main);

@@ -3,3 +3,4 @@ export * from './api-docs.setup';
 export * from './bootstrap';
 export * from './env.module';
 export * from './platform.module';
+export * from './operator-command';
