@@ -38,3 +38,15 @@ export abstract class RailSettler<Row> implements OnApplicationBootstrap, Before
 
   protected abstract settle(em: EntityManager, due: Row): Promise<void>;
 }
+
+/**
+ * The oldest row of a rail's queue whose `settle_after` has passed, locked; replicas skip each
+ * other's rows. `queue` is a table and the status of its waiting rows, written as a literal so
+ * that the planner can use the partial index on settle_after.
+ */
+export async function lockOldestDue<Row>(em: EntityManager, queue: string): Promise<Row | undefined> {
+  const [row] = (await em.query(
+    `SELECT * FROM ${queue} AND settle_after <= now() ORDER BY settle_after LIMIT 1 FOR UPDATE SKIP LOCKED`,
+  )) as Row[];
+  return row;
+}

@@ -3,6 +3,8 @@ import { RefundResponse, RefundStatus } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { EntityManager } from 'typeorm';
 
+import { lockOldestDue } from '../ledger/rail-settler';
+
 export interface NewRefund {
   businessId: string;
   transactionReference: string;
@@ -103,12 +105,8 @@ export class RefundsRepository {
   }
 
   /** The oldest refund due to settle, locked; replicas skip each other's rows. */
-  async lockNextDue(em: EntityManager): Promise<RefundRow | undefined> {
-    const [row] = (await em.query(
-      `SELECT * FROM outlets.refunds WHERE status = 'PENDING' AND settle_after <= now()
-       ORDER BY settle_after LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    )) as RefundRow[];
-    return row;
+  lockNextDue(em: EntityManager): Promise<RefundRow | undefined> {
+    return lockOldestDue(em, `outlets.refunds WHERE status = 'PENDING'`);
   }
 
   async settle(

@@ -3,6 +3,7 @@ import { BankTransferRequest } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { EntityManager } from 'typeorm';
 
+import { lockOldestDue } from '../ledger/rail-settler';
 import { Charge } from '../pricing/price';
 
 /** A row of outlets.payouts. */
@@ -52,12 +53,8 @@ export class PayoutsRepository {
   }
 
   /** Every business's oldest payout due to settle, locked; replicas skip each other's rows. */
-  async lockNextDue(em: EntityManager): Promise<PayoutRow | undefined> {
-    const [row] = (await em.query(
-      `SELECT * FROM outlets.payouts WHERE status = 'PROCESSING' AND settle_after <= now()
-       ORDER BY settle_after LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    )) as PayoutRow[];
-    return row;
+  lockNextDue(em: EntityManager): Promise<PayoutRow | undefined> {
+    return lockOldestDue(em, `outlets.payouts WHERE status = 'PROCESSING'`);
   }
 
   /** Records how the payout ended; returns when. */
