@@ -187,16 +187,11 @@ describe('pricing in the ledger', () => {
     const businessId = await fixture.business('test', ulid(), 'default');
     const outlet = await fixture.outlet(businessId);
     await payEveryWay(businessId, outlet, [1_000_000n, 1_000_000n, 20_000_000n, 1_000_000n, 1_000_000n]);
-    const figures = (await moneyEvents(businessId)).map(({ event, eventData }) => [
-      event,
-      eventData.productType,
-      eventData.fee,
-    ]);
     // Card 1.5%; QR 1%; transfer in 1% capped at ₦300; POS 0.5%; a payout ₦10.
-    expect(figures).toEqual([
-      ['fundAccount.success', 'deposit', '30000'],
-      ['fundAccount.success', 'pos', '5000'],
-      ['bankTransfer.success', 'payout', '1000'],
+    expect(await moneyEvents(businessId)).toMatchObject([
+      { event: 'fundAccount.success', eventData: { productType: 'deposit', fee: '30000' } },
+      { event: 'fundAccount.success', eventData: { productType: 'pos', fee: '5000' } },
+      { event: 'bankTransfer.success', eventData: { productType: 'payout', fee: '1000' } },
     ]);
     // Checkout payments tell the gateway their charge; it sends checkout.success with it.
     expect(await checkoutCharges(businessId)).toEqual([
@@ -228,15 +223,10 @@ describe('pricing in the ledger', () => {
     });
     await fund('100000');
     while (await fixture.get(PayoutSettler).settleNext());
-    const figures = (await moneyEvents(businessId)).map(({ eventData }) => [
-      eventData.productType,
-      eventData.fee,
-      eventData.commission,
-    ]);
-    expect(figures).toEqual([
-      ['deposit', '0', '0'],
-      ['deposit', '2100', '1050'],
-      ['payout', '0', '0'],
+    expect((await moneyEvents(businessId)).map(({ eventData }) => eventData)).toMatchObject([
+      { productType: 'deposit', fee: '0', commission: '0' },
+      { productType: 'deposit', fee: '2100', commission: '1050' },
+      { productType: 'payout', fee: '0', commission: '0' },
     ]);
     expect(await balanceOf(businessId, 'revenue')).toBe(1_050n);
     expect(await balanceOf(businessId, 'settlement')).toBe(1_050n);
