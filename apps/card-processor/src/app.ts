@@ -10,6 +10,4 @@ export const cardProcessorApp: AppSpec<Env> = {
   envClass: Env,
   database,
   features: [ChargesModule, PosModule],
-  outboxRelay: true,
-  kafkaConsumer: true,
 };

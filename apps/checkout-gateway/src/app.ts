@@ -28,8 +28,6 @@ export const gatewayApp: AppSpec<Env> = {
     SandboxModule,
     WebhooksModule,
   ],
-  outboxRelay: true,
-  kafkaConsumer: true,
   docs: {
     title: 'Payments API',
     description:

@@ -11,6 +11,4 @@ export const outletServiceApp: AppSpec<Env> = {
   envClass: Env,
   database,
   features: [BusinessesModule, CommandsModule, PosModule],
-  outboxRelay: true,
-  kafkaConsumer: true,
 };

@@ -12,7 +12,6 @@ export const posIngestApp: AppSpec<Env> = {
   database,
   features: [BusinessesModule, PosModule],
   outboxRelay: false,
-  kafkaConsumer: true,
   docs: {
     title: 'POS ingest API',
     description:

@@ -12,5 +12,4 @@ export const webhookDispatcherApp: AppSpec<Env> = {
   database,
   features: [BusinessesModule, DeliveriesModule, CommandsModule],
   outboxRelay: false,
-  kafkaConsumer: true,
 };

@@ -21,10 +21,13 @@ export interface AppSpec<E extends PlatformEnv> {
   database: AppDatabase;
   /** The app's feature modules, imported after the platform's. */
   features: Type[];
-  /** Whether the app writes events to its outbox, and so relays them to Kafka. */
-  outboxRelay: boolean;
+  /**
+   * Relay the app's outbox to Kafka; on unless the app never writes events, so that an app that
+   * starts writing them cannot forget to send them.
+   */
+  outboxRelay?: boolean;
   docs?: ApiDocsOptions;
-  /** Run the app's Kafka handlers (@EventHandler, @CommandHandler); tests that call handlers directly leave it off. */
+  /** Run the app's Kafka handlers (@EventHandler, @CommandHandler); on unless a test calls handlers directly. */
   kafkaConsumer?: boolean;
 }
 
@@ -35,7 +38,7 @@ export class AppModule {}
 function appModule<E extends PlatformEnv>(spec: AppSpec<E>, env: E): DynamicModule {
   return {
     module: AppModule,
-    imports: [PlatformModule.forRoot(env, spec.database, { outboxRelay: spec.outboxRelay }), ...spec.features],
+    imports: [PlatformModule.forRoot(env, spec.database, { outboxRelay: spec.outboxRelay ?? true }), ...spec.features],
   };
 }
 
@@ -92,7 +95,7 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
   });
   if (spec.docs) setupApiDocs(app, spec.docs);
   await app.init();
-  if (spec.kafkaConsumer) await app.get(KafkaConsumers).start();
+  if (spec.kafkaConsumer ?? true) await app.get(KafkaConsumers).start();
   return app;
 }
 
