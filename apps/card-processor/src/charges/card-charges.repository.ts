@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { VerificationStep } from '@payments/contracts';
 import { preparedQuery } from '@payments/platform-database';
 import { OutboxRow } from '@payments/platform-outbox';
@@ -24,7 +23,7 @@ export interface ChargeRow {
 /** card_processor.card_charges. Changes happen under the row lock its `lock…` methods take. */
 @Injectable()
 export class CardChargesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   /**
    * The checkout's first charge and, when given, its event, in one statement prepared once per

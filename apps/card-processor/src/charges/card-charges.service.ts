@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   answeredSteps,
   CardAuthorizationRequest,
@@ -34,7 +33,7 @@ export class CardChargesService {
   private readonly fingerprintKey: Buffer;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly charges: CardChargesRepository,
     @Inject(CARD_SEALER) private readonly sealer: Sealer,
     private readonly issuer: SandboxIssuer,

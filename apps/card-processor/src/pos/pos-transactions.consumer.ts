@@ -1,5 +1,4 @@
 import { Controller, Inject } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   EventEnvelope,
   PosTransactionAcceptedV1,
@@ -25,7 +24,7 @@ import { PosAuthorisationsRepository } from './pos-authorisations.repository';
 @Controller()
 export class PosTransactionsConsumer {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly authorisations: PosAuthorisationsRepository,
     @Inject(CARD_SEALER) private readonly cardSealer: Sealer,
     private readonly issuer: SandboxIssuer,

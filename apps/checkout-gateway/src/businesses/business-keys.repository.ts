@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { Business } from './business.entity';
@@ -17,7 +16,7 @@ export interface KeyAuditRow {
 /** gateway.business_keys and gateway.key_audit; every method but the lookup by key takes the business id. */
 @Injectable()
 export class BusinessKeysRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   async insert(
     em: EntityManager,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   BusinessKeysResponse,
   BusinessKeysRolledV1,
@@ -37,7 +36,7 @@ export interface RollRequest {
 @Injectable()
 export class BusinessKeysService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly keys: BusinessKeysRepository,
     private readonly businesses: BusinessesService,
     private readonly outbox: Outbox,

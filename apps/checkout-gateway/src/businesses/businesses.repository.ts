@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { Business } from './business.entity';
@@ -7,7 +6,7 @@ import { Business } from './business.entity';
 /** gateway.businesses, through its entity. */
 @Injectable()
 export class BusinessesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   async insert(em: EntityManager, business: Omit<Business, 'createdAt'>): Promise<void> {
     await em.insert(Business, business);

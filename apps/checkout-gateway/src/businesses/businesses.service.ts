@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload, PartnerCredentials, Topics } from '@payments/contracts';
 import {
   constantTimeEquals,
@@ -44,7 +43,7 @@ export class BusinessesService {
   });
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly businesses: BusinessesRepository,
     private readonly keys: BusinessKeysRepository,
     private readonly outbox: Outbox,

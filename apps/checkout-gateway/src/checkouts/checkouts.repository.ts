@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CheckoutOutcome, CheckoutResponse, CreateCheckoutRequest } from '@payments/contracts';
 import { preparedQuery } from '@payments/platform-database';
 import { OutboxRow } from '@payments/platform-outbox';
@@ -36,7 +35,7 @@ export interface NewCheckout {
 /** gateway.checkouts. Partner-facing reads take the business first; the link and the expirer are the two exceptions. */
 @Injectable()
 export class CheckoutsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   /** Inside `em`'s transaction when there is one; otherwise one statement, prepared once per connection. */
   async insert(businessId: string, checkout: NewCheckout, em?: EntityManager): Promise<void> {

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   CheckoutClosing,
   CheckoutOutcome,
@@ -40,7 +39,7 @@ export class CheckoutsService {
   private readonly ended = new LRUCache<string, CheckoutOutcome['status']>({ max: 100_000 });
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly checkouts: CheckoutsRepository,
     private readonly idempotencyKeys: IdempotencyKeysRepository,
     private readonly outbox: Outbox,

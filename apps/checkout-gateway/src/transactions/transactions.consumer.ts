@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   EventEnvelope,
   PartnerEventV1,
@@ -21,7 +20,7 @@ import { RecordedTransaction, TransactionsRepository } from './transactions.repo
 @Controller()
 export class TransactionsConsumer {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly transactions: TransactionsRepository,
   ) {}
 

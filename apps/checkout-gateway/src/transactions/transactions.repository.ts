@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { TransactionFilters, TransactionResponse } from '@payments/contracts';
 import { camelCased } from '@payments/platform-database';
 import { DataSource, EntityManager } from 'typeorm';
@@ -53,7 +52,7 @@ const filtered = `business_id = $1
 /** gateway.transactions: the business's transaction history. Every read names the business. */
 @Injectable()
 export class TransactionsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   /**
    * Records what events say of their transactions, in one statement; the references must be

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { EventEnvelope } from '@payments/contracts';
 import { DataSource } from 'typeorm';
 
@@ -16,7 +15,7 @@ export interface AwaitingRow {
 /** outlets.awaiting_onboarding: events held until outlets.tenants knows their business. */
 @Injectable()
 export class AwaitingOnboardingRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   async count(): Promise<number> {
     const [{ count }] = (await this.dataSource.query(

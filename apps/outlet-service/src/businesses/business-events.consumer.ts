@@ -1,5 +1,4 @@
 import { Controller, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
 import { ProcessedEvents } from '@payments/platform-outbox';
@@ -25,7 +24,7 @@ export class BusinessEventsConsumer {
   private readonly logger = new Logger(BusinessEventsConsumer.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly processed: ProcessedEvents,
     private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   CardChargeSucceededV1Payload,
   CheckoutAccount,
@@ -52,7 +51,7 @@ export class CheckoutPaymentsService {
   private readonly cardPayments = new LRUCache<string, CheckoutPaymentResult>({ max: 100_000 });
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly accounts: CheckoutAccountsRepository,
     private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CreditVirtualAccountRequest, CreditVirtualAccountResult, PartnerEvents } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
@@ -27,7 +26,7 @@ export interface CreditOptions {
 @Injectable()
 export class CreditVirtualAccountUseCase {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly wallets: WalletsRepository,
     private readonly railCredits: RailCredits,
     private readonly commands: MoneyCommandsRepository,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CheckoutOutcome, ErrorCode, ErrorCodes } from '@payments/contracts';
 import { requestHash } from '@payments/platform-crypto';
 import { preparedQuery } from '@payments/platform-database';
@@ -52,7 +51,7 @@ export class CheckoutAlreadyDecided extends Error {
  */
 @Injectable()
 export class MoneyMovesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   async move<T>(move: MoneyMove<T>): Promise<T> {
     try {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   CreateOutletRequest,
   OutletPageResponse,
@@ -21,7 +20,7 @@ const depositSuffix = ' (deposit)';
 @Injectable()
 export class OutletsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly outlets: OutletsRepository,
     private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PartnerEvents, PosTransactionDecidedV1Payload } from '@payments/contracts';
 import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
@@ -21,7 +20,7 @@ const consumer = 'outlet-service.pos';
 @Injectable()
 export class PosCreditUseCase {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly processed: ProcessedEvents,
     private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,

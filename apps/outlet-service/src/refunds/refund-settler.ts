@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PartnerEvents } from '@payments/contracts';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -22,7 +21,7 @@ export const decliningSandboxReason = 'decline';
 @Injectable()
 export class RefundSettler extends RailSettler<RefundRow> {
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    dataSource: DataSource,
     private readonly refunds: RefundsRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,

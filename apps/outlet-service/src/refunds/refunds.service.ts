@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CreateRefundRequest, PartnerEvents, RefundResponse } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
@@ -21,7 +20,7 @@ import { RefundsRepository, toRefundResponse } from './refunds.repository';
 @Injectable()
 export class RefundsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly businesses: BusinessesRepository,
     private readonly commands: MoneyCommandsRepository,
     private readonly payments: RefundablePaymentsRepository,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { SweepSettingsRequest, SweepSettingsResponse } from '@payments/contracts';
 import { DataSource } from 'typeorm';
 
@@ -8,7 +7,7 @@ import { BusinessesRepository } from '../businesses/businesses.repository';
 @Injectable()
 export class SweepSettingsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly businesses: BusinessesRepository,
   ) {}
 

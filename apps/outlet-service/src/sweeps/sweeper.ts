@@ -1,5 +1,4 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PartnerEvents } from '@payments/contracts';
 import { WorkerLoop } from '@payments/platform-bootstrap';
 import { newUlid } from '@payments/platform-crypto';
@@ -26,7 +25,7 @@ export class Sweeper implements OnApplicationBootstrap, BeforeApplicationShutdow
   private readonly worker: WorkerLoop;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,

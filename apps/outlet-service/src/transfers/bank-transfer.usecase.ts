@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { BankTransferRequest, BankTransferResponse } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
@@ -18,7 +17,7 @@ import { PayoutsRepository } from './payouts.repository';
 @Injectable()
 export class BankTransferUseCase {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly payouts: PayoutsRepository,
     private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { InternalTransferRequest, InternalTransferResponse, PartnerEvents } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
@@ -18,7 +17,7 @@ import { WalletsRepository } from '../wallets/wallets.repository';
 @Injectable()
 export class InternalTransferUseCase {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly wallets: WalletsRepository,
     private readonly moves: MoneyMovesRepository,
     private readonly events: PartnerEventsOutbox,

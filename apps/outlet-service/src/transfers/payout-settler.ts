@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PartnerEvents } from '@payments/contracts';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -21,7 +20,7 @@ import { PayoutRow, PayoutsRepository } from './payouts.repository';
 @Injectable()
 export class PayoutSettler extends RailSettler<PayoutRow> {
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    dataSource: DataSource,
     private readonly payouts: PayoutsRepository,
     private readonly wallets: WalletsRepository,
     private readonly ledger: LedgerService,

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   BusinessKeysRolledV1,
   BusinessKeysRolledV1Payload,
@@ -24,7 +23,7 @@ const consumer = 'webhook-dispatcher.endpoints';
 @Controller()
 export class BusinessEventsConsumer {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly processed: ProcessedEvents,
     private readonly endpoints: EndpointsRepository,
     private readonly deliveries: DeliveriesRepository,

@@ -3,7 +3,6 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
 import { Controller, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CommandReply, PartnerEvents, Topics, WebhookCommand, WebhookEndpointResponse } from '@payments/contracts';
 import { apiError, commandReply } from '@payments/platform-envelope';
 import { CommandHandler } from '@payments/platform-kafka';
@@ -21,7 +20,7 @@ export class WebhookCommandsController {
   private readonly logger = new Logger(WebhookCommandsController.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly endpoints: EndpointsRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly worker: DeliveryWorker,

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
 import { DeliveryRow } from './deliveries.repository';
@@ -29,7 +28,7 @@ export interface CircuitChanges {
 /** webhooks.attempts, with the delivery state and the circuits each attempt changes. */
 @Injectable()
 export class AttemptsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   /**
    * The whole batch in one statement, so one round trip and atomic: the attempts, their

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   DeliveryAttemptResponse,
   DeliveryDetailResponse,
@@ -52,7 +51,7 @@ export interface ClaimLimits {
 
 @Injectable()
 export class DeliveriesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   /** Idempotent per event and destination: a redelivered Kafka message adds nothing. */
   async add(em: EntityManager, delivery: NewDelivery): Promise<string> {

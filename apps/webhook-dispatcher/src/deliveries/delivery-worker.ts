@@ -1,5 +1,4 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { WakeUp } from '@payments/platform-async';
 import { SpanKind, traceContinued } from '@payments/platform-tracing';
 import { DataSource } from 'typeorm';
@@ -35,7 +34,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly wakeUp = new WakeUp();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly deliveries: DeliveriesRepository,
     private readonly endpoints: EndpointsRepository,
     private readonly sender: WebhookSender,

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { EventEnvelope, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
 import { EventBatchHandler, MessageContext } from '@payments/platform-kafka';
 import { carriedTraceContext } from '@payments/platform-tracing';
@@ -19,7 +18,7 @@ import { DeliveryWorker } from './delivery-worker';
 @Controller()
 export class PartnerEventsConsumer {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly endpoints: EndpointsRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly worker: DeliveryWorker,

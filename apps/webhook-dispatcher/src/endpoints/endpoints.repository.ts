@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Sealer } from '@payments/platform-crypto';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
@@ -42,7 +41,7 @@ export class EndpointsRepository {
   });
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly sealer: Sealer,
   ) {}
 

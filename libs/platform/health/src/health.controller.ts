@@ -1,6 +1,5 @@
 import { BeforeApplicationShutdown, Controller, Get, HttpStatus, Injectable } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DomainError, SuccessMessage } from '@payments/platform-envelope';
 import { KafkaAdmin } from '@payments/platform-kafka';
 import { DataSource } from 'typeorm';
@@ -23,7 +22,7 @@ export class ShutdownState implements BeforeApplicationShutdown {
 @Controller('health')
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly kafka: KafkaAdmin,
     private readonly shutdown: ShutdownState,
   ) {}

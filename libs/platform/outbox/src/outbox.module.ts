@@ -8,7 +8,6 @@ import {
   Module,
   OnApplicationBootstrap,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PlatformEnv } from '@payments/platform-config';
 import { KAFKA_CLIENT } from '@payments/platform-kafka';
 import { Metrics } from '@payments/platform-metrics';
@@ -34,7 +33,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
   private pruning: Promise<void> = Promise.resolve();
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    dataSource: DataSource,
     @Inject(KAFKA_CLIENT) kafka: Kafka,
     private readonly env: PlatformEnv,
     @Inject(RELAY_ENABLED) private readonly relayEnabled: boolean,
