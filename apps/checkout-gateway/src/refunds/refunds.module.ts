@@ -4,10 +4,12 @@ import { BusinessesModule } from '../businesses/businesses.module';
 import { CheckoutsModule } from '../checkouts/checkouts.module';
 import { KafkaClientsModule } from '../kafka-clients/kafka-clients.module';
 import { RefundsController } from './refunds.controller';
+import { RefundsService } from './refunds.service';
 
 /** Refunds, booked and settled by outlet-service. */
 @Module({
   imports: [BusinessesModule, KafkaClientsModule, CheckoutsModule],
+  providers: [RefundsService],
   controllers: [RefundsController],
 })
 export class RefundsModule {}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { CreateRefundRequest, RefundResponse } from '@payments/contracts';
+import { apiError, ValidationFailedError } from '@payments/platform-envelope';
+
+import { Business } from '../businesses/business.entity';
+import { CheckoutsRepository } from '../checkouts/checkouts.repository';
+import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
+
+/** Refunds are booked and settled by outlet-service; the gateway checks what only it knows first. */
+@Injectable()
+export class RefundsService {
+  constructor(
+    private readonly outletService: OutletServiceClient,
+    private readonly checkouts: CheckoutsRepository,
+  ) {}
+
+  async create(business: Business, request: CreateRefundRequest, idempotencyKey?: string): Promise<RefundResponse> {
+    if (!idempotencyKey)
+      throw new ValidationFailedError([
+        { field: 'Idempotency-Key', messages: ['Idempotency-Key is required: a retry must never refund twice'] },
+      ]);
+    // The gateway knows checkouts the ledger never saw: one not paid says so rather than "not found".
+    const checkout = await this.checkouts.find(business.id, request.transactionReference);
+    if (checkout && checkout.status !== 'SUCCESS')
+      throw apiError(
+        'REFUND_NOT_ALLOWED',
+        `Checkout ${checkout.reference} has not been paid (${checkout.status}): there is nothing to refund`,
+      );
+    return this.outletService.send({ type: 'createRefund', businessId: business.id, request, idempotencyKey });
+  }
+
+  get(business: Business, reference: string): Promise<RefundResponse> {
+    return this.outletService.send({ type: 'getRefund', businessId: business.id, reference });
+  }
+}
