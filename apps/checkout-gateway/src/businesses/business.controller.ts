@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Get, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import {
   BusinessKeysResponse,
@@ -6,7 +6,7 @@ import {
   RolledKeysResponse,
   RollKeysRequest,
 } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import { Answers, ApiRequestBody } from '@payments/platform-envelope';
 
 import { CallingApiKey, CurrentBusiness, PartnerController } from './api-key.guard';
 import { Business } from './business.entity';
@@ -18,8 +18,7 @@ export class BusinessController {
 
   @Get()
   @ApiOperation({ summary: 'The business behind the calling keys: check your credentials and mode' })
-  @ApiEnvelopeOk(BusinessProfileResponse)
-  @SuccessMessage('Business retrieved')
+  @Answers(BusinessProfileResponse, 'Business retrieved')
   profile(@CurrentBusiness() business: Business): BusinessProfileResponse {
     return {
       businessId: business.id,
@@ -31,14 +30,11 @@ export class BusinessController {
   }
 
   @Post('keys/roll')
-  @HttpCode(200)
   @ApiOperation({
     summary: 'Issue a new key pair; the pair in use keeps working for the grace period you choose (0 to 72 hours)',
   })
   @ApiRequestBody(RollKeysRequest)
-  @ApiEnvelopeOk(RolledKeysResponse)
-  @ApiEnvelopeErrors(403, 422)
-  @SuccessMessage('Keys rolled')
+  @Answers(RolledKeysResponse, 'Keys rolled', 403, 422)
   roll(
     @CurrentBusiness() business: Business,
     @CallingApiKey() callingApiKey: string,
@@ -52,8 +48,7 @@ export class BusinessController {
   @ApiOperation({
     summary: 'Your key pairs (never the keys themselves) and the audit trail of their creation, rolls and expiry',
   })
-  @ApiEnvelopeOk(BusinessKeysResponse)
-  @SuccessMessage('Keys retrieved')
+  @Answers(BusinessKeysResponse, 'Keys retrieved')
   keyList(@CurrentBusiness() business: Business): Promise<BusinessKeysResponse> {
     return this.keys.list(business.id);
   }

@@ -1,7 +1,7 @@
-import { Body, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CardAuthorizationRequest, CardChargeResponse, CardPaymentRequest } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import { Answers, ApiRequestBody } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -12,12 +12,9 @@ export class CardPaymentsController {
   constructor(private readonly payments: CardPaymentsService) {}
 
   @Post('card-payment')
-  @HttpCode(200)
   @ApiOperation({ summary: 'Charge a card for the checkout; the answer says which verification comes next' })
   @ApiRequestBody(CardPaymentRequest)
-  @ApiEnvelopeOk(CardChargeResponse)
-  @ApiEnvelopeErrors(404, 422, 503)
-  @SuccessMessage('Card charge processed')
+  @Answers(CardChargeResponse, 'Card charge processed', 404, 422, 503)
   pay(
     @CurrentBusiness() business: Business,
     @Param('reference') reference: string,
@@ -27,12 +24,9 @@ export class CardPaymentsController {
   }
 
   @Post('card-authorization')
-  @HttpCode(200)
   @ApiOperation({ summary: 'Answer the verification the last answer asked for: pin, otp, address, birthday or phone' })
   @ApiRequestBody(CardAuthorizationRequest)
-  @ApiEnvelopeOk(CardChargeResponse)
-  @ApiEnvelopeErrors(404, 422, 503)
-  @SuccessMessage('Card verification processed')
+  @Answers(CardChargeResponse, 'Card verification processed', 404, 422, 503)
   authorize(
     @CurrentBusiness() business: Business,
     @Param('reference') reference: string,

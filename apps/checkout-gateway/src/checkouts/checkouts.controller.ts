@@ -1,7 +1,7 @@
-import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Get, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CheckoutResponse, CreateCheckoutRequest, CreateCheckoutResponse } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import { Answers, ApiRequestBody } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -13,13 +13,10 @@ export class CheckoutsController {
   constructor(private readonly checkouts: CheckoutsService) {}
 
   @Post()
-  @HttpCode(200)
   @ApiOperation({ summary: 'Start a checkout: a reference and the hosted page link to send the customer to' })
   @AcceptsIdempotencyKey()
   @ApiRequestBody(CreateCheckoutRequest)
-  @ApiEnvelopeOk(CreateCheckoutResponse)
-  @ApiEnvelopeErrors(422)
-  @SuccessMessage('Checkout created successfully')
+  @Answers(CreateCheckoutResponse, 'Checkout created successfully', 422)
   create(
     @CurrentBusiness() business: Business,
     @Body() request: CreateCheckoutRequest,
@@ -30,9 +27,7 @@ export class CheckoutsController {
 
   @Get(':reference')
   @ApiOperation({ summary: 'The checkout as it is now: verify its status before you fulfil' })
-  @ApiEnvelopeOk(CheckoutResponse)
-  @ApiEnvelopeErrors(404)
-  @SuccessMessage('Transaction retrieved')
+  @Answers(CheckoutResponse, 'Transaction retrieved', 404)
   get(@CurrentBusiness() business: Business, @Param('reference') reference: string): Promise<CheckoutResponse> {
     return this.checkouts.get(business.id, reference);
   }

@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import {
   CreateOutletRequest,
@@ -9,7 +9,7 @@ import {
   SweepSettingsResponse,
 } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import { Answers, ApiRequestBody } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -21,13 +21,10 @@ export class OutletsController {
   constructor(private readonly outletService: OutletServiceClient) {}
 
   @Post()
-  @HttpCode(200)
   @ApiOperation({ summary: 'Create an outlet with its collection and deposit wallets' })
   @ApiRequestBody(CreateOutletRequest)
-  @ApiEnvelopeOk(OutletResponse)
-  @ApiEnvelopeErrors(422, 503)
-  @SuccessMessage('Outlet created successfully')
   @AcceptsIdempotencyKey()
+  @Answers(OutletResponse, 'Outlet created successfully', 422, 503)
   create(
     @CurrentBusiness() business: Business,
     @Body() request: CreateOutletRequest,
@@ -44,9 +41,7 @@ export class OutletsController {
 
   @Get()
   @ApiOperation({ summary: 'Find outlets by externalReference (exact) or accountName (prefix, any case)' })
-  @ApiEnvelopeOk(OutletPageResponse)
-  @ApiEnvelopeErrors(422, 503)
-  @SuccessMessage('Outlets retrieved successfully')
+  @Answers(OutletPageResponse, 'Outlets retrieved successfully', 422, 503)
   search(@CurrentBusiness() business: Business, @Query() query: SearchOutletsQuery): Promise<OutletPageResponse> {
     return this.outletService.send({ type: 'searchOutlets', businessId: business.id, ...query });
   }
@@ -54,9 +49,7 @@ export class OutletsController {
   @Put('sweep-settings')
   @ApiOperation({ summary: 'Sweep collection wallets to the settlement wallet automatically' })
   @ApiRequestBody(SweepSettingsRequest)
-  @ApiEnvelopeOk(SweepSettingsResponse)
-  @ApiEnvelopeErrors(422, 503)
-  @SuccessMessage('Sweep settings updated')
+  @Answers(SweepSettingsResponse, 'Sweep settings updated', 422, 503)
   updateSweepSettings(
     @CurrentBusiness() business: Business,
     @Body() request: SweepSettingsRequest,
@@ -66,9 +59,7 @@ export class OutletsController {
 
   @Get(':outletId')
   @ApiOperation({ summary: 'Fetch one outlet with the live balances of its wallets' })
-  @ApiEnvelopeOk(OutletResponse)
-  @ApiEnvelopeErrors(404, 503)
-  @SuccessMessage('Outlet retrieved successfully')
+  @Answers(OutletResponse, 'Outlet retrieved successfully', 404, 503)
   get(@CurrentBusiness() business: Business, @Param('outletId') outletId: string): Promise<OutletResponse> {
     return this.outletService.send({ type: 'getOutlet', businessId: business.id, outletId });
   }

@@ -1,7 +1,7 @@
 import { Get } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { WalletResponse } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, SuccessMessage } from '@payments/platform-envelope';
+import { Answers } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -13,9 +13,7 @@ export class WalletsController {
 
   @Get('settlement')
   @ApiOperation({ summary: 'Your settlement wallet: checkout payments and sweeps land here' })
-  @ApiEnvelopeOk(WalletResponse)
-  @ApiEnvelopeErrors(503)
-  @SuccessMessage('Wallet retrieved successfully')
+  @Answers(WalletResponse, 'Wallet retrieved successfully', 503)
   settlement(@CurrentBusiness() business: Business): Promise<WalletResponse> {
     return this.outletService.send({ type: 'getSettlementWallet', businessId: business.id });
   }

@@ -1,7 +1,7 @@
-import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Get, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CreateRefundRequest, RefundResponse } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import { Answers, ApiRequestBody } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -13,13 +13,10 @@ export class RefundsController {
   constructor(private readonly refunds: RefundsService) {}
 
   @Post()
-  @HttpCode(200)
   @ApiOperation({ summary: 'Refund a paid checkout or POS payment, in full or in part; its amount is held at once' })
   @ApiRequestBody(CreateRefundRequest)
-  @ApiEnvelopeOk(RefundResponse)
-  @ApiEnvelopeErrors(404, 422, 503)
-  @SuccessMessage('Refund accepted')
   @RequiresIdempotencyKey()
+  @Answers(RefundResponse, 'Refund accepted', 404, 422, 503)
   create(
     @CurrentBusiness() business: Business,
     @Body() request: CreateRefundRequest,
@@ -30,9 +27,7 @@ export class RefundsController {
 
   @Get(':reference')
   @ApiOperation({ summary: 'A refund and its status: PENDING, then PROCESSED or FAILED' })
-  @ApiEnvelopeOk(RefundResponse)
-  @ApiEnvelopeErrors(404, 503)
-  @SuccessMessage('Refund retrieved successfully')
+  @Answers(RefundResponse, 'Refund retrieved successfully', 404, 503)
   get(@CurrentBusiness() business: Business, @Param('reference') reference: string): Promise<RefundResponse> {
     return this.refunds.get(business, reference);
   }

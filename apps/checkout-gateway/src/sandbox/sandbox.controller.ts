@@ -1,7 +1,7 @@
-import { Body, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CreditVirtualAccountRequest, CreditVirtualAccountResponse } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import { Answers, ApiRequestBody } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -14,13 +14,10 @@ export class SandboxController {
   constructor(private readonly rail: SandboxRailService) {}
 
   @Post('virtual-accounts/:accountNumber/credit')
-  @HttpCode(200)
   @ApiOperation({ summary: 'Simulate an inbound bank transfer to a virtual account (test keys only)' })
   @ApiRequestBody(CreditVirtualAccountRequest)
-  @ApiEnvelopeOk(CreditVirtualAccountResponse)
-  @ApiEnvelopeErrors(403, 404, 422, 503)
-  @SuccessMessage('Virtual account credited')
   @AcceptsIdempotencyKey()
+  @Answers(CreditVirtualAccountResponse, 'Virtual account credited', 403, 404, 422, 503)
   credit(
     @CurrentBusiness() business: Business,
     @Param('accountNumber') accountNumber: string,

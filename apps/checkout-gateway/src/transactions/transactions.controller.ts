@@ -1,7 +1,7 @@
 import { Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { TransactionPage, TransactionResponse, TransactionsExportQuery, TransactionsQuery } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, RawResponse, SuccessMessage } from '@payments/platform-envelope';
+import { Answers, ApiEnvelopeErrors, RawResponse } from '@payments/platform-envelope';
 import { FastifyReply } from 'fastify';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
@@ -15,9 +15,7 @@ export class TransactionsController {
 
   @Get()
   @ApiOperation({ summary: 'Your transactions, newest first, filtered and a page at a time' })
-  @ApiEnvelopeOk(TransactionPage)
-  @ApiEnvelopeErrors(422)
-  @SuccessMessage('Transactions retrieved successfully')
+  @Answers(TransactionPage, 'Transactions retrieved successfully', 422)
   list(@CurrentBusiness() business: Business, @Query() query: TransactionsQuery): Promise<TransactionPage> {
     return this.transactions.page(business.id, query);
   }
@@ -49,9 +47,7 @@ export class TransactionsController {
 
   @Get(':reference')
   @ApiOperation({ summary: 'One of your transactions, by its reference' })
-  @ApiEnvelopeOk(TransactionResponse)
-  @ApiEnvelopeErrors(404)
-  @SuccessMessage('Transaction retrieved successfully')
+  @Answers(TransactionResponse, 'Transaction retrieved successfully', 404)
   get(@CurrentBusiness() business: Business, @Param('reference') reference: string): Promise<TransactionResponse> {
     return this.transactions.get(business.id, reference);
   }

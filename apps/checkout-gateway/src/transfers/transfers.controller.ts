@@ -1,4 +1,4 @@
-import { Body, HttpCode, Post } from '@nestjs/common';
+import { Body, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import {
   BankTransferRequest,
@@ -6,7 +6,7 @@ import {
   InternalTransferRequest,
   InternalTransferResponse,
 } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import { Answers, ApiRequestBody } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -17,12 +17,9 @@ export class TransfersController {
   constructor(private readonly outletService: OutletServiceClient) {}
 
   @Post('internal')
-  @HttpCode(200)
   @ApiOperation({ summary: 'Move money between two wallets of your business; idempotent on reference' })
   @ApiRequestBody(InternalTransferRequest)
-  @ApiEnvelopeOk(InternalTransferResponse)
-  @ApiEnvelopeErrors(404, 422, 503)
-  @SuccessMessage('Transfer successful')
+  @Answers(InternalTransferResponse, 'Transfer successful', 404, 422, 503)
   internal(
     @CurrentBusiness() business: Business,
     @Body() request: InternalTransferRequest,
@@ -31,12 +28,9 @@ export class TransfersController {
   }
 
   @Post('bank')
-  @HttpCode(200)
   @ApiOperation({ summary: 'Pay out from a deposit wallet to a bank account; settles asynchronously' })
   @ApiRequestBody(BankTransferRequest)
-  @ApiEnvelopeOk(BankTransferResponse)
-  @ApiEnvelopeErrors(403, 404, 422, 503)
-  @SuccessMessage('Transfer is processing')
+  @Answers(BankTransferResponse, 'Transfer is processing', 403, 404, 422, 503)
   bank(@CurrentBusiness() business: Business, @Body() request: BankTransferRequest): Promise<BankTransferResponse> {
     return this.outletService.send({ type: 'bankTransfer', businessId: business.id, request });
   }

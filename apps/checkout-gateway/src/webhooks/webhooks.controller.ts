@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import {
   DeliveryDetailResponse,
@@ -8,7 +8,7 @@ import {
   SetWebhookEndpointRequest,
   WebhookEndpointResponse,
 } from '@payments/contracts';
-import { ApiEnvelopeErrors, ApiEnvelopeOk, ApiRequestBody, SuccessMessage } from '@payments/platform-envelope';
+import { Answers, ApiRequestBody } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -20,8 +20,7 @@ export class WebhooksController {
 
   @Get('endpoint')
   @ApiOperation({ summary: 'Your webhook URL, its status and the Standard Webhooks signing secret' })
-  @ApiEnvelopeOk(WebhookEndpointResponse)
-  @SuccessMessage('Webhook endpoint retrieved')
+  @Answers(WebhookEndpointResponse, 'Webhook endpoint retrieved')
   endpoint(@CurrentBusiness() business: Business): Promise<WebhookEndpointResponse> {
     return this.webhooks.send({ type: 'getEndpoint', businessId: business.id });
   }
@@ -29,9 +28,7 @@ export class WebhooksController {
   @Put('endpoint')
   @ApiOperation({ summary: 'Set the URL events are delivered to (re-enables an endpoint disabled by 410)' })
   @ApiRequestBody(SetWebhookEndpointRequest)
-  @ApiEnvelopeOk(WebhookEndpointResponse)
-  @ApiEnvelopeErrors(422)
-  @SuccessMessage('Webhook endpoint updated')
+  @Answers(WebhookEndpointResponse, 'Webhook endpoint updated', 422)
   setEndpoint(
     @CurrentBusiness() business: Business,
     @Body() request: SetWebhookEndpointRequest,
@@ -41,9 +38,7 @@ export class WebhooksController {
 
   @Get('deliveries')
   @ApiOperation({ summary: 'Deliveries, newest first; filter by status, event and creation time' })
-  @ApiEnvelopeOk(DeliveryPageResponse)
-  @ApiEnvelopeErrors(422)
-  @SuccessMessage('Deliveries retrieved')
+  @Answers(DeliveryPageResponse, 'Deliveries retrieved', 422)
   deliveries(
     @CurrentBusiness() business: Business,
     @Query() query: ListDeliveriesQuery,
@@ -53,9 +48,7 @@ export class WebhooksController {
 
   @Get('deliveries/:deliveryId')
   @ApiOperation({ summary: 'One delivery with every attempt: time, status code, latency, first 1 KB of the answer' })
-  @ApiEnvelopeOk(DeliveryDetailResponse)
-  @ApiEnvelopeErrors(404)
-  @SuccessMessage('Delivery retrieved')
+  @Answers(DeliveryDetailResponse, 'Delivery retrieved', 404)
   delivery(
     @CurrentBusiness() business: Business,
     @Param('deliveryId') deliveryId: string,
@@ -64,21 +57,15 @@ export class WebhooksController {
   }
 
   @Post('deliveries/:deliveryId/replay')
-  @HttpCode(200)
   @ApiOperation({ summary: 'Send a delivery again, as a new delivery with the same event id' })
-  @ApiEnvelopeOk(DeliveryResponse)
-  @ApiEnvelopeErrors(404, 422)
-  @SuccessMessage('Replay scheduled')
+  @Answers(DeliveryResponse, 'Replay scheduled', 404, 422)
   replay(@CurrentBusiness() business: Business, @Param('deliveryId') deliveryId: string): Promise<DeliveryResponse> {
     return this.webhooks.send({ type: 'replayDelivery', businessId: business.id, deliveryId });
   }
 
   @Post('test')
-  @HttpCode(200)
   @ApiOperation({ summary: 'Send a signed webhook.test event to your endpoint' })
-  @ApiEnvelopeOk(DeliveryResponse)
-  @ApiEnvelopeErrors(422)
-  @SuccessMessage('Test event scheduled')
+  @Answers(DeliveryResponse, 'Test event scheduled', 422)
   test(@CurrentBusiness() business: Business): Promise<DeliveryResponse> {
     return this.webhooks.send({ type: 'sendTest', businessId: business.id });
   }

@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, HttpCode } from '@nestjs/common';
 import { ApiBody, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import type {
   OperationObject,
@@ -8,6 +8,8 @@ import type {
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type DtoClass = Function;
+
+import { SuccessMessage } from './envelope.interceptor';
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -88,6 +90,15 @@ export function envelopeOperation(route: {
       ),
     },
   };
+}
+
+/**
+ * What a route answers: 200 with the envelope whose `data` is a `dto` and whose message is
+ * `message` (a POST too: the envelope says what happened), or the error envelope with one of
+ * `errors`; documented as such.
+ */
+export function Answers(dto: DtoClass, message: string, ...errors: number[]) {
+  return applyDecorators(SuccessMessage(message), ApiEnvelopeErrors(...errors), ApiEnvelopeOk(dto), HttpCode(200));
 }
 
 /** Documents error answers of a route, all in the error envelope. */

@@ -1,9 +1,11 @@
 import { Body, Controller, Get, Logger, Module, Post } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEmail, IsString, MaxLength, ValidateNested } from 'class-validator';
 
+import { Answers } from './api-docs';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { DomainError } from './domain-error';
 import { EnvelopeInterceptor, SuccessMessage } from './envelope.interceptor';
@@ -33,6 +35,12 @@ class ThingsController {
   @SuccessMessage('Thing created')
   create(@Body() body: CreateThing) {
     return { accountName: body.accountName };
+  }
+
+  @Post('answered')
+  @Answers(Address, 'Thing answered', 404, 422)
+  answered() {
+    return { city: 'Lagos' };
   }
 
   @Get('missing')
@@ -88,6 +96,19 @@ describe('response envelope', () => {
       message: 'Thing created',
       data: { accountName: 'Ada' },
     });
+  });
+
+  it('answers a route declared with Answers 200, a POST too, with its message, and documents its answers', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things/answered' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      status: true,
+      statusCode: 200,
+      message: 'Thing answered',
+      data: { city: 'Lagos' },
+    });
+    const document = SwaggerModule.createDocument(app, new DocumentBuilder().build());
+    expect(Object.keys(document.paths['/things/answered'].post!.responses).sort()).toEqual(['200', '404', '422']);
   });
 
   it('answers 422 naming every bad field, nested ones by path', async () => {
