@@ -2,11 +2,14 @@ import { Module } from '@nestjs/common';
 
 import { DeliveriesModule } from '../deliveries/deliveries.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
+import { EndpointSettings } from './endpoint-settings';
+import { ManualDeliveries } from './manual-deliveries';
 import { WebhookCommandsController } from './webhook-commands.controller';
 
 /** The gateway's requests: endpoint settings, deliveries, replays and test events. */
 @Module({
   imports: [EndpointsModule, DeliveriesModule],
+  providers: [EndpointSettings, ManualDeliveries],
   controllers: [WebhookCommandsController],
 })
 export class CommandsModule {}

@@ -4,11 +4,13 @@ import { Env } from '../config/env';
 import { DeliveriesRepository } from '../deliveries/deliveries.repository';
 import { DeliveryWorker } from '../deliveries/delivery-worker';
 import { Endpoint, EndpointsRepository } from '../endpoints/endpoints.repository';
+import { EndpointSettings } from './endpoint-settings';
+import { ManualDeliveries } from './manual-deliveries';
 import { WebhookCommandsController } from './webhook-commands.controller';
 
 const dataKey = 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=';
 
-/** The controller with fakes for its storage: only the URL checks are real. */
+/** The controller and its endpoint settings with fakes for their storage: only the URL checks are real. */
 function controller(env: Record<string, string> = {}) {
   let endpoint: Endpoint = {
     businessId: 'b1',
@@ -30,13 +32,14 @@ function controller(env: Record<string, string> = {}) {
   const deliveries = { retarget: async () => undefined } as unknown as DeliveriesRepository;
   const worker = { nudge: () => undefined } as unknown as DeliveryWorker;
   const dataSource = { transaction: (work: (em: unknown) => Promise<unknown>) => work({}) };
-  return new WebhookCommandsController(
+  const settings = new EndpointSettings(
     dataSource as never,
     endpoints,
     deliveries,
     worker,
     loadEnv(Env, { DATA_ENCRYPTION_KEY: dataKey, ...env }),
   );
+  return new WebhookCommandsController(settings, {} as ManualDeliveries, deliveries);
 }
 
 describe('setting a sandbox business’s webhook URL', () => {

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+
+import { Injectable } from '@nestjs/common';
+import { DeliveryResponse, PartnerEvents } from '@payments/contracts';
+import { apiError } from '@payments/platform-envelope';
+import { DataSource } from 'typeorm';
+
+import { DeliveriesRepository, toResponse } from '../deliveries/deliveries.repository';
+import { DeliveryWorker } from '../deliveries/delivery-worker';
+import { EndpointSettings } from './endpoint-settings';
+
+interface ManualDelivery {
+  eventId: string;
+  event: string;
+  eventData: Record<string, unknown>;
+  target: 'replay' | 'test';
+  url: string;
+}
+
+/** Deliveries a partner asks for: a replay of an earlier one, or a signed test event. */
+@Injectable()
+export class ManualDeliveries {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly worker: DeliveryWorker,
+    private readonly settings: EndpointSettings,
+  ) {}
+
+  /** A new delivery of the same event, to the callback it went to or the endpoint as it is now. */
+  async replay(businessId: string, deliveryId: string): Promise<DeliveryResponse> {
+    const original = await this.deliveries.own(businessId, deliveryId);
+    const endpoint = await this.settings.endpoint(businessId);
+    const url = original.target === 'callback' ? original.url : endpoint.url;
+    if (!url) throw urlNotSet();
+    return this.enqueue(businessId, {
+      eventId: original.event_id,
+      event: original.event,
+      eventData: original.event_data,
+      target: 'replay',
+      url,
+    });
+  }
+
+  async sendTest(businessId: string): Promise<DeliveryResponse> {
+    const { url } = await this.settings.endpoint(businessId);
+    if (!url) throw urlNotSet();
+    const eventData = {
+      message: 'This is a test event from your payments dashboard',
+      businessId,
+      createdAt: new Date().toISOString(),
+    };
+    return this.enqueue(businessId, {
+      eventId: randomUUID(),
+      event: PartnerEvents.webhookTest,
+      eventData,
+      target: 'test',
+      url,
+    });
+  }
+
+  private async enqueue(businessId: string, delivery: ManualDelivery): Promise<DeliveryResponse> {
+    const id = await this.dataSource.transaction((em) => this.deliveries.add(em, { businessId, ...delivery }));
+    this.worker.nudge();
+    return toResponse(await this.deliveries.own(businessId, id));
+  }
+}
+
+const urlNotSet = () => apiError('WEBHOOK_URL_NOT_SET', 'Set a webhook URL with PUT /webhooks/endpoint first');
