@@ -8,6 +8,7 @@ export type CamelCased<Row> = {
   [Column in keyof Row as Column extends string ? CamelCase<Column> : Column]: Row[Column];
 };
 
+// Keyed by column names of the code's own statements: as many entries as the schema has columns.
 const camelNames = new Map<string, string>();
 
 function camelName(column: string): string {
