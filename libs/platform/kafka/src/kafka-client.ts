@@ -3,6 +3,18 @@ import { Kafka, LogEntry, logLevel } from 'kafkajs';
 
 export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
 
+/**
+ * What every consumer of the platform shares: topics exist before anyone reads them, a dead
+ * member is noticed within 15 s, and fetches are long polls (one returns as soon as data
+ * arrives, so an idle consumer asks about once a second).
+ */
+export const consumerSettings = {
+  allowAutoTopicCreation: false,
+  sessionTimeout: 15_000,
+  heartbeatInterval: 3000,
+  maxWaitTimeInMs: 1000,
+} as const;
+
 export interface KafkaClientOptions {
   brokers: string[];
   clientId: string;

@@ -9,7 +9,7 @@ import { AssignerProtocol, Consumer, Kafka, PartitionAssigner } from 'kafkajs';
 import { BulkYield } from '../consumers/bulk-yield';
 import { replyHeaders } from '../consumers/handlers';
 import { KafkaAdmin } from '../kafka-admin';
-import { KAFKA_CLIENT } from '../kafka-client';
+import { consumerSettings, KAFKA_CLIENT } from '../kafka-client';
 import { KafkaProducer } from '../producer';
 
 interface Waiting {
@@ -80,10 +80,7 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
     const consumer = this.kafka.consumer({
       groupId: `${this.env.SERVICE_NAME}.replies.${this.instance}`,
       partitionAssigners: [onePartition(this.replies.name, this.partition)],
-      allowAutoTopicCreation: false,
-      maxWaitTimeInMs: 1000,
-      sessionTimeout: 15_000,
-      heartbeatInterval: 3000,
+      ...consumerSettings,
     });
     this.consumer = consumer;
     await consumer.connect();

@@ -7,7 +7,7 @@ import { traceBatchProcessing, traceProcessing } from '@payments/platform-tracin
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 
 import { KafkaAdmin } from '../kafka-admin';
-import { KAFKA_CLIENT } from '../kafka-client';
+import { consumerSettings, KAFKA_CLIENT } from '../kafka-client';
 import { KafkaProducer } from '../producer';
 import { BulkYield } from './bulk-yield';
 import { ConsumerMetrics } from './consumer-metrics';
@@ -87,11 +87,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     const byTopic = new Map(handlers.map((handler) => [handler.topic.name, handler]));
     const consumer = this.kafka.consumer({
       groupId: this.groupId(trafficClass),
-      allowAutoTopicCreation: false,
-      sessionTimeout: 15_000,
-      heartbeatInterval: 3000,
-      // Long polls: a fetch returns as soon as data arrives, so an idle consumer asks about once a second.
-      maxWaitTimeInMs: 1000,
+      ...consumerSettings,
     });
     const commits = new PeriodicCommits(consumer);
     this.consumers.push(consumer);
