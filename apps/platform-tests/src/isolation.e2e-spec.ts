@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PosTransactionAcceptedV1, sealedCardOf, Topics } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { createKafkaClient } from '@payments/platform-kafka';
-import { eventually, queryTestDatabase, samplePosPayload, testEnvironment } from '@payments/testing';
+import { eventually, queryTestDatabase, samplePosPayload, testEnvironment, testEvent } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
 
 import { sharedSecrets, useApps } from './apps';
@@ -46,13 +46,7 @@ async function queuePosTransactions(businessId: string, count: number): Promise<
         };
         return {
           key: serialNumber,
-          value: JSON.stringify({
-            eventId: randomUUID(),
-            type: PosTransactionAcceptedV1,
-            occurredAt: new Date().toISOString(),
-            businessId,
-            payload,
-          }),
+          value: JSON.stringify(testEvent(PosTransactionAcceptedV1, payload)),
         };
       });
       await producer.send({ topic: Topics.posTransactions.name, acks: -1, messages });

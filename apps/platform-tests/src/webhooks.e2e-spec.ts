@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
-import { EventEnvelope, PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
+import { PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
 import { createKafkaClient } from '@payments/platform-kafka';
-import { eventually, testEnvironment } from '@payments/testing';
+import { eventually, testEnvironment, testEvent } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
 
 import { appPorts, RunningApp, spawnApp, waitForReady } from './apps';
@@ -104,13 +103,11 @@ describe('webhooks end to end', () => {
     await producer.connect();
     const ids: string[] = [];
     const messages = Array.from({ length: 2000 }, (_, i) => {
-      const envelope: EventEnvelope<PartnerEventV1Payload> = {
-        eventId: randomUUID(),
-        type: PartnerEventV1,
-        occurredAt: new Date().toISOString(),
-        businessId: partner.businessId,
-        payload: { event: 'fundAccount.success', eventData: { amount: String(i + 1), transactionStatus: 'SUCCESS' } },
-      };
+      const envelope = testEvent<PartnerEventV1Payload>(
+        PartnerEventV1,
+        { event: 'fundAccount.success', eventData: { amount: String(i + 1), transactionStatus: 'SUCCESS' } },
+        partner.businessId,
+      );
       ids.push(envelope.eventId);
       return { key: partner.businessId, value: JSON.stringify(envelope) };
     });

@@ -7,3 +7,4 @@ export * from './private-postgres';
 export * from './kubernetes';
 export * from './pos-payload';
 export * from './deployment-checks';
+export * from './events';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { CardChargeSucceededV1, CommandReply, OutletCommand, PosTransactionDecidedV1 } from '@payments/contracts';
-import { eventually } from '@payments/testing';
+import { eventually, testEvent } from '@payments/testing';
 import { ulid } from 'ulid';
 
 import { OutletCommandsController } from '../commands/outlet-commands.controller';
@@ -122,19 +122,14 @@ describe('checkout outcomes in the ledger', () => {
     expect((await transfer(account, randomUUID())).ok).toBe(true);
     const suspenseBefore = BigInt((await systemWallet('suspense')).ledger_balance);
     const chargeId = ulid();
-    const event = {
-      eventId: randomUUID(),
-      type: CardChargeSucceededV1,
-      occurredAt: new Date().toISOString(),
-      payload: {
-        chargeId,
-        businessId,
-        checkoutReference: reference,
-        amount: '5000',
-        maskedPan: '506099*********0035',
-        succeededAt: new Date().toISOString(),
-      },
-    };
+    const event = testEvent(CardChargeSucceededV1, {
+      chargeId,
+      businessId,
+      checkoutReference: reference,
+      amount: '5000',
+      maskedPan: '506099*********0035',
+      succeededAt: new Date().toISOString(),
+    });
     await fixture.get(CardChargesConsumer).handle(event);
     await fixture.get(CardChargesConsumer).handle({ ...event, eventId: randomUUID() });
 
@@ -159,35 +154,25 @@ describe('checkout outcomes in the ledger', () => {
 
   it('holds money events of a business not onboarded yet, off their partition, and books them once it is', async () => {
     const stranger = ulid();
-    const charge = {
-      eventId: randomUUID(),
-      type: CardChargeSucceededV1,
-      occurredAt: new Date().toISOString(),
-      payload: {
-        chargeId: ulid(),
-        businessId: stranger,
-        checkoutReference: newCheckout(),
-        amount: '700',
-        maskedPan: '506099*********0019',
-        succeededAt: new Date().toISOString(),
-      },
-    };
-    const pos = {
-      eventId: randomUUID(),
-      type: PosTransactionDecidedV1,
-      occurredAt: new Date().toISOString(),
-      payload: {
-        reference: ulid(),
-        businessId: stranger,
-        serialNumber: 'SN-HELD',
-        outletId: null,
-        amount: '4200',
-        maskedPan: '506146*********3210',
-        approved: true,
-        declineReason: null,
-        decidedAt: new Date().toISOString(),
-      },
-    };
+    const charge = testEvent(CardChargeSucceededV1, {
+      chargeId: ulid(),
+      businessId: stranger,
+      checkoutReference: newCheckout(),
+      amount: '700',
+      maskedPan: '506099*********0019',
+      succeededAt: new Date().toISOString(),
+    });
+    const pos = testEvent(PosTransactionDecidedV1, {
+      reference: ulid(),
+      businessId: stranger,
+      serialNumber: 'SN-HELD',
+      outletId: null,
+      amount: '4200',
+      maskedPan: '506146*********3210',
+      approved: true,
+      declineReason: null,
+      decidedAt: new Date().toISOString(),
+    });
     // Handled without an error, so the partition moves on; a redelivery is held once.
     await fixture.get(CardChargesConsumer).handle(charge);
     await fixture.get(PosOutcomesConsumer).handle(pos);

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   BusinessProvisionedV1,
@@ -9,7 +7,7 @@ import {
   Topics,
 } from '@payments/contracts';
 import { createKafkaClient } from '@payments/platform-kafka';
-import { eventually, PrivateBroker, PrivatePostgres, startTestApp } from '@payments/testing';
+import { eventually, PrivateBroker, PrivatePostgres, startTestApp, testEvent } from '@payments/testing';
 import { Partitioners, Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
@@ -49,18 +47,10 @@ describe('card successes and POS credits while PostgreSQL is down for 20 s', () 
     await Promise.all([postgres.destroy(), broker.destroy()]);
   });
 
-  const envelope = (type: string, businessId: string, payload: object) => ({
-    eventId: randomUUID(),
-    type,
-    occurredAt: new Date().toISOString(),
-    businessId,
-    payload,
-  });
-
   it('books every one exactly once after the database returns, and parks nothing', async () => {
     const businessId = ulid();
     await app.get(BusinessEventsConsumer).handle(
-      envelope(BusinessProvisionedV1, businessId, {
+      testEvent(BusinessProvisionedV1, {
         businessId,
         name: 'Outage Ltd',
         mode: 'test',
@@ -73,7 +63,7 @@ describe('card successes and POS credits while PostgreSQL is down for 20 s', () 
       .get(OutletsService)
       .create(businessId, { accountName: 'Outage Outlet' }, undefined, ulid());
     const cardEvents = Array.from({ length: 10 }, (_, i) =>
-      envelope(CardChargeSucceededV1, businessId, {
+      testEvent(CardChargeSucceededV1, {
         chargeId: ulid(),
         businessId,
         checkoutReference: `CHK-${ulid()}`,
@@ -83,7 +73,7 @@ describe('card successes and POS credits while PostgreSQL is down for 20 s', () 
       }),
     );
     const posEvents = Array.from({ length: 10 }, (_, i) =>
-      envelope(PosTransactionDecidedV1, businessId, {
+      testEvent(PosTransactionDecidedV1, {
         reference: `POS-${ulid()}`,
         businessId,
         serialNumber: 'SN-OUTAGE',

@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+
+import { EventEnvelope } from '@payments/contracts';
+
+/**
+ * An event as a producer envelopes it: a fresh id, now, and the business it concerns (by
+ * default the one its payload names).
+ */
+export function testEvent<T extends object>(
+  type: string,
+  payload: T,
+  businessId = businessOf(payload),
+): EventEnvelope<T> {
+  return {
+    eventId: randomUUID(),
+    type,
+    occurredAt: new Date().toISOString(),
+    ...(businessId ? { businessId } : {}),
+    payload,
+  };
+}
+
+function businessOf(payload: object): string | undefined {
+  const { businessId } = payload as { businessId?: unknown };
+  return typeof businessId === 'string' ? businessId : undefined;
+}
