@@ -153,5 +153,8 @@ describe('rolling a business’s API keys', () => {
     const refused = npmRun('partner:keys:roll', ['--business', partner.businessId, '--grace-hours', '73']);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('--grace-hours must be a whole number from 0 to 72');
+    const stranger = npmRun('partner:keys:roll', ['--business', 'NO-SUCH-BUSINESS', '--grace-hours', '0']);
+    expect(stranger.status).toBe(2);
+    expect(stranger.stderr).toContain('no business NO-SUCH-BUSINESS');
   });
 });

@@ -106,6 +106,9 @@ describe('what partners expect of a collections API', () => {
     const refused = npmRun('pricing:set', ['--business', partner.businessId, '--product', 'gold']);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('--product must be one of card, transfer, qr, pos, payout');
+    const stranger = npmRun('pricing:set', ['--business', 'NO-SUCH-BUSINESS', '--product', 'card', '--percent', '1']);
+    expect(stranger.status).toBe(2);
+    expect(stranger.stderr).toContain('business NO-SUCH-BUSINESS is not known to outlet-service');
   });
 
   it('refunds a card checkout in parts, never more than was paid, and says why when it will not', async () => {

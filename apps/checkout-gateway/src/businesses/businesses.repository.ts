@@ -12,6 +12,10 @@ export class BusinessesRepository {
     await em.insert(Business, business);
   }
 
+  async find(businessId: string): Promise<Business | null> {
+    return this.dataSource.getRepository(Business).findOneBy({ id: businessId });
+  }
+
   /** The business a checkout belongs to, in one query; null for an unknown reference. */
   async findByCheckout(reference: string): Promise<Business | null> {
     return this.dataSource

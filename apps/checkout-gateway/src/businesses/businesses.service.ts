@@ -91,6 +91,10 @@ export class BusinessesService {
     return credentials;
   }
 
+  async find(businessId: string): Promise<Business | null> {
+    return this.businesses.find(businessId);
+  }
+
   /** The business a checkout belongs to; null for an unknown reference. */
   async findByCheckout(reference: string): Promise<Business | null> {
     return this.businesses.findByCheckout(reference);

@@ -1,7 +1,6 @@
 import { withAppDatabase } from '@payments/platform-bootstrap';
 import { Sealer } from '@payments/platform-crypto';
 import { Outbox } from '@payments/platform-outbox';
-import { DataSource } from 'typeorm';
 
 import { BusinessKeysRepository } from '../businesses/business-keys.repository';
 import { BusinessKeysService } from '../businesses/business-keys.service';
@@ -11,7 +10,6 @@ import { Env } from '../config/env';
 import { database } from '../database/data-source';
 
 export interface GatewayServices {
-  dataSource: DataSource;
   businesses: BusinessesService;
   keys: BusinessKeysService;
 }
@@ -33,6 +31,6 @@ export function withGatewayServices<T>(work: (services: GatewayServices) => Prom
       sealer,
     );
     const keys = new BusinessKeysService(dataSource, keysRepository, businesses, outbox, sealer);
-    return work({ dataSource, businesses, keys });
+    return work({ businesses, keys });
   });
 }

@@ -5,7 +5,6 @@ import { parseArgs } from 'node:util';
 import { maxKeyGraceHours, RolledKeysResponse } from '@payments/contracts';
 import { fail, runCommand } from '@payments/platform-bootstrap';
 
-import { Business } from '../businesses/business.entity';
 import { defaultGraceHours } from '../businesses/business-keys.service';
 import { withGatewayServices } from './gateway-services';
 
@@ -31,8 +30,8 @@ async function main(): Promise<void> {
   if (!/^\d+$/.test(graceText) || gracePeriodHours > maxKeyGraceHours)
     return fail(`--grace-hours must be a whole number from 0 to ${maxKeyGraceHours}`);
 
-  await withGatewayServices(async ({ dataSource, keys }) => {
-    const business = await dataSource.getRepository(Business).findOneBy({ id: businessId });
+  await withGatewayServices(async ({ businesses, keys }) => {
+    const business = await businesses.find(businessId);
     if (!business) return fail(`no business ${businessId}`);
     const rolled = await keys.roll(business, { gracePeriodHours, actor: 'operator' });
     process.stdout.write(values.json ? `${JSON.stringify(rolled)}\n` : describe(rolled));

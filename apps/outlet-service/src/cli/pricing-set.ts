@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 
 import { fail, runCommand, withAppDatabase } from '@payments/platform-bootstrap';
 
+import { BusinessesRepository } from '../businesses/businesses.repository';
 import { Env } from '../config/env';
 import { database } from '../database/data-source';
 import { PricePlan, Product, products } from '../pricing/price';
@@ -46,10 +47,8 @@ async function main(): Promise<void> {
   await withAppDatabase(Env, database, async (dataSource) => {
     const plans = new PricePlansRepository();
     const em = dataSource.manager;
-    if (businessId) {
-      const known = (await em.query(`SELECT 1 FROM outlets.tenants WHERE business_id = $1`, [businessId])) as unknown[];
-      if (known.length === 0) return fail(`business ${businessId} is not known to outlet-service`);
-    }
+    if (businessId && !(await new BusinessesRepository().find(em, businessId)))
+      return fail(`business ${businessId} is not known to outlet-service`);
     const current = await plans.current(em, businessId ?? '', product);
     const plan = { ...current, ...defined(parsed as Partial<PricePlan>) };
     if (plan.capKobo !== null && plan.capKobo < plan.floorKobo) return fail('--cap must not be below --floor');
