@@ -1,6 +1,5 @@
-import { Controller, Logger } from '@nestjs/common';
-import { CardCommand, CommandReply, Topics } from '@payments/contracts';
-import { commandReply } from '@payments/platform-envelope';
+import { Controller } from '@nestjs/common';
+import { CardCommand, Topics } from '@payments/contracts';
 import { CommandHandler } from '@payments/platform-kafka';
 
 import { CardChargesService } from './card-charges.service';
@@ -8,16 +7,10 @@ import { CardChargesService } from './card-charges.service';
 /** The gateway's card requests over Kafka request/reply; domain errors travel back as data. */
 @Controller()
 export class CardCommandsController {
-  private readonly logger = new Logger(CardCommandsController.name);
-
   constructor(private readonly charges: CardChargesService) {}
 
   @CommandHandler(Topics.cardCommands)
-  handle(command: CardCommand): Promise<CommandReply> {
-    return commandReply(this.logger, command?.type, () => this.dispatch(command));
-  }
-
-  private dispatch(command: CardCommand) {
+  handle(command: CardCommand): Promise<unknown> {
     switch (command.type) {
       case 'startCharge':
         return this.charges.start(command);

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { CardChargeSucceededV1, CommandReply, OutletCommand, PosTransactionDecidedV1 } from '@payments/contracts';
+import { CardChargeSucceededV1, OutletCommand, PosTransactionDecidedV1 } from '@payments/contracts';
 import { eventually, testEvent } from '@payments/testing';
 import { ulid } from 'ulid';
 
-import { OutletCommandsController } from '../commands/outlet-commands.controller';
 import { PosOutcomesConsumer } from '../pos/pos-outcomes.consumer';
 import { OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { CardChargesConsumer } from './card-charges.consumer';
@@ -23,8 +22,7 @@ describe('checkout outcomes in the ledger', () => {
 
   afterAll(() => fixture.close());
 
-  const send = <T = Record<string, unknown>>(command: OutletCommand) =>
-    fixture.get(OutletCommandsController).handle(command) as Promise<CommandReply<T>>;
+  const send = <T = Record<string, unknown>>(command: OutletCommand) => fixture.command<T>(command);
   const ok = async <T = Record<string, unknown>>(command: OutletCommand): Promise<T> => {
     const reply = await send<T>(command);
     if (!reply.ok) throw new Error(`${command.type} failed: ${reply.error.code} ${reply.error.message}`);

@@ -1,6 +1,5 @@
-import { Controller, Logger } from '@nestjs/common';
-import { CommandReply, OutletCommand, Topics } from '@payments/contracts';
-import { commandReply } from '@payments/platform-envelope';
+import { Controller } from '@nestjs/common';
+import { OutletCommand, Topics } from '@payments/contracts';
 import { CommandHandler } from '@payments/platform-kafka';
 
 import { CheckoutPaymentsService } from '../checkouts/checkout-payments.service';
@@ -18,8 +17,6 @@ import { InternalTransferUseCase } from '../transfers/internal-transfer.usecase'
  */
 @Controller()
 export class OutletCommandsController {
-  private readonly logger = new Logger(OutletCommandsController.name);
-
   constructor(
     private readonly outlets: OutletsService,
     private readonly internalTransfers: InternalTransferUseCase,
@@ -31,11 +28,7 @@ export class OutletCommandsController {
   ) {}
 
   @CommandHandler(Topics.outletCommands)
-  handle(command: OutletCommand): Promise<CommandReply> {
-    return commandReply(this.logger, command?.type, () => this.dispatch(command));
-  }
-
-  private dispatch(command: OutletCommand): Promise<unknown> {
+  handle(command: OutletCommand): Promise<unknown> {
     switch (command.type) {
       case 'createOutlet':
         return this.outlets.create(command.businessId, command.request, command.idempotencyKey, command.commandId);

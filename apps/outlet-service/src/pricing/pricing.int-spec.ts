@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { CommandReply, OutletCommand, OutletResponse, PosTransactionDecidedV1Payload } from '@payments/contracts';
+import { OutletCommand, OutletResponse, PosTransactionDecidedV1Payload } from '@payments/contracts';
 import fc from 'fast-check';
 import { ulid } from 'ulid';
 
-import { OutletCommandsController } from '../commands/outlet-commands.controller';
 import { PosCreditUseCase } from '../pos/pos-credit.usecase';
 import { OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { PayoutSettler } from '../transfers/payout-settler';
@@ -26,7 +25,7 @@ describe('pricing in the ledger', () => {
   afterAll(() => fixture.close());
 
   async function ok<T>(command: OutletCommand): Promise<T> {
-    const reply = (await fixture.get(OutletCommandsController).handle(command)) as CommandReply<T>;
+    const reply = await fixture.command<T>(command);
     if (!reply.ok) throw new Error(`${command.type} failed: ${reply.error.code} ${reply.error.message}`);
     return reply.data;
   }
@@ -244,9 +243,7 @@ describe('pricing in the ledger', () => {
       commissionBps: 0,
     });
     await fixture.fund(outlet.depositWallet.accountNumber, 5_000n);
-    const reply = (await fixture
-      .get(OutletCommandsController)
-      .handle(payoutCommand(businessId, outlet, '1000'))) as CommandReply;
+    const reply = await fixture.command(payoutCommand(businessId, outlet, '1000'));
     expect(reply).toMatchObject({ ok: false, error: { code: 'INVALID_TRANSFER' } });
     expect((await fixture.balances(outlet.depositWallet.walletId)).available).toBe(5_000n);
   });

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { CommandReply, OutletCommand, OutletResponse, RefundResponse } from '@payments/contracts';
+import { OutletCommand, OutletResponse, RefundResponse } from '@payments/contracts';
 import fc from 'fast-check';
 import { ulid } from 'ulid';
 
-import { OutletCommandsController } from '../commands/outlet-commands.controller';
 import { PosCreditUseCase } from '../pos/pos-credit.usecase';
 import { OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { PayoutSettler } from '../transfers/payout-settler';
@@ -24,8 +23,7 @@ describe('refunds in the ledger', () => {
   });
   afterAll(() => fixture.close());
 
-  const send = <T>(command: OutletCommand) =>
-    fixture.get(OutletCommandsController).handle(command) as Promise<CommandReply<T>>;
+  const send = <T>(command: OutletCommand) => fixture.command<T>(command);
   const refund = (
     businessId: string,
     request: { transactionReference: string; amount?: string; reason?: string },

@@ -1,19 +1,28 @@
 import { randomUUID } from 'node:crypto';
 
+import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BusinessProvisionedV1, CreateOutletRequest, OutletResponse } from '@payments/contracts';
-import { DomainError } from '@payments/platform-envelope';
+import {
+  BusinessProvisionedV1,
+  CommandReply,
+  CreateOutletRequest,
+  OutletCommand,
+  OutletResponse,
+} from '@payments/contracts';
+import { commandReply, DomainError } from '@payments/platform-envelope';
 import { startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { outletServiceApp } from '../app';
 import { BusinessEventsConsumer } from '../businesses/business-events.consumer';
+import { OutletCommandsController } from '../commands/outlet-commands.controller';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
 import { OutletsService } from '../outlets/outlets.service';
 import { PricePlan, Product, products } from '../pricing/price';
 import { PricePlansRepository } from '../pricing/price-plans.repository';
 
+const logger = new Logger('OutletServiceFixture');
 const freePlan: PricePlan = { percentBps: 0, capKobo: null, floorKobo: 0n, flatKobo: 0n, commissionBps: 0 };
 
 /** The DomainError a promise rejects with; any other outcome fails the test. */
@@ -50,6 +59,12 @@ export class OutletServiceFixture {
 
   get<T>(type: new (...args: never[]) => T): T {
     return this.app.get(type);
+  }
+
+  /** The gateway's command, answered as the Kafka consumer answers it: the result, or the failure as data. */
+  command<T = Record<string, unknown>>(command: OutletCommand): Promise<CommandReply<T>> {
+    const handler = this.get(OutletCommandsController);
+    return commandReply(logger, command.type, () => handler.handle(command)) as Promise<CommandReply<T>>;
   }
 
   /**

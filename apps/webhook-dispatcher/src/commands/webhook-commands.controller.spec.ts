@@ -49,17 +49,19 @@ describe('setting a sandbox business’s webhook URL', () => {
     'http://10.0.0.5/hooks',
     'http://169.254.169.254/latest/meta-data/',
   ])('refuses %s by default', async (url) => {
-    const reply = await controller().handle({ type: 'setEndpoint', businessId: 'b1', url });
-    expect(reply).toMatchObject({ ok: false, error: { code: 'WEBHOOK_URL_NOT_ALLOWED', status: 422 } });
+    await expect(controller().handle({ type: 'setEndpoint', businessId: 'b1', url })).rejects.toMatchObject({
+      code: 'WEBHOOK_URL_NOT_ALLOWED',
+      status: 422,
+    });
   });
 
   it('accepts a loopback receiver where a developer allowed private addresses, but never a link-local one', async () => {
     const local = controller({ WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' });
     expect(
       await local.handle({ type: 'setEndpoint', businessId: 'b1', url: 'http://127.0.0.1:8080/hooks' }),
-    ).toMatchObject({ ok: true, data: { url: 'http://127.0.0.1:8080/hooks' } });
-    expect(await local.handle({ type: 'setEndpoint', businessId: 'b1', url: 'http://169.254.169.254/' })).toMatchObject(
-      { ok: false, error: { code: 'WEBHOOK_URL_NOT_ALLOWED' } },
-    );
+    ).toMatchObject({ url: 'http://127.0.0.1:8080/hooks' });
+    await expect(
+      local.handle({ type: 'setEndpoint', businessId: 'b1', url: 'http://169.254.169.254/' }),
+    ).rejects.toMatchObject({ code: 'WEBHOOK_URL_NOT_ALLOWED' });
   });
 });

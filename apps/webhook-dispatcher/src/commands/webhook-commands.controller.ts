@@ -1,6 +1,5 @@
-import { Controller, Logger } from '@nestjs/common';
-import { CommandReply, Topics, WebhookCommand } from '@payments/contracts';
-import { commandReply } from '@payments/platform-envelope';
+import { Controller } from '@nestjs/common';
+import { Topics, WebhookCommand } from '@payments/contracts';
 import { CommandHandler } from '@payments/platform-kafka';
 
 import { DeliveriesRepository } from '../deliveries/deliveries.repository';
@@ -10,8 +9,6 @@ import { ManualDeliveries } from './manual-deliveries';
 /** The partner API's requests, forwarded by the gateway over Kafka request/reply. */
 @Controller()
 export class WebhookCommandsController {
-  private readonly logger = new Logger(WebhookCommandsController.name);
-
   constructor(
     private readonly settings: EndpointSettings,
     private readonly manual: ManualDeliveries,
@@ -19,11 +16,7 @@ export class WebhookCommandsController {
   ) {}
 
   @CommandHandler(Topics.webhookCommands)
-  handle(command: WebhookCommand): Promise<CommandReply> {
-    return commandReply(this.logger, command?.type, () => this.dispatch(command));
-  }
-
-  private dispatch(command: WebhookCommand): Promise<unknown> {
+  handle(command: WebhookCommand): Promise<unknown> {
     switch (command.type) {
       case 'getEndpoint':
         return this.settings.view(command.businessId);

@@ -4,12 +4,12 @@ import {
   DeliveryDetailResponse,
   DeliveryPageResponse,
   DeliveryResponse,
+  WebhookCommand,
   WebhookEndpointResponse,
 } from '@payments/contracts';
 import { eventually } from '@payments/testing';
 import { Webhook } from 'standardwebhooks';
 
-import { WebhookCommandsController } from '../commands/webhook-commands.controller';
 import { DispatcherFixture } from '../testing/dispatcher.fixture';
 import { Receiver } from '../testing/receiver';
 
@@ -29,8 +29,8 @@ describe('webhook dispatcher', () => {
     receivers.push(started);
     return started;
   };
-  const command = async <T>(payload: Parameters<WebhookCommandsController['handle']>[0]): Promise<T> => {
-    const reply = await fixture.get(WebhookCommandsController).handle(payload);
+  const command = async <T>(payload: WebhookCommand): Promise<T> => {
+    const reply = await fixture.command<T>(payload);
     if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
     return reply.data as T;
   };
@@ -265,9 +265,7 @@ describe('webhook dispatcher', () => {
     const stranger = await fixture.business(null);
     await fixture.event(owner.businessId, { private: true });
     const [row] = await fixture.deliveries(owner.businessId);
-    const reply = await fixture
-      .get(WebhookCommandsController)
-      .handle({ type: 'getDelivery', businessId: stranger.businessId, deliveryId: row.id });
+    const reply = await fixture.command({ type: 'getDelivery', businessId: stranger.businessId, deliveryId: row.id });
     expect(reply).toEqual({
       ok: false,
       error: { code: 'DELIVERY_NOT_FOUND', message: `Delivery ${row.id} not found`, status: 404 },
@@ -283,9 +281,7 @@ describe('webhook dispatcher', () => {
       ['IPv6 loopback', 'http://[::1]:9/hooks'],
     ])('when setting the URL: %s', async (_case, url) => {
       const business = await fixture.business(null, 'live');
-      const reply = await fixture
-        .get(WebhookCommandsController)
-        .handle({ type: 'setEndpoint', businessId: business.businessId, url });
+      const reply = await fixture.command({ type: 'setEndpoint', businessId: business.businessId, url });
       expect(reply).toMatchObject({ ok: false, error: { code: 'WEBHOOK_URL_NOT_ALLOWED', status: 422 } });
     });
 

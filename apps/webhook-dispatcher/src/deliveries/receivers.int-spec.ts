@@ -6,7 +6,6 @@ import { resolve } from 'node:path';
 import { WebhookEndpointResponse } from '@payments/contracts';
 import { eventually } from '@payments/testing';
 
-import { WebhookCommandsController } from '../commands/webhook-commands.controller';
 import { DispatcherFixture } from '../testing/dispatcher.fixture';
 
 jest.setTimeout(120_000);
@@ -80,10 +79,12 @@ describe('the documented receivers verify real deliveries', () => {
     const url = `http://127.0.0.1:${port}/`;
     const genuine = await fixture.business(url);
     const forger = await fixture.business(url);
-    const reply = await fixture
-      .get(WebhookCommandsController)
-      .handle({ type: 'getEndpoint', businessId: genuine.businessId });
-    const { signingSecret } = (reply as { data: WebhookEndpointResponse }).data;
+    const reply = await fixture.command<WebhookEndpointResponse>({
+      type: 'getEndpoint',
+      businessId: genuine.businessId,
+    });
+    if (!reply.ok) throw new Error(reply.error.message);
+    const { signingSecret } = reply.data;
     const receiver = receivers[language](port, {
       PAYMENTS_API_KEY: genuine.apiKey,
       PAYMENTS_SIGNING_SECRET: signingSecret,

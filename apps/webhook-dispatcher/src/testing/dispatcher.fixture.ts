@@ -1,15 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
+import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BusinessProvisionedV1, PartnerEventV1 } from '@payments/contracts';
+import { BusinessProvisionedV1, CommandReply, PartnerEventV1, WebhookCommand } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
+import { commandReply } from '@payments/platform-envelope';
 import { startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { webhookDispatcherApp } from '../app';
 import { BusinessEventsConsumer } from '../businesses/business-events.consumer';
+import { WebhookCommandsController } from '../commands/webhook-commands.controller';
 import { PartnerEventsConsumer } from '../deliveries/partner-events.consumer';
+
+const logger = new Logger('DispatcherFixture');
 
 export interface TestBusiness {
   businessId: string;
@@ -40,6 +45,12 @@ export class DispatcherFixture {
 
   get<T>(type: new (...args: never[]) => T): T {
     return this.app.get(type);
+  }
+
+  /** The gateway's command, answered as the Kafka consumer answers it: the result, or the failure as data. */
+  command<T = Record<string, unknown>>(command: WebhookCommand): Promise<CommandReply<T>> {
+    const handler = this.get(WebhookCommandsController);
+    return commandReply(logger, command.type, () => handler.handle(command)) as Promise<CommandReply<T>>;
   }
 
   get dataSource(): DataSource {

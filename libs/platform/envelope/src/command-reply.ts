@@ -14,6 +14,12 @@ export const unavailableReply: CommandReply = {
   },
 };
 
+/** A command that failed for a reason the caller cannot act on; the details are in this service's log. */
+export const internalErrorReply: CommandReply = {
+  ok: false,
+  error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 },
+};
+
 /**
  * Runs a Kafka request/reply command and answers with its result. Domain errors travel back
  * as data, so the gateway answers them with the right status. A database or broker that is
@@ -37,6 +43,6 @@ export async function commandReply(
       return unavailableReply;
     }
     logger.error({ err: error, command }, 'command failed');
-    return { ok: false, error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 } };
+    return internalErrorReply;
   }
 }

@@ -42,7 +42,11 @@ export function EventBatchHandler(
   return SetMetadata<string, HandlerSpec>(KAFKA_HANDLER, { topic, trafficClass, kind: 'events' });
 }
 
-/** The method answers each request of `topic`; what it returns is sent back to the requester. */
+/**
+ * The method answers each request of `topic`: what it returns is sent back to the requester as
+ * the reply's data, and a DomainError it throws as the error's code, message and status; an
+ * unavailable database or broker is answered 503, anything else 500 (commandReply).
+ */
 export function CommandHandler(topic: TopicSpec): MethodDecorator {
   return SetMetadata<string, HandlerSpec>(KAFKA_HANDLER, { topic, trafficClass: 'commands', kind: 'command' });
 }

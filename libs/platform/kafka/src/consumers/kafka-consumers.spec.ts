@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { Topics } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
+import { apiError } from '@payments/platform-envelope';
 import { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 
 import { KafkaAdmin } from '../kafka-admin';
@@ -32,7 +33,8 @@ class Handlers {
 
   @CommandHandler(Topics.outletCommands)
   async onCommand(value: { outletId: string }): Promise<unknown> {
-    return { ok: true, data: `outlet ${value.outletId}` };
+    if (value.outletId === 'missing') throw apiError('OUTLET_NOT_FOUND', 'Outlet missing not found');
+    return `outlet ${value.outletId}`;
   }
 }
 
@@ -234,7 +236,7 @@ describe('KafkaConsumers', () => {
     expect(sent.map(({ message: parked }) => parked.headers?.['dlq-reason'])).toEqual(['bug 4']);
   });
 
-  it('answers each request to the partition and correlation id it names', async () => {
+  it('answers each request to the partition and correlation id it names, a domain error as data', async () => {
     const { consumers, runs, sent } = harness();
     await consumers.start();
     const headers = (id: string) => ({
@@ -245,9 +247,10 @@ describe('KafkaConsumers', () => {
     const { payload, resolved } = batch(Topics.outletCommands.name, [
       message(1, getOutlet('o-2'), headers('a.1')),
       message(2, getOutlet('o-5'), headers('a.2')),
+      message(3, getOutlet('missing'), headers('a.3')),
     ]);
     await runs.get(Topics.outletCommands.name)!(payload);
-    expect(resolved).toEqual(['2']);
+    expect(resolved).toEqual(['3']);
     expect(
       sent.map(({ topic, message: reply }) => [
         topic,
@@ -258,6 +261,12 @@ describe('KafkaConsumers', () => {
     ).toEqual([
       ['command.replies.v1', 4, 'a.1', { ok: true, data: 'outlet o-2' }],
       ['command.replies.v1', 4, 'a.2', { ok: true, data: 'outlet o-5' }],
+      [
+        'command.replies.v1',
+        4,
+        'a.3',
+        { ok: false, error: { code: 'OUTLET_NOT_FOUND', message: 'Outlet missing not found', status: 404 } },
+      ],
     ]);
   });
 

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/c
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { CommandReply, deadLetterTopicOf } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
+import { commandReply, internalErrorReply } from '@payments/platform-envelope';
 import { requestContext, requestIdHeader } from '@payments/platform-logging';
 import { traceBatchProcessing, traceProcessing } from '@payments/platform-tracing';
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
@@ -238,38 +239,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     const topic = context.headers[replyHeaders.topic];
     const partition = Number(context.headers[replyHeaders.partition]);
     const correlationId = context.headers[replyHeaders.correlationId];
-    let reply: unknown;
-    try {
-      reply = await this.inSpan(handler, context, () => handler.invoke(decodeChecked(handler, message), context));
-    } catch (error) {
-      if (error instanceof PoisonMessageError) {
-        // The requester is told at once; the request is kept on the DLQ for whoever fixes the sender.
-        await this.park(context, message, error);
-        reply = {
-          ok: false,
-          error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 },
-        } satisfies CommandReply;
-      } else if (isTransient(error)) {
-        this.logger.warn(
-          { err: error, topic: context.topic, offset: context.offset },
-          'command failed on an unavailable dependency',
-        );
-        reply = {
-          ok: false,
-          error: {
-            code: 'SERVICE_UNAVAILABLE',
-            message: 'A dependency is briefly unavailable; retrying the same request is safe',
-            status: 503,
-          },
-        } satisfies CommandReply;
-      } else {
-        this.logger.error({ err: error, topic: context.topic, offset: context.offset }, 'command failed');
-        reply = {
-          ok: false,
-          error: { code: 'INTERNAL_ERROR', message: 'The request could not be processed', status: 500 },
-        } satisfies CommandReply;
-      }
-    }
+    const reply = await this.replyTo(handler, message, context);
     this.metrics.applied(handler.topic.name, 'applied');
     if (!topic || !Number.isInteger(partition) || !correlationId) return;
     // The requester waits a few seconds at most: a reply that cannot be sent now is not worth keeping.
@@ -280,6 +250,20 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
         headers: { [replyHeaders.correlationId]: correlationId },
       })
       .catch((error: unknown) => this.logger.warn({ err: error, topic: context.topic }, 'reply could not be sent'));
+  }
+
+  /** What the requester is told: the handler's result, or its failure as data (commandReply). */
+  private async replyTo(handler: Handler, message: KafkaMessage, context: MessageContext): Promise<CommandReply> {
+    let command: unknown;
+    try {
+      command = decodeChecked(handler, message);
+    } catch (error) {
+      // The requester is told at once; the request is kept on the DLQ for whoever fixes the sender.
+      await this.park(context, message, error);
+      return internalErrorReply;
+    }
+    const type = String((command as { type?: unknown }).type);
+    return this.inSpan(handler, context, () => commandReply(this.logger, type, () => handler.invoke(command, context)));
   }
 
   private async park(context: MessageContext, message: KafkaMessage, error: unknown): Promise<'parked' | 'retry'> {
