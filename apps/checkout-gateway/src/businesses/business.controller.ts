@@ -6,7 +6,7 @@ import {
   RolledKeysResponse,
   RollKeysRequest,
 } from '@payments/contracts';
-import { Answers, ApiRequestBody } from '@payments/platform-envelope';
+import { Answers } from '@payments/platform-envelope';
 
 import { CallingApiKey, CurrentBusiness, PartnerController } from './api-key.guard';
 import { Business } from './business.entity';
@@ -33,7 +33,6 @@ export class BusinessController {
   @ApiOperation({
     summary: 'Issue a new key pair; the pair in use keeps working for the grace period you choose (0 to 72 hours)',
   })
-  @ApiRequestBody(RollKeysRequest)
   @Answers(RolledKeysResponse, 'Keys rolled', 403, 422)
   roll(
     @CurrentBusiness() business: Business,

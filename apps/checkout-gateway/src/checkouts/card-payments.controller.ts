@@ -1,7 +1,7 @@
 import { Body, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CardAuthorizationRequest, CardChargeResponse, CardPaymentRequest } from '@payments/contracts';
-import { Answers, ApiRequestBody } from '@payments/platform-envelope';
+import { Answers } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -13,7 +13,6 @@ export class CardPaymentsController {
 
   @Post('card-payment')
   @ApiOperation({ summary: 'Charge a card for the checkout; the answer says which verification comes next' })
-  @ApiRequestBody(CardPaymentRequest)
   @Answers(CardChargeResponse, 'Card charge processed', 404, 422, 503)
   pay(
     @CurrentBusiness() business: Business,
@@ -25,7 +24,6 @@ export class CardPaymentsController {
 
   @Post('card-authorization')
   @ApiOperation({ summary: 'Answer the verification the last answer asked for: pin, otp, address, birthday or phone' })
-  @ApiRequestBody(CardAuthorizationRequest)
   @Answers(CardChargeResponse, 'Card verification processed', 404, 422, 503)
   authorize(
     @CurrentBusiness() business: Business,

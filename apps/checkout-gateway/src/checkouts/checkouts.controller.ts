@@ -1,7 +1,7 @@
 import { Body, Get, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CheckoutResponse, CreateCheckoutRequest, CreateCheckoutResponse } from '@payments/contracts';
-import { Answers, ApiRequestBody } from '@payments/platform-envelope';
+import { Answers } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -15,7 +15,6 @@ export class CheckoutsController {
   @Post()
   @ApiOperation({ summary: 'Start a checkout: a reference and the hosted page link to send the customer to' })
   @AcceptsIdempotencyKey()
-  @ApiRequestBody(CreateCheckoutRequest)
   @Answers(CreateCheckoutResponse, 'Checkout created successfully', 422)
   create(
     @CurrentBusiness() business: Business,

@@ -6,7 +6,7 @@ import {
   QrWalletPayRequest,
   QrWalletPayResponse,
 } from '@payments/contracts';
-import { Answers, ApiRequestBody } from '@payments/platform-envelope';
+import { Answers } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -32,7 +32,6 @@ export class TransferAndQrController {
 
   @Post('sandbox/qr-wallet/pay')
   @ApiOperation({ summary: 'The sandbox wallet app scans a checkout QR code and pays it (test keys only)' })
-  @ApiRequestBody(QrWalletPayRequest)
   @Answers(QrWalletPayResponse, 'Paid', 400, 403, 404, 422, 503)
   pay(@CurrentBusiness() business: Business, @Body() request: QrWalletPayRequest): Promise<QrWalletPayResponse> {
     return this.methods.payQr(business, request.qrPayload);

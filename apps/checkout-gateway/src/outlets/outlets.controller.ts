@@ -9,7 +9,7 @@ import {
   SweepSettingsResponse,
 } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
-import { Answers, ApiRequestBody } from '@payments/platform-envelope';
+import { Answers } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -22,7 +22,6 @@ export class OutletsController {
 
   @Post()
   @ApiOperation({ summary: 'Create an outlet with its collection and deposit wallets' })
-  @ApiRequestBody(CreateOutletRequest)
   @AcceptsIdempotencyKey()
   @Answers(OutletResponse, 'Outlet created successfully', 422, 503)
   create(
@@ -48,7 +47,6 @@ export class OutletsController {
 
   @Put('sweep-settings')
   @ApiOperation({ summary: 'Sweep collection wallets to the settlement wallet automatically' })
-  @ApiRequestBody(SweepSettingsRequest)
   @Answers(SweepSettingsResponse, 'Sweep settings updated', 422, 503)
   updateSweepSettings(
     @CurrentBusiness() business: Business,

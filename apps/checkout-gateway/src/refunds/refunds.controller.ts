@@ -1,7 +1,7 @@
 import { Body, Get, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CreateRefundRequest, RefundResponse } from '@payments/contracts';
-import { Answers, ApiRequestBody } from '@payments/platform-envelope';
+import { Answers } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -14,7 +14,6 @@ export class RefundsController {
 
   @Post()
   @ApiOperation({ summary: 'Refund a paid checkout or POS payment, in full or in part; its amount is held at once' })
-  @ApiRequestBody(CreateRefundRequest)
   @RequiresIdempotencyKey()
   @Answers(RefundResponse, 'Refund accepted', 404, 422, 503)
   create(

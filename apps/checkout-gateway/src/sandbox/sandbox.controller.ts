@@ -1,7 +1,7 @@
 import { Body, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { CreditVirtualAccountRequest, CreditVirtualAccountResponse } from '@payments/contracts';
-import { Answers, ApiRequestBody } from '@payments/platform-envelope';
+import { Answers } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -15,7 +15,6 @@ export class SandboxController {
 
   @Post('virtual-accounts/:accountNumber/credit')
   @ApiOperation({ summary: 'Simulate an inbound bank transfer to a virtual account (test keys only)' })
-  @ApiRequestBody(CreditVirtualAccountRequest)
   @AcceptsIdempotencyKey()
   @Answers(CreditVirtualAccountResponse, 'Virtual account credited', 403, 404, 422, 503)
   credit(

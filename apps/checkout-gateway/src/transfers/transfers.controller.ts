@@ -6,7 +6,7 @@ import {
   InternalTransferRequest,
   InternalTransferResponse,
 } from '@payments/contracts';
-import { Answers, ApiRequestBody } from '@payments/platform-envelope';
+import { Answers } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -18,7 +18,6 @@ export class TransfersController {
 
   @Post('internal')
   @ApiOperation({ summary: 'Move money between two wallets of your business; idempotent on reference' })
-  @ApiRequestBody(InternalTransferRequest)
   @Answers(InternalTransferResponse, 'Transfer successful', 404, 422, 503)
   internal(
     @CurrentBusiness() business: Business,
@@ -29,7 +28,6 @@ export class TransfersController {
 
   @Post('bank')
   @ApiOperation({ summary: 'Pay out from a deposit wallet to a bank account; settles asynchronously' })
-  @ApiRequestBody(BankTransferRequest)
   @Answers(BankTransferResponse, 'Transfer is processing', 403, 404, 422, 503)
   bank(@CurrentBusiness() business: Business, @Body() request: BankTransferRequest): Promise<BankTransferResponse> {
     return this.outletService.send({ type: 'bankTransfer', businessId: business.id, request });

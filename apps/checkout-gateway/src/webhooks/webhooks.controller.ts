@@ -8,7 +8,7 @@ import {
   SetWebhookEndpointRequest,
   WebhookEndpointResponse,
 } from '@payments/contracts';
-import { Answers, ApiRequestBody } from '@payments/platform-envelope';
+import { Answers } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -27,7 +27,6 @@ export class WebhooksController {
 
   @Put('endpoint')
   @ApiOperation({ summary: 'Set the URL events are delivered to (re-enables an endpoint disabled by 410)' })
-  @ApiRequestBody(SetWebhookEndpointRequest)
   @Answers(WebhookEndpointResponse, 'Webhook endpoint updated', 422)
   setEndpoint(
     @CurrentBusiness() business: Business,

@@ -1,5 +1,5 @@
 import { applyDecorators, HttpCode } from '@nestjs/common';
-import { ApiBody, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import type {
   OperationObject,
   ReferenceObject,
@@ -97,8 +97,20 @@ export function envelopeOperation(route: {
  * `message` (a POST too: the envelope says what happened), or the error envelope with one of
  * `errors`; documented as such.
  */
-export function Answers(dto: DtoClass, message: string, ...errors: number[]) {
-  return applyDecorators(SuccessMessage(message), ApiEnvelopeErrors(...errors), ApiEnvelopeOk(dto), HttpCode(200));
+export function Answers<Dto>(dto: new (...args: never[]) => Dto, message: string, ...errors: number[]) {
+  const decorate = applyDecorators(
+    SuccessMessage(message),
+    ApiEnvelopeErrors(...errors),
+    ApiEnvelopeOk(dto),
+    HttpCode(200),
+  );
+  // Typed so that a route which returns anything but `dto` does not compile: the documented
+  // answer and the real one cannot drift, and the route's signature need not repeat it.
+  return <Route extends (...args: never[]) => Dto | Promise<Dto>>(
+    target: object,
+    key: string | symbol,
+    descriptor: TypedPropertyDescriptor<Route>,
+  ): void => decorate(target, key, descriptor);
 }
 
 /** Documents error answers of a route, all in the error envelope. */
@@ -108,11 +120,6 @@ export function ApiEnvelopeErrors(...statuses: number[]) {
       ApiResponse({ status, description: 'Error envelope', schema: schemaRef('ErrorEnvelope') }),
     ),
   );
-}
-
-/** Documents the JSON body of a route by its DTO class, whose schema comes from its class-validator rules. */
-export function ApiRequestBody(dto: DtoClass) {
-  return ApiBody({ schema: schemaRef(dto.name) });
 }
 
 /** The route needs `x-api-key` and `x-api-secret`. */
