@@ -27,8 +27,11 @@ const project = (displayName, pattern, extra = {}) => ({
 
 module.exports = {
   projects: [
-    project('unit', '*.spec.ts'),
-    project('integration', '*.int-spec.ts', { slowTestThreshold: 30 }),
+    project('unit', '*.spec.ts', { setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/settled-matcher.ts'] }),
+    project('integration', '*.int-spec.ts', {
+      slowTestThreshold: 30,
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/integration-setup.ts'],
+    }),
     project('e2e', '*.e2e-spec.ts', { slowTestThreshold: 60 }),
   ],
 };

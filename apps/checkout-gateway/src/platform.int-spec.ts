@@ -3,8 +3,6 @@ import { startTestApp } from '@payments/testing';
 
 import { gatewayApp } from './app';
 
-jest.setTimeout(60_000);
-
 describe('gateway platform surface', () => {
   let app: NestFastifyApplication;
 

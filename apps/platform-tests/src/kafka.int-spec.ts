@@ -3,8 +3,6 @@ import { createKafkaClient, ensureTopics } from '@payments/platform-kafka';
 import { KafkaCollector, testEnvironment, uniqueName } from '@payments/testing';
 import { Admin, ConfigResourceTypes, Partitioners } from 'kafkajs';
 
-jest.setTimeout(60_000);
-
 const brokers = testEnvironment().KAFKA_BROKERS!;
 
 describe('kafkajs 2.2.4 against the local broker', () => {

@@ -2,8 +2,6 @@ import { createKafkaClient, ensureTopics, PeriodicCommits } from '@payments/plat
 import { testEnvironment, uniqueName } from '@payments/testing';
 import { Admin, Consumer, Kafka, Partitioners, Producer } from 'kafkajs';
 
-jest.setTimeout(60_000);
-
 const brokers = testEnvironment().KAFKA_BROKERS!.split(',');
 
 async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {

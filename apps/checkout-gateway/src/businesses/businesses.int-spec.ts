@@ -9,8 +9,6 @@ import { gatewayApp } from '../app';
 import { Env } from '../config/env';
 import { BusinessesService } from './businesses.service';
 
-jest.setTimeout(60_000);
-
 describe('partners and API keys', () => {
   let app: NestFastifyApplication;
   let env: Env;

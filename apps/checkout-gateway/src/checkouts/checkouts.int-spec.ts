@@ -15,8 +15,6 @@ import { BusinessesService } from '../businesses/businesses.service';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
 
-jest.setTimeout(60_000);
-
 describe('checkout transactions', () => {
   let app: NestFastifyApplication;
   let partner: PartnerCredentials;

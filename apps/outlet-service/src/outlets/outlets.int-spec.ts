@@ -4,8 +4,6 @@ import { DomainError } from '@payments/platform-envelope';
 import { domainFailure, OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { OutletsService } from './outlets.service';
 
-jest.setTimeout(60_000);
-
 describe('outlets', () => {
   let fixture: OutletServiceFixture;
   let outlets: OutletsService;

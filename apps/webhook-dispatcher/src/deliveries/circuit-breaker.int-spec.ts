@@ -3,8 +3,6 @@ import { eventually } from '@payments/testing';
 import { DispatcherFixture } from '../testing/dispatcher.fixture';
 import { Receiver } from '../testing/receiver';
 
-jest.setTimeout(60_000);
-
 describe('circuit breaker', () => {
   const fixture = new DispatcherFixture();
   let receiver: Receiver;

@@ -4,20 +4,12 @@ import { BulkYield } from './bulk-yield';
 
 const yieldWith = (ratio: number) => new BulkYield(Object.assign(new PlatformEnv(), { KAFKA_BULK_YIELD: ratio }));
 
-/** Whether `promise` has settled once timers due by now have run. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(() => (done = true));
-  await jest.advanceTimersByTimeAsync(0);
-  return done;
-}
-
 describe('BulkYield', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
   it('lets bulk work run flat out while no command has been seen', async () => {
-    expect(await settled(yieldWith(2).after(50))).toBe(true);
+    await expect(yieldWith(2).after(50)).toHaveSettled();
   });
 
   it('rests the ratio times the work after a command, and holds every bulk handler meanwhile', async () => {
@@ -25,20 +17,20 @@ describe('BulkYield', () => {
     bulk.commandSeen();
     const first = bulk.after(10);
     const second = bulk.after(0);
-    expect(await settled(first)).toBe(false);
+    await expect(first).not.toHaveSettled();
     await jest.advanceTimersByTimeAsync(19);
-    expect(await settled(second)).toBe(false);
+    await expect(second).not.toHaveSettled();
     await jest.advanceTimersByTimeAsync(1);
-    expect(await settled(first)).toBe(true);
-    expect(await settled(second)).toBe(true);
+    await expect(first).toHaveSettled();
+    await expect(second).toHaveSettled();
   });
 
   it('saves up rests too short for a timer', async () => {
     const bulk = yieldWith(1);
     bulk.commandSeen();
-    expect(await settled(bulk.after(0.5))).toBe(true);
-    expect(await settled(bulk.after(0.5))).toBe(true);
-    expect(await settled(bulk.after(1))).toBe(false);
+    await expect(bulk.after(0.5)).toHaveSettled();
+    await expect(bulk.after(0.5)).toHaveSettled();
+    await expect(bulk.after(1)).not.toHaveSettled();
   });
 
   it('rests a second at most, however long the work took', async () => {
@@ -46,21 +38,21 @@ describe('BulkYield', () => {
     bulk.commandSeen();
     const rest = bulk.after(5000);
     await jest.advanceTimersByTimeAsync(999);
-    expect(await settled(rest)).toBe(false);
+    await expect(rest).not.toHaveSettled();
     await jest.advanceTimersByTimeAsync(1);
-    expect(await settled(rest)).toBe(true);
+    await expect(rest).toHaveSettled();
   });
 
   it('stops resting a second after the last command', async () => {
     const bulk = yieldWith(2);
     bulk.commandSeen();
     await jest.advanceTimersByTimeAsync(1001);
-    expect(await settled(bulk.after(50))).toBe(true);
+    await expect(bulk.after(50)).toHaveSettled();
   });
 
   it('never rests with a ratio of 0', async () => {
     const bulk = yieldWith(0);
     bulk.commandSeen();
-    expect(await settled(bulk.after(50))).toBe(true);
+    await expect(bulk.after(50)).toHaveSettled();
   });
 });
