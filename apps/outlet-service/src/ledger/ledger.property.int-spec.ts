@@ -44,8 +44,7 @@ describe('ledger invariants under random concurrent money movements', () => {
   beforeAll(async () => {
     fixture = await OutletServiceFixture.start({ PAYOUT_SETTLE_DELAY_MS: '0' });
     // Sweeps and settlements run only as the generated operations say.
-    await fixture.get(PayoutSettler).beforeApplicationShutdown();
-    await fixture.get(Sweeper).beforeApplicationShutdown();
+    await fixture.stopWorkers(PayoutSettler, Sweeper);
   });
 
   afterAll(() => fixture.close());

@@ -10,6 +10,8 @@ import { PayoutSettler } from '../transfers/payout-settler';
 import { chargeFor, PricePlan, products } from './price';
 import { PricePlansRepository } from './price-plans.repository';
 
+const maskedCard = '539983******1234';
+
 jest.setTimeout(300_000);
 
 type EventData = Record<string, string> & { details?: Record<string, unknown> };
@@ -20,7 +22,7 @@ describe('pricing in the ledger', () => {
 
   beforeAll(async () => {
     fixture = await OutletServiceFixture.start({ PAYOUT_SETTLE_DELAY_MS: '0' });
-    await fixture.get(PayoutSettler).beforeApplicationShutdown();
+    await fixture.stopWorkers(PayoutSettler);
   });
   afterAll(() => fixture.close());
 
@@ -71,23 +73,9 @@ describe('pricing in the ledger', () => {
   /** One payment of each priced kind: a card and a QR checkout, a transfer in, a POS credit and a payout. */
   async function payEveryWay(businessId: string, outlet: OutletResponse, amounts: bigint[]): Promise<void> {
     const [card, qr, transfer, pos, payout] = amounts.map(String);
-    await ok({
-      type: 'settleCheckoutPayment',
-      businessId,
-      checkoutReference: `CHK-${ulid()}`,
-      amount: card,
-      method: 'card',
-      paymentId: ulid(),
-      maskedCard: '539983******1234',
-    });
-    await ok({
-      type: 'settleCheckoutPayment',
-      businessId,
-      checkoutReference: `CHK-${ulid()}`,
-      amount: qr,
-      method: 'qr-wallet',
-      paymentId: ulid(),
-    });
+    const checkout = () => ({ type: 'settleCheckoutPayment', businessId, checkoutReference: `CHK-${ulid()}` }) as const;
+    await ok({ ...checkout(), paymentId: ulid(), amount: card, method: 'card', maskedCard });
+    await ok({ ...checkout(), paymentId: ulid(), amount: qr, method: 'qr-wallet' });
     await ok({
       type: 'creditVirtualAccount',
       businessId,
@@ -101,7 +89,7 @@ describe('pricing in the ledger', () => {
       serialNumber: 'PRICING-1',
       outletId: outlet.outletId,
       amount: pos,
-      maskedPan: '539983******1234',
+      maskedPan: maskedCard,
       approved: true,
       declineReason: null,
       decidedAt: new Date().toISOString(),

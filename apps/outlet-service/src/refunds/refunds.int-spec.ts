@@ -18,8 +18,7 @@ describe('refunds in the ledger', () => {
   beforeAll(async () => {
     fixture = await OutletServiceFixture.start({ PAYOUT_SETTLE_DELAY_MS: '0' });
     // Settlements run only when a test says so.
-    await fixture.get(RefundSettler).beforeApplicationShutdown();
-    await fixture.get(PayoutSettler).beforeApplicationShutdown();
+    await fixture.stopWorkers(RefundSettler, PayoutSettler);
   });
   afterAll(() => fixture.close());
 

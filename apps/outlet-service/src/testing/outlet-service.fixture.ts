@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   BusinessProvisionedV1,
@@ -59,6 +59,11 @@ export class OutletServiceFixture {
 
   get<T>(type: new (...args: never[]) => T): T {
     return this.app.get(type);
+  }
+
+  /** Stops these background workers (sweeps, settlements), so that they run only when a test calls them. */
+  async stopWorkers(...workers: (new (...args: never[]) => BeforeApplicationShutdown)[]): Promise<void> {
+    for (const worker of workers) await this.get(worker).beforeApplicationShutdown();
   }
 
   /** The gateway's command, answered as the Kafka consumer answers it: the result, or the failure as data. */

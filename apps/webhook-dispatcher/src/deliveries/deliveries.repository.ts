@@ -49,6 +49,12 @@ export interface ClaimLimits {
   leaseMs: number;
 }
 
+/** Deliveries due now across every business, and how long the oldest of them has waited. */
+export interface DueBacklog {
+  due: number;
+  oldestSeconds: number;
+}
+
 @Injectable()
 export class DeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -240,7 +246,7 @@ export class DeliveriesRepository {
   }
 
   /** Every business's deliveries waiting to be sent now, and how long the oldest has waited. */
-  async dueBacklog(): Promise<{ due: number; oldestSeconds: number }> {
+  async dueBacklog(): Promise<DueBacklog> {
     const [row] = (await this.dataSource.query(
       `SELECT count(*)::int AS due, COALESCE(EXTRACT(EPOCH FROM now() - min(next_attempt_at)), 0)::float8 AS oldest
        FROM webhooks.deliveries
