@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { CardCommand, Topics } from '@payments/contracts';
-import { CommandHandler } from '@payments/platform-kafka';
+import { CardCommand, CardCommandResults, CommandHandlers, Topics } from '@payments/contracts';
+import { CommandHandler, dispatchCommand } from '@payments/platform-kafka';
 
 import { CardChargesService } from './card-charges.service';
 
@@ -9,15 +9,15 @@ import { CardChargesService } from './card-charges.service';
 export class CardCommandsController {
   constructor(private readonly charges: CardChargesService) {}
 
+  /** A handler for each command type, held to the answer its contract promises. */
+  private readonly handlers: CommandHandlers<CardCommand, CardCommandResults> = {
+    startCharge: (command) => this.charges.start(command),
+    authorize: (command) => this.charges.authorize(command),
+    complete3ds: (command) => this.charges.complete3ds(command.chargeId, command.checkoutReference, command.approved),
+  };
+
   @CommandHandler(Topics.cardCommands)
   handle(command: CardCommand): Promise<unknown> {
-    switch (command.type) {
-      case 'startCharge':
-        return this.charges.start(command);
-      case 'authorize':
-        return this.charges.authorize(command);
-      case 'complete3ds':
-        return this.charges.complete3ds(command.chargeId, command.checkoutReference, command.approved);
-    }
+    return dispatchCommand(this.handlers, command);
   }
 }

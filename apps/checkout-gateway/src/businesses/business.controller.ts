@@ -19,7 +19,7 @@ export class BusinessController {
   @Get()
   @ApiOperation({ summary: 'The business behind the calling keys: check your credentials and mode' })
   @Answers(BusinessProfileResponse, 'Business retrieved')
-  profile(@CurrentBusiness() business: Business): BusinessProfileResponse {
+  profile(@CurrentBusiness() business: Business) {
     return {
       businessId: business.id,
       name: business.name,
@@ -38,7 +38,7 @@ export class BusinessController {
     @CurrentBusiness() business: Business,
     @CallingApiKey() callingApiKey: string,
     @Body() request: RollKeysRequest,
-  ): Promise<RolledKeysResponse> {
+  ) {
     const gracePeriodHours = request.gracePeriodHours ?? defaultGraceHours;
     return this.keys.roll(business, { gracePeriodHours, actor: 'api', callingApiKey });
   }
@@ -48,7 +48,7 @@ export class BusinessController {
     summary: 'Your key pairs (never the keys themselves) and the audit trail of their creation, rolls and expiry',
   })
   @Answers(BusinessKeysResponse, 'Keys retrieved')
-  keyList(@CurrentBusiness() business: Business): Promise<BusinessKeysResponse> {
+  keyList(@CurrentBusiness() business: Business) {
     return this.keys.list(business.id);
   }
 }

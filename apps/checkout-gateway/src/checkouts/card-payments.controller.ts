@@ -14,11 +14,7 @@ export class CardPaymentsController {
   @Post('card-payment')
   @ApiOperation({ summary: 'Charge a card for the checkout; the answer says which verification comes next' })
   @Answers(CardChargeResponse, 'Card charge processed', 404, 422, 503)
-  pay(
-    @CurrentBusiness() business: Business,
-    @Param('reference') reference: string,
-    @Body() card: CardPaymentRequest,
-  ): Promise<CardChargeResponse> {
+  pay(@CurrentBusiness() business: Business, @Param('reference') reference: string, @Body() card: CardPaymentRequest) {
     return this.payments.pay(business, reference, card);
   }
 
@@ -29,7 +25,7 @@ export class CardPaymentsController {
     @CurrentBusiness() business: Business,
     @Param('reference') reference: string,
     @Body() answer: CardAuthorizationRequest,
-  ): Promise<CardChargeResponse> {
+  ) {
     return this.payments.authorize(business, reference, answer);
   }
 }

@@ -6,7 +6,6 @@ import {
   CardChargeResponse,
   CardChargeState,
   CardPaymentRequest,
-  CheckoutPaymentResult,
   CheckoutResponse,
 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
@@ -40,7 +39,7 @@ export class CardPaymentsService {
 
   async pay(business: Business, reference: string, card: CardPaymentRequest): Promise<CardChargeResponse> {
     const checkout = await this.checkouts.payable(business.id, reference, 'card');
-    const state = await this.cards.send<CardChargeState>({
+    const state = await this.cards.send({
       type: 'startCharge',
       businessId: business.id,
       mode: business.mode,
@@ -63,7 +62,7 @@ export class CardPaymentsService {
       ]);
     }
     const checkout = await this.checkouts.payable(business.id, reference, 'card');
-    const state = await this.cards.send<CardChargeState>({
+    const state = await this.cards.send({
       type: 'authorize',
       businessId: business.id,
       checkoutReference: reference,
@@ -80,9 +79,7 @@ export class CardPaymentsService {
     const checkout = await this.checkouts.findForPage(checkoutReference);
     const open = checkout?.transactionStatus === 'PROCESSING' && Date.parse(checkout.expiresAt) > Date.now();
     if (!open) return { reference: checkoutReference };
-    return this.record(
-      await this.cards.send<CardChargeState>({ type: 'complete3ds', chargeId, checkoutReference, approved }),
-    );
+    return this.record(await this.cards.send({ type: 'complete3ds', chargeId, checkoutReference, approved }));
   }
 
   private async record(state: CardChargeState, checkout?: CheckoutResponse): Promise<CardChargeResponse> {
@@ -94,7 +91,7 @@ export class CardPaymentsService {
     }
     if (state.transactionStatus === 'SUCCESS') {
       const result = await this.outlets
-        .send<CheckoutPaymentResult>({
+        .send({
           type: 'settleCheckoutPayment',
           businessId,
           checkoutReference,

@@ -20,14 +20,14 @@ export class CheckoutsController {
     @CurrentBusiness() business: Business,
     @Body() request: CreateCheckoutRequest,
     @IdempotencyKey() idempotencyKey?: string,
-  ): Promise<CreateCheckoutResponse> {
+  ) {
     return this.checkouts.create(business.id, request, idempotencyKey);
   }
 
   @Get(':reference')
   @ApiOperation({ summary: 'The checkout as it is now: verify its status before you fulfil' })
   @Answers(CheckoutResponse, 'Transaction retrieved', 404)
-  get(@CurrentBusiness() business: Business, @Param('reference') reference: string): Promise<CheckoutResponse> {
+  get(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.checkouts.get(business.id, reference);
   }
 }

@@ -159,7 +159,7 @@ export class CheckoutsService {
   /** Asks the ledger to end checkouts FAILED; each ends as it decides (SUCCESS if money won the race). */
   async close(closings: CheckoutClosing[]): Promise<CheckoutOutcome[]> {
     if (closings.length === 0) return [];
-    const outcomes = await this.outlets.send<CheckoutOutcome[]>({ type: 'closeCheckouts', checkouts: closings });
+    const outcomes = await this.outlets.send({ type: 'closeCheckouts', checkouts: closings });
     for (const outcome of outcomes) await this.applyOutcome(outcome);
     return outcomes;
   }

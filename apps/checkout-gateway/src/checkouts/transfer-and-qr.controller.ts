@@ -33,7 +33,7 @@ export class TransferAndQrController {
   @Post('sandbox/qr-wallet/pay')
   @ApiOperation({ summary: 'The sandbox wallet app scans a checkout QR code and pays it (test keys only)' })
   @Answers(QrWalletPayResponse, 'Paid', 400, 403, 404, 422, 503)
-  pay(@CurrentBusiness() business: Business, @Body() request: QrWalletPayRequest): Promise<QrWalletPayResponse> {
+  pay(@CurrentBusiness() business: Business, @Body() request: QrWalletPayRequest) {
     return this.methods.payQr(business, request.qrPayload);
   }
 }

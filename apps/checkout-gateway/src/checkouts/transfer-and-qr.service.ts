@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CheckoutAccount, CheckoutPaymentResult, CheckoutQrResponse } from '@payments/contracts';
+import { CheckoutAccount, CheckoutQrResponse } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { toDataURL, toString } from 'qrcode';
@@ -49,7 +49,7 @@ export class TransferAndQrService {
     const reference = url && `${url.protocol}//${url.host}` === qrScheme ? url.searchParams.get('reference') : null;
     if (!reference) throw apiError('INVALID_PAYLOAD', 'qrPayload is not a checkout QR code');
     const checkout = await this.checkouts.payable(business.id, reference, 'qr-wallet');
-    const result = await this.outlets.send<CheckoutPaymentResult>({
+    const result = await this.outlets.send({
       type: 'settleCheckoutPayment',
       businessId: business.id,
       checkoutReference: reference,

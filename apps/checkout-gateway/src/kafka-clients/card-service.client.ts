@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { CardCommand, Topics } from '@payments/contracts';
+import { CardCommand, CardCommandResults, Topics } from '@payments/contracts';
 import { CommandClient } from '@payments/platform-kafka';
 
 import { Env } from '../config/env';
 import { ServiceClient } from './service-client';
 
 @Injectable()
-export class CardServiceClient extends ServiceClient<CardCommand> {
+export class CardServiceClient extends ServiceClient<CardCommand, CardCommandResults> {
   constructor(client: CommandClient, env: Env) {
     super(
       client,

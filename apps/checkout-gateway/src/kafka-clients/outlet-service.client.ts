@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { OutletCommand, Topics } from '@payments/contracts';
+import { OutletCommand, OutletCommandResults, Topics } from '@payments/contracts';
 import { CommandClient } from '@payments/platform-kafka';
 
 import { Env } from '../config/env';
 import { ServiceClient } from './service-client';
 
 @Injectable()
-export class OutletServiceClient extends ServiceClient<OutletCommand> {
+export class OutletServiceClient extends ServiceClient<OutletCommand, OutletCommandResults> {
   constructor(client: CommandClient, env: Env) {
     super(
       client,

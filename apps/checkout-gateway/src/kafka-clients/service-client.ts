@@ -4,11 +4,14 @@ import { DomainError } from '@payments/platform-envelope';
 import { CommandClient, CommandTimeoutError } from '@payments/platform-kafka';
 
 /**
- * Kafka request/reply to a backing service. A reply that carries an error becomes that error;
- * no reply in time becomes 503, and the caller may retry: every command that creates something
- * or moves money is idempotent.
+ * Kafka request/reply to a backing service. A command answers with what its contract's
+ * `Results` say. A reply that carries an error becomes that error; no reply in time becomes 503,
+ * and the caller may retry: every command that creates something or moves money is idempotent.
  */
-export abstract class ServiceClient<Command extends { type: string }> {
+export abstract class ServiceClient<
+  Command extends { type: string },
+  Results extends Record<Command['type'], unknown>,
+> {
   private readonly logger = new Logger(this.constructor.name);
 
   protected constructor(
@@ -19,10 +22,10 @@ export abstract class ServiceClient<Command extends { type: string }> {
     private readonly unavailableCode = 'SERVICE_UNAVAILABLE',
   ) {}
 
-  async send<T>(command: Command): Promise<T> {
+  async send<Sent extends Command>(command: Sent): Promise<Results[Sent['type']]> {
     let reply;
     try {
-      reply = await this.client.request<T>(this.requests, command, this.timeoutMs);
+      reply = await this.client.request<Results[Sent['type']]>(this.requests, command, this.timeoutMs);
     } catch (error) {
       if (!(error instanceof CommandTimeoutError))
         this.logger.error({ err: error, command: command.type }, 'request failed');

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Topics, WebhookCommand } from '@payments/contracts';
+import { Topics, WebhookCommand, WebhookCommandResults } from '@payments/contracts';
 import { CommandClient } from '@payments/platform-kafka';
 
 import { Env } from '../config/env';
 import { ServiceClient } from './service-client';
 
 @Injectable()
-export class WebhookServiceClient extends ServiceClient<WebhookCommand> {
+export class WebhookServiceClient extends ServiceClient<WebhookCommand, WebhookCommandResults> {
   constructor(client: CommandClient, env: Env) {
     super(
       client,

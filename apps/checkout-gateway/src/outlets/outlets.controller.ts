@@ -28,7 +28,7 @@ export class OutletsController {
     @CurrentBusiness() business: Business,
     @Body() request: CreateOutletRequest,
     @IdempotencyKey() idempotencyKey?: string,
-  ): Promise<OutletResponse> {
+  ) {
     return this.outletService.send({
       type: 'createOutlet',
       businessId: business.id,
@@ -41,24 +41,21 @@ export class OutletsController {
   @Get()
   @ApiOperation({ summary: 'Find outlets by externalReference (exact) or accountName (prefix, any case)' })
   @Answers(OutletPageResponse, 'Outlets retrieved successfully', 422, 503)
-  search(@CurrentBusiness() business: Business, @Query() query: SearchOutletsQuery): Promise<OutletPageResponse> {
+  search(@CurrentBusiness() business: Business, @Query() query: SearchOutletsQuery) {
     return this.outletService.send({ type: 'searchOutlets', businessId: business.id, ...query });
   }
 
   @Put('sweep-settings')
   @ApiOperation({ summary: 'Sweep collection wallets to the settlement wallet automatically' })
   @Answers(SweepSettingsResponse, 'Sweep settings updated', 422, 503)
-  updateSweepSettings(
-    @CurrentBusiness() business: Business,
-    @Body() request: SweepSettingsRequest,
-  ): Promise<SweepSettingsResponse> {
+  updateSweepSettings(@CurrentBusiness() business: Business, @Body() request: SweepSettingsRequest) {
     return this.outletService.send({ type: 'setSweepSettings', businessId: business.id, request });
   }
 
   @Get(':outletId')
   @ApiOperation({ summary: 'Fetch one outlet with the live balances of its wallets' })
   @Answers(OutletResponse, 'Outlet retrieved successfully', 404, 503)
-  get(@CurrentBusiness() business: Business, @Param('outletId') outletId: string): Promise<OutletResponse> {
+  get(@CurrentBusiness() business: Business, @Param('outletId') outletId: string) {
     return this.outletService.send({ type: 'getOutlet', businessId: business.id, outletId });
   }
 }

@@ -14,7 +14,7 @@ export class WalletsController {
   @Get('settlement')
   @ApiOperation({ summary: 'Your settlement wallet: checkout payments and sweeps land here' })
   @Answers(WalletResponse, 'Wallet retrieved successfully', 503)
-  settlement(@CurrentBusiness() business: Business): Promise<WalletResponse> {
+  settlement(@CurrentBusiness() business: Business) {
     return this.outletService.send({ type: 'getSettlementWallet', businessId: business.id });
   }
 }

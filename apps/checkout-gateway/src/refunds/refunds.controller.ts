@@ -20,14 +20,14 @@ export class RefundsController {
     @CurrentBusiness() business: Business,
     @Body() request: CreateRefundRequest,
     @IdempotencyKey() idempotencyKey?: string,
-  ): Promise<RefundResponse> {
+  ) {
     return this.refunds.create(business, request, idempotencyKey);
   }
 
   @Get(':reference')
   @ApiOperation({ summary: 'A refund and its status: PENDING, then PROCESSED or FAILED' })
   @Answers(RefundResponse, 'Refund retrieved successfully', 404, 503)
-  get(@CurrentBusiness() business: Business, @Param('reference') reference: string): Promise<RefundResponse> {
+  get(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.refunds.get(business, reference);
   }
 }

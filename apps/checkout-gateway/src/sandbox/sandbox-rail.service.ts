@@ -1,9 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  CreditVirtualAccountRequest,
-  CreditVirtualAccountResponse,
-  CreditVirtualAccountResult,
-} from '@payments/contracts';
+import { CreditVirtualAccountRequest, CreditVirtualAccountResponse } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { apiError, ValidationFailedError } from '@payments/platform-envelope';
 
@@ -31,7 +27,7 @@ export class SandboxRailService {
     }
     // The rail's session id keys the credit. Chosen here when the caller sent none, so a
     // redelivered command is the same transfer; a caller's retry needs its own sessionId or key.
-    const { checkoutOutcome, ...credited } = await this.outletService.send<CreditVirtualAccountResult>({
+    const { checkoutOutcome, ...credited } = await this.outletService.send({
       type: 'creditVirtualAccount',
       businessId: business.id,
       accountNumber,

@@ -22,7 +22,7 @@ export class SandboxController {
     @Param('accountNumber') accountNumber: string,
     @Body() request: CreditVirtualAccountRequest,
     @IdempotencyKey() idempotencyKey?: string,
-  ): Promise<CreditVirtualAccountResponse> {
+  ) {
     return this.rail.credit(business, accountNumber, request, idempotencyKey);
   }
 }

@@ -16,7 +16,7 @@ export class TransactionsController {
   @Get()
   @ApiOperation({ summary: 'Your transactions, newest first, filtered and a page at a time' })
   @Answers(TransactionPage, 'Transactions retrieved successfully', 422)
-  list(@CurrentBusiness() business: Business, @Query() query: TransactionsQuery): Promise<TransactionPage> {
+  list(@CurrentBusiness() business: Business, @Query() query: TransactionsQuery) {
     return this.transactions.page(business.id, query);
   }
 
@@ -48,7 +48,7 @@ export class TransactionsController {
   @Get(':reference')
   @ApiOperation({ summary: 'One of your transactions, by its reference' })
   @Answers(TransactionResponse, 'Transaction retrieved successfully', 404)
-  get(@CurrentBusiness() business: Business, @Param('reference') reference: string): Promise<TransactionResponse> {
+  get(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.transactions.get(business.id, reference);
   }
 }

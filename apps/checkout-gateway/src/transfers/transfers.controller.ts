@@ -19,17 +19,14 @@ export class TransfersController {
   @Post('internal')
   @ApiOperation({ summary: 'Move money between two wallets of your business; idempotent on reference' })
   @Answers(InternalTransferResponse, 'Transfer successful', 404, 422, 503)
-  internal(
-    @CurrentBusiness() business: Business,
-    @Body() request: InternalTransferRequest,
-  ): Promise<InternalTransferResponse> {
+  internal(@CurrentBusiness() business: Business, @Body() request: InternalTransferRequest) {
     return this.outletService.send({ type: 'internalTransfer', businessId: business.id, request });
   }
 
   @Post('bank')
   @ApiOperation({ summary: 'Pay out from a deposit wallet to a bank account; settles asynchronously' })
   @Answers(BankTransferResponse, 'Transfer is processing', 403, 404, 422, 503)
-  bank(@CurrentBusiness() business: Business, @Body() request: BankTransferRequest): Promise<BankTransferResponse> {
+  bank(@CurrentBusiness() business: Business, @Body() request: BankTransferRequest) {
     return this.outletService.send({ type: 'bankTransfer', businessId: business.id, request });
   }
 }

@@ -21,51 +21,42 @@ export class WebhooksController {
   @Get('endpoint')
   @ApiOperation({ summary: 'Your webhook URL, its status and the Standard Webhooks signing secret' })
   @Answers(WebhookEndpointResponse, 'Webhook endpoint retrieved')
-  endpoint(@CurrentBusiness() business: Business): Promise<WebhookEndpointResponse> {
+  endpoint(@CurrentBusiness() business: Business) {
     return this.webhooks.send({ type: 'getEndpoint', businessId: business.id });
   }
 
   @Put('endpoint')
   @ApiOperation({ summary: 'Set the URL events are delivered to (re-enables an endpoint disabled by 410)' })
   @Answers(WebhookEndpointResponse, 'Webhook endpoint updated', 422)
-  setEndpoint(
-    @CurrentBusiness() business: Business,
-    @Body() request: SetWebhookEndpointRequest,
-  ): Promise<WebhookEndpointResponse> {
+  setEndpoint(@CurrentBusiness() business: Business, @Body() request: SetWebhookEndpointRequest) {
     return this.webhooks.send({ type: 'setEndpoint', businessId: business.id, url: request.url });
   }
 
   @Get('deliveries')
   @ApiOperation({ summary: 'Deliveries, newest first; filter by status, event and creation time' })
   @Answers(DeliveryPageResponse, 'Deliveries retrieved', 422)
-  deliveries(
-    @CurrentBusiness() business: Business,
-    @Query() query: ListDeliveriesQuery,
-  ): Promise<DeliveryPageResponse> {
+  deliveries(@CurrentBusiness() business: Business, @Query() query: ListDeliveriesQuery) {
     return this.webhooks.send({ type: 'listDeliveries', businessId: business.id, query });
   }
 
   @Get('deliveries/:deliveryId')
   @ApiOperation({ summary: 'One delivery with every attempt: time, status code, latency, first 1 KB of the answer' })
   @Answers(DeliveryDetailResponse, 'Delivery retrieved', 404)
-  delivery(
-    @CurrentBusiness() business: Business,
-    @Param('deliveryId') deliveryId: string,
-  ): Promise<DeliveryDetailResponse> {
+  delivery(@CurrentBusiness() business: Business, @Param('deliveryId') deliveryId: string) {
     return this.webhooks.send({ type: 'getDelivery', businessId: business.id, deliveryId });
   }
 
   @Post('deliveries/:deliveryId/replay')
   @ApiOperation({ summary: 'Send a delivery again, as a new delivery with the same event id' })
   @Answers(DeliveryResponse, 'Replay scheduled', 404, 422)
-  replay(@CurrentBusiness() business: Business, @Param('deliveryId') deliveryId: string): Promise<DeliveryResponse> {
+  replay(@CurrentBusiness() business: Business, @Param('deliveryId') deliveryId: string) {
     return this.webhooks.send({ type: 'replayDelivery', businessId: business.id, deliveryId });
   }
 
   @Post('test')
   @ApiOperation({ summary: 'Send a signed webhook.test event to your endpoint' })
   @Answers(DeliveryResponse, 'Test event scheduled', 422)
-  test(@CurrentBusiness() business: Business): Promise<DeliveryResponse> {
+  test(@CurrentBusiness() business: Business) {
     return this.webhooks.send({ type: 'sendTest', businessId: business.id });
   }
 }

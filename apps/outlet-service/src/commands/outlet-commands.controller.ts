@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { OutletCommand, Topics } from '@payments/contracts';
-import { CommandHandler } from '@payments/platform-kafka';
+import { CommandHandlers, OutletCommand, OutletCommandResults, Topics } from '@payments/contracts';
+import { CommandHandler, dispatchCommand } from '@payments/platform-kafka';
 
 import { CheckoutPaymentsService } from '../checkouts/checkout-payments.service';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
@@ -27,56 +27,45 @@ export class OutletCommandsController {
     private readonly refunds: RefundsService,
   ) {}
 
+  /** A handler for each command type, held to the answer its contract promises. */
+  private readonly handlers: CommandHandlers<OutletCommand, OutletCommandResults> = {
+    createOutlet: (command) =>
+      this.outlets.create(command.businessId, command.request, command.idempotencyKey, command.commandId),
+    getOutlet: (command) => this.outlets.get(command.businessId, command.outletId),
+    getSettlementWallet: (command) => this.outlets.settlementWallet(command.businessId),
+    searchOutlets: (command) => this.outlets.search(command.businessId, command),
+    internalTransfer: (command) => this.internalTransfers.execute(command.businessId, command.request),
+    bankTransfer: (command) => this.bankTransfers.execute(command.businessId, command.request),
+    setSweepSettings: (command) => this.sweepSettings.update(command.businessId, command.request),
+    creditVirtualAccount: (command) =>
+      this.funding.execute(command.accountNumber, command.request, {
+        sessionId: command.sessionId,
+        idempotency: command.idempotencyKey
+          ? { businessId: command.businessId, key: command.idempotencyKey }
+          : undefined,
+      }),
+    assignCheckoutAccount: (command) =>
+      this.checkoutPayments.assignAccount(
+        command.businessId,
+        command.checkoutReference,
+        command.amount,
+        command.expiresAt,
+      ),
+    settleCheckoutPayment: (command) =>
+      command.method === 'card'
+        ? this.checkoutPayments.payCard({
+            ...command,
+            chargeId: command.paymentId,
+            maskedPan: command.maskedCard ?? '',
+          })
+        : this.checkoutPayments.payQr(command.businessId, command.checkoutReference, command.amount, command.paymentId),
+    closeCheckouts: (command) => this.checkoutPayments.close(command.checkouts),
+    createRefund: (command) => this.refunds.create(command.businessId, command.request, command.idempotencyKey),
+    getRefund: (command) => this.refunds.get(command.businessId, command.reference),
+  };
+
   @CommandHandler(Topics.outletCommands)
   handle(command: OutletCommand): Promise<unknown> {
-    switch (command.type) {
-      case 'createOutlet':
-        return this.outlets.create(command.businessId, command.request, command.idempotencyKey, command.commandId);
-      case 'getOutlet':
-        return this.outlets.get(command.businessId, command.outletId);
-      case 'getSettlementWallet':
-        return this.outlets.settlementWallet(command.businessId);
-      case 'searchOutlets':
-        return this.outlets.search(command.businessId, command);
-      case 'internalTransfer':
-        return this.internalTransfers.execute(command.businessId, command.request);
-      case 'bankTransfer':
-        return this.bankTransfers.execute(command.businessId, command.request);
-      case 'setSweepSettings':
-        return this.sweepSettings.update(command.businessId, command.request);
-      case 'creditVirtualAccount':
-        return this.funding.execute(command.accountNumber, command.request, {
-          sessionId: command.sessionId,
-          idempotency: command.idempotencyKey
-            ? { businessId: command.businessId, key: command.idempotencyKey }
-            : undefined,
-        });
-      case 'assignCheckoutAccount':
-        return this.checkoutPayments.assignAccount(
-          command.businessId,
-          command.checkoutReference,
-          command.amount,
-          command.expiresAt,
-        );
-      case 'settleCheckoutPayment':
-        return command.method === 'card'
-          ? this.checkoutPayments.payCard({
-              ...command,
-              chargeId: command.paymentId,
-              maskedPan: command.maskedCard ?? '',
-            })
-          : this.checkoutPayments.payQr(
-              command.businessId,
-              command.checkoutReference,
-              command.amount,
-              command.paymentId,
-            );
-      case 'closeCheckouts':
-        return this.checkoutPayments.close(command.checkouts);
-      case 'createRefund':
-        return this.refunds.create(command.businessId, command.request, command.idempotencyKey);
-      case 'getRefund':
-        return this.refunds.get(command.businessId, command.reference);
-    }
+    return dispatchCommand(this.handlers, command);
   }
 }

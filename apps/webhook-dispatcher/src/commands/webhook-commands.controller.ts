@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { Topics, WebhookCommand } from '@payments/contracts';
-import { CommandHandler } from '@payments/platform-kafka';
+import { CommandHandlers, Topics, WebhookCommand, WebhookCommandResults } from '@payments/contracts';
+import { CommandHandler, dispatchCommand } from '@payments/platform-kafka';
 
 import { DeliveriesRepository } from '../deliveries/deliveries.repository';
 import { EndpointSettings } from './endpoint-settings';
@@ -15,21 +15,18 @@ export class WebhookCommandsController {
     private readonly deliveries: DeliveriesRepository,
   ) {}
 
+  /** A handler for each command type, held to the answer its contract promises. */
+  private readonly handlers: CommandHandlers<WebhookCommand, WebhookCommandResults> = {
+    getEndpoint: (command) => this.settings.view(command.businessId),
+    setEndpoint: (command) => this.settings.setUrl(command.businessId, command.url),
+    listDeliveries: (command) => this.deliveries.page(command.businessId, command.query),
+    getDelivery: (command) => this.deliveries.detail(command.businessId, command.deliveryId),
+    replayDelivery: (command) => this.manual.replay(command.businessId, command.deliveryId),
+    sendTest: (command) => this.manual.sendTest(command.businessId),
+  };
+
   @CommandHandler(Topics.webhookCommands)
   handle(command: WebhookCommand): Promise<unknown> {
-    switch (command.type) {
-      case 'getEndpoint':
-        return this.settings.view(command.businessId);
-      case 'setEndpoint':
-        return this.settings.setUrl(command.businessId, command.url);
-      case 'listDeliveries':
-        return this.deliveries.page(command.businessId, command.query);
-      case 'getDelivery':
-        return this.deliveries.detail(command.businessId, command.deliveryId);
-      case 'replayDelivery':
-        return this.manual.replay(command.businessId, command.deliveryId);
-      case 'sendTest':
-        return this.manual.sendTest(command.businessId);
-    }
+    return dispatchCommand(this.handlers, command);
   }
 }

@@ -72,3 +72,10 @@ export interface CardChargeState extends CardChargeResponse {
   /** Kobo, as charged. */
   amount: string;
 }
+
+/** What each card command answers with: the gateway's client and card-processor's handlers are both held to it. */
+export interface CardCommandResults {
+  startCharge: CardChargeState;
+  authorize: CardChargeState;
+  complete3ds: CardChargeState;
+}

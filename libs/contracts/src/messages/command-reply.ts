@@ -7,3 +7,12 @@ export interface CommandError {
 
 /** The answer to every request on a command topic, sent to the replies partition the request named. */
 export type CommandReply<T = unknown> = { ok: true; data: T } | { ok: false; error: CommandError };
+
+/**
+ * The handlers of one command topic, one per command type, each held to the answer its
+ * command promises in `Results`: what the requester is typed to receive is what the handler
+ * must return.
+ */
+export type CommandHandlers<Command extends { type: string }, Results extends Record<Command['type'], unknown>> = {
+  [Type in Command['type']]: (command: Extract<Command, { type: Type }>) => Promise<Results[Type]>;
+};

@@ -17,15 +17,17 @@ import {
 import { CheckoutOutcome } from '../events/checkout-decided.v1';
 import { PaymentMethod, paymentMethods } from '../http/checkout/checkout.dto';
 import { CreateOutletRequest } from '../http/outlets/create-outlet.request';
-import { SweepSettingsRequest } from '../http/outlets/sweep-settings.request';
+import type { OutletPageResponse, OutletResponse, WalletResponse } from '../http/outlets/outlet.response';
+import { SweepSettingsRequest, SweepSettingsResponse } from '../http/outlets/sweep-settings.request';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../http/page.query';
-import { CreateRefundRequest } from '../http/refunds/refunds.dto';
+import { CreateRefundRequest, RefundResponse } from '../http/refunds/refunds.dto';
 import {
   CreditVirtualAccountRequest,
   CreditVirtualAccountResponse,
 } from '../http/sandbox/credit-virtual-account.request';
 import { BankTransferRequest } from '../http/transfers/bank-transfer.request';
 import { InternalTransferRequest } from '../http/transfers/internal-transfer.request';
+import type { BankTransferResponse, InternalTransferResponse } from '../http/transfers/transfer.response';
 import { IsKoboAmount } from '../validation/kobo-amount';
 import { ForBusiness, ForCheckout } from './scopes';
 
@@ -270,4 +272,21 @@ export interface CheckoutPaymentResult {
 /** The answer to creditVirtualAccount; a checkout account's credit also tells how the checkout ended. */
 export interface CreditVirtualAccountResult extends CreditVirtualAccountResponse {
   checkoutOutcome?: CheckoutOutcome;
+}
+
+/** What each outlet command answers with: the gateway's client and outlet-service's handlers are both held to it. */
+export interface OutletCommandResults {
+  createOutlet: OutletResponse;
+  getOutlet: OutletResponse;
+  getSettlementWallet: WalletResponse;
+  searchOutlets: OutletPageResponse;
+  internalTransfer: InternalTransferResponse;
+  bankTransfer: BankTransferResponse;
+  setSweepSettings: SweepSettingsResponse;
+  creditVirtualAccount: CreditVirtualAccountResult;
+  assignCheckoutAccount: CheckoutAccount;
+  settleCheckoutPayment: CheckoutPaymentResult;
+  closeCheckouts: CheckoutOutcome[];
+  createRefund: RefundResponse;
+  getRefund: RefundResponse;
 }

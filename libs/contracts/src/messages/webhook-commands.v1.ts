@@ -1,7 +1,13 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsString, ValidateNested } from 'class-validator';
 
-import { ListDeliveriesQuery } from '../http/webhooks/webhooks.dto';
+import {
+  DeliveryDetailResponse,
+  DeliveryPageResponse,
+  DeliveryResponse,
+  ListDeliveriesQuery,
+  WebhookEndpointResponse,
+} from '../http/webhooks/webhooks.dto';
 import { ForBusiness } from './scopes';
 
 /** Requests the gateway sends to webhook-dispatcher on Topics.webhookCommands (request/reply). */
@@ -68,3 +74,13 @@ export const webhookCommandContracts = {
   replayDelivery: ReplayDeliveryCommand,
   sendTest: SendTestCommand,
 } satisfies Record<WebhookCommand['type'], new () => unknown>;
+
+/** What each webhook command answers with: the gateway's client and webhook-dispatcher's handlers are both held to it. */
+export interface WebhookCommandResults {
+  getEndpoint: WebhookEndpointResponse;
+  setEndpoint: WebhookEndpointResponse;
+  listDeliveries: DeliveryPageResponse;
+  getDelivery: DeliveryDetailResponse;
+  replayDelivery: DeliveryResponse;
+  sendTest: DeliveryResponse;
+}

@@ -1,4 +1,5 @@
 export * from './commands/command-client';
+export * from './commands/dispatch-command';
 export * from './consumers/bulk-yield';
 export * from './consumers/failures';
 export * from './consumers/handlers';
