@@ -56,14 +56,10 @@ describe('gateway platform surface', () => {
   });
 
   it('answers an unknown route in the envelope', async () => {
+    // The envelope itself is platform-envelope's to test; this checks the gateway is wired to it.
     const unknown = await app.inject({ method: 'GET', url: '/no/such/route' });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({
-      status: false,
-      statusCode: 404,
-      message: 'Route not found',
-      data: { code: 'ROUTE_NOT_FOUND' },
-    });
+    expect(unknown.json()).toMatchObject({ status: false, statusCode: 404, data: { code: 'ROUTE_NOT_FOUND' } });
   });
 
   it('echoes the caller request id, or makes one', async () => {

@@ -1,12 +1,6 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import {
-  CardAuthorizationRequest,
-  CardChargeResponse,
-  CardPaymentRequest,
-  CheckoutAccount,
-  HostedCheckoutView,
-} from '@payments/contracts';
+import { CardAuthorizationRequest, CardPaymentRequest, HostedCheckoutView } from '@payments/contracts';
 import { apiError, RawResponse, SuccessMessage } from '@payments/platform-envelope';
 
 import { HostedCheckoutService } from './hosted-checkout.service';
@@ -15,6 +9,7 @@ import { HostedCheckoutService } from './hosted-checkout.service';
  * The hosted page's own API: no keys, the reference in the page link is the credential, and
  * every route acts on that checkout only. JSON bodies only, and no CORS, so another site's
  * page cannot drive it from a customer's browser. Not for partners: they use the keyed routes.
+ * What each route answers is HostedCheckoutService's type.
  */
 @ApiExcludeController()
 @Controller('checkout/session/:reference')
@@ -34,7 +29,7 @@ export class HostedCheckoutController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @SuccessMessage('Card charge processed')
-  payByCard(@Param('reference') reference: string, @Body() card: CardPaymentRequest): Promise<CardChargeResponse> {
+  payByCard(@Param('reference') reference: string, @Body() card: CardPaymentRequest) {
     return this.hosted.payByCard(reference, card);
   }
 
@@ -42,10 +37,7 @@ export class HostedCheckoutController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @SuccessMessage('Card verification processed')
-  authorizeCard(
-    @Param('reference') reference: string,
-    @Body() answer: CardAuthorizationRequest,
-  ): Promise<CardChargeResponse> {
+  authorizeCard(@Param('reference') reference: string, @Body() answer: CardAuthorizationRequest) {
     return this.hosted.authorizeCard(reference, answer);
   }
 
@@ -53,7 +45,7 @@ export class HostedCheckoutController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @SuccessMessage('Transfer details ready')
-  transferAccount(@Param('reference') reference: string): Promise<CheckoutAccount> {
+  transferAccount(@Param('reference') reference: string) {
     return this.hosted.transferAccount(reference);
   }
 

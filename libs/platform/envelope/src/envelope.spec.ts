@@ -82,6 +82,13 @@ describe('response envelope', () => {
 
   afterAll(() => app.close());
 
+  /** The error envelope in full: the HTTP status repeated as statusCode, a message, and the code. */
+  const refusal = (statusCode: number, message: string, code: string) => ({
+    status: false,
+    statusCode,
+    message,
+    data: { code },
+  });
   const post = (payload: string, contentType = 'application/json') =>
     app.inject({ method: 'POST', url: '/things', payload, headers: { 'content-type': contentType } });
 
@@ -153,12 +160,7 @@ describe('response envelope', () => {
   it('answers 413 for a body over the limit', async () => {
     const response = await post(JSON.stringify({ accountName: 'x'.repeat(20_000) }));
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({
-      status: false,
-      statusCode: 413,
-      message: 'Request body is too large',
-      data: { code: 'PAYLOAD_TOO_LARGE' },
-    });
+    expect(response.json()).toEqual(refusal(413, 'Request body is too large', 'PAYLOAD_TOO_LARGE'));
   });
 
   it('answers 415 for a body that is not JSON', async () => {
@@ -170,23 +172,13 @@ describe('response envelope', () => {
   it('answers 404 in the envelope for an unknown route', async () => {
     const response = await app.inject({ method: 'GET', url: '/nowhere' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({
-      status: false,
-      statusCode: 404,
-      message: 'Route not found',
-      data: { code: 'ROUTE_NOT_FOUND' },
-    });
+    expect(response.json()).toEqual(refusal(404, 'Route not found', 'ROUTE_NOT_FOUND'));
   });
 
   it('maps a domain error to its status and code', async () => {
     const response = await app.inject({ method: 'GET', url: '/things/missing' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({
-      status: false,
-      statusCode: 404,
-      message: 'Outlet 01ABC not found',
-      data: { code: 'OUTLET_NOT_FOUND' },
-    });
+    expect(response.json()).toEqual(refusal(404, 'Outlet 01ABC not found', 'OUTLET_NOT_FOUND'));
   });
 
   it('answers 503, safe to retry, when the database is briefly away, and logs which dependency was', async () => {
