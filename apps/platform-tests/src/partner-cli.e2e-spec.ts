@@ -38,11 +38,17 @@ describe('npm run partner:create', () => {
     expect(JSON.parse(result.stdout).apiKey).toMatch(/^pk_live_/);
   });
 
-  it('refuses a missing name and a webhook URL that is not http(s)', () => {
+  it('refuses a missing name, an unknown option and a webhook URL that is not http(s)', () => {
     const noName = partnerCreate(['--json']);
     expect(noName.status).toBe(2);
     expect(noName.stdout).toBe('');
     expect(noName.stderr).toContain('--name is required');
+
+    const misspelt = partnerCreate(['--name', 'X', '--webhook', 'https://x.example', '--json']);
+    expect(misspelt.status).toBe(2);
+    expect(misspelt.stdout).toBe('');
+    expect(misspelt.stderr).toContain("Unknown option '--webhook'");
+    expect(misspelt.stderr).toContain('usage: npm run partner:create');
 
     const badUrl = partnerCreate(['--name', 'X', '--webhook-url', 'ftp://x.example', '--json']);
     expect(badUrl.status).toBe(2);

@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 
-import { parseArgs } from 'node:util';
-
 import { PartnerCredentials } from '@payments/contracts';
-import { fail, runCommand } from '@payments/platform-bootstrap';
+import { commandOptions, fail, runCommand } from '@payments/platform-bootstrap';
 
 import { withGatewayServices } from './gateway-services';
 
@@ -14,13 +12,11 @@ const usage = 'usage: npm run partner:create -- --name "Acme Ltd" [--webhook-url
  * JSON object and nothing else, so scripts can parse it; everything else goes to stderr.
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      name: { type: 'string' },
-      'webhook-url': { type: 'string' },
-      live: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    },
+  const values = commandOptions(usage, {
+    name: { type: 'string' },
+    'webhook-url': { type: 'string' },
+    live: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
   });
   const name = values.name?.trim();
   if (!name) return fail(`--name is required\n${usage}`);

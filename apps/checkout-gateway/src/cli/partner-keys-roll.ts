@@ -1,9 +1,7 @@
 import 'reflect-metadata';
 
-import { parseArgs } from 'node:util';
-
 import { maxKeyGraceHours, RolledKeysResponse } from '@payments/contracts';
-import { fail, runCommand } from '@payments/platform-bootstrap';
+import { commandOptions, fail, runCommand } from '@payments/platform-bootstrap';
 
 import { defaultGraceHours } from '../businesses/business-keys.service';
 import { withGatewayServices } from './gateway-services';
@@ -16,12 +14,10 @@ const usage = `usage: npm run partner:keys:roll -- --business ID [--grace-hours 
  * it at once, within the gateway's 30-second credential cache).
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      business: { type: 'string' },
-      'grace-hours': { type: 'string', default: String(defaultGraceHours) },
-      json: { type: 'boolean', default: false },
-    },
+  const values = commandOptions(usage, {
+    business: { type: 'string' },
+    'grace-hours': { type: 'string', default: String(defaultGraceHours) },
+    json: { type: 'boolean', default: false },
   });
   const businessId = values.business?.trim();
   if (!businessId) return fail(`--business is required\n${usage}`);

@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 
-import { parseArgs } from 'node:util';
-
-import { fail, runCommand, withAppDatabase } from '@payments/platform-bootstrap';
+import { commandOptions, fail, runCommand, withAppDatabase } from '@payments/platform-bootstrap';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { Env } from '../config/env';
@@ -17,18 +15,16 @@ const usage = `usage: npm run pricing:set -- (--business ID | --default) --produ
 
 /** Sets a business's price for one product (or the platform default for businesses without their own). */
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      business: { type: 'string' },
-      default: { type: 'boolean', default: false },
-      product: { type: 'string' },
-      percent: { type: 'string' },
-      cap: { type: 'string' },
-      floor: { type: 'string' },
-      flat: { type: 'string' },
-      commission: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
+  const values = commandOptions(usage, {
+    business: { type: 'string' },
+    default: { type: 'boolean', default: false },
+    product: { type: 'string' },
+    percent: { type: 'string' },
+    cap: { type: 'string' },
+    floor: { type: 'string' },
+    flat: { type: 'string' },
+    commission: { type: 'string' },
+    json: { type: 'boolean', default: false },
   });
   const businessId = values.business?.trim() || null;
   if ((businessId === null) === !values.default) return fail(`give either --business or --default\n${usage}`);

@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { parseArgs } from 'node:util';
 
 import { PosPayload } from '@payments/contracts';
-import { fail, runCommand } from '@payments/platform-bootstrap';
+import { commandOptions, fail, runCommand } from '@payments/platform-bootstrap';
 import { encryptPosPayload } from '@payments/platform-crypto';
 
 const usage =
@@ -10,16 +9,14 @@ const usage =
 
 /** Builds a POS payload, encrypts it exactly as the interface says, posts it and prints the answer. */
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      serial: { type: 'string' },
-      key: { type: 'string' },
-      amount: { type: 'string' },
-      card: { type: 'string', default: '5061460410120223210' },
-      sequence: { type: 'string' },
-      expiry: { type: 'string', default: '2812' },
-      url: { type: 'string', default: 'http://127.0.0.1:3002' },
-    },
+  const values = commandOptions(usage, {
+    serial: { type: 'string' },
+    key: { type: 'string' },
+    amount: { type: 'string' },
+    card: { type: 'string', default: '5061460410120223210' },
+    sequence: { type: 'string' },
+    expiry: { type: 'string', default: '2812' },
+    url: { type: 'string', default: 'http://127.0.0.1:3002' },
   });
   if (!values.serial || values.key === undefined || !values.amount) return fail(usage);
   const payload: PosPayload = {

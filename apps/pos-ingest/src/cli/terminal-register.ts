@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 
-import { parseArgs } from 'node:util';
-
-import { fail, runCommand, withAppDatabase } from '@payments/platform-bootstrap';
+import { commandOptions, fail, runCommand, withAppDatabase } from '@payments/platform-bootstrap';
 
 import { Env } from '../config/env';
 import { database } from '../database/data-source';
@@ -13,13 +11,11 @@ const usage =
 
 /** Registers a terminal for a business (and optionally an outlet). A serial number belongs to one business. */
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      business: { type: 'string' },
-      serial: { type: 'string' },
-      outlet: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
+  const values = commandOptions(usage, {
+    business: { type: 'string' },
+    serial: { type: 'string' },
+    outlet: { type: 'string' },
+    json: { type: 'boolean', default: false },
   });
   const { business: businessId, serial: serialNumber, outlet } = values;
   if (!businessId || !serialNumber) return fail(usage);

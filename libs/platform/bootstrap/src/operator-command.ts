@@ -1,3 +1,5 @@
+import { parseArgs, ParseArgsConfig } from 'node:util';
+
 import { PlatformEnv } from '@payments/platform-config';
 import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
 import { DataSource } from 'typeorm';
@@ -10,9 +12,32 @@ export function fail(message: string): void {
   process.exitCode = 2;
 }
 
+/** A command line the command cannot read: answered like `fail`, with the usage. */
+class UsageError extends Error {}
+
+/**
+ * The command's options, read strictly: an unknown option, or one without its value, stops the
+ * command with the problem and `usage` on stderr and exit code 2 (runCommand), as any other
+ * mistake in how it was called does. `args` are the process's own unless given.
+ */
+export function commandOptions<Options extends NonNullable<ParseArgsConfig['options']>>(
+  usage: string,
+  options: Options,
+  args?: string[],
+) {
+  try {
+    return parseArgs({ args, options, strict: true }).values;
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError(`${(error as Error).message}\n${usage}`);
+    throw error;
+  }
+}
+
 /** Runs an operator command's main, reporting an unexpected failure with exit code 1. */
-export function runCommand(name: string, main: () => Promise<void>): void {
-  main().catch((error: unknown) => {
+export function runCommand(name: string, main: () => Promise<void>): Promise<void> {
+  return main().catch((error: unknown) => {
+    if (error instanceof UsageError) return fail(error.message);
     process.stderr.write(`${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   });
