@@ -1,9 +1,13 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CardAuthorizationRequest, CardPaymentRequest, HostedCheckoutView } from '@payments/contracts';
 import { apiError, RawResponse, SuccessMessage } from '@payments/platform-envelope';
 
 import { HostedCheckoutService } from './hosted-checkout.service';
+
+/** 200 in the envelope with `message`, never cached: each answer is about one checkout, now. */
+const PageAnswer = (message: string) =>
+  applyDecorators(HttpCode(200), Header('Cache-Control', 'no-store'), SuccessMessage(message));
 
 /**
  * The hosted page's own API: no keys, the reference in the page link is the credential, and
@@ -17,8 +21,7 @@ export class HostedCheckoutController {
   constructor(private readonly hosted: HostedCheckoutService) {}
 
   @Get()
-  @Header('Cache-Control', 'no-store')
-  @SuccessMessage('Checkout retrieved')
+  @PageAnswer('Checkout retrieved')
   async view(@Param('reference') reference: string): Promise<HostedCheckoutView> {
     const view = await this.hosted.view(reference);
     if (!view) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${reference} not found`);
@@ -26,25 +29,19 @@ export class HostedCheckoutController {
   }
 
   @Post('card-payment')
-  @HttpCode(200)
-  @Header('Cache-Control', 'no-store')
-  @SuccessMessage('Card charge processed')
+  @PageAnswer('Card charge processed')
   payByCard(@Param('reference') reference: string, @Body() card: CardPaymentRequest) {
     return this.hosted.payByCard(reference, card);
   }
 
   @Post('card-authorization')
-  @HttpCode(200)
-  @Header('Cache-Control', 'no-store')
-  @SuccessMessage('Card verification processed')
+  @PageAnswer('Card verification processed')
   authorizeCard(@Param('reference') reference: string, @Body() answer: CardAuthorizationRequest) {
     return this.hosted.authorizeCard(reference, answer);
   }
 
   @Post('pay-with-transfer')
-  @HttpCode(200)
-  @Header('Cache-Control', 'no-store')
-  @SuccessMessage('Transfer details ready')
+  @PageAnswer('Transfer details ready')
   transferAccount(@Param('reference') reference: string) {
     return this.hosted.transferAccount(reference);
   }

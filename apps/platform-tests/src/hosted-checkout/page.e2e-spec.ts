@@ -113,4 +113,18 @@ describe('the hosted checkout page in a real browser: what it shows, to whom, an
     });
     expect(other.status).toBe(404);
   });
+
+  it('answers its own API with 200 in the envelope, a POST too, and never lets an answer be cached', async () => {
+    const { reference } = await h.createCheckout(['pay-with-transfer']);
+    const view = await fetch(`${gateway}/checkout/session/${reference}`);
+    const account = await fetch(`${gateway}/checkout/session/${reference}/pay-with-transfer`, { method: 'POST' });
+    for (const [answer, message] of [
+      [view, 'Checkout retrieved'],
+      [account, 'Transfer details ready'],
+    ] as const) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(await answer.json()).toMatchObject({ status: true, statusCode: 200, message });
+    }
+  });
 });
