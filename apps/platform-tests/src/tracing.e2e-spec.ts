@@ -100,8 +100,14 @@ describe('traces across the services', () => {
     webhooks = await acceptingReceiver();
   });
   useApps(allApps, () => ({
-    // Exported within a moment rather than every five seconds.
-    every: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_BSP_SCHEDULE_DELAY: '100' },
+    // Exported within a moment rather than every five seconds, with room for every span: earlier
+    // suites may leave thousands of messages that the apps trace as they work through them, and a
+    // full queue (2,048 spans by default) would drop this suite's spans with theirs.
+    every: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_BSP_MAX_QUEUE_SIZE: '100000',
+    },
     'webhook-dispatcher': { WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_INTERVAL_MS: '50' },
   }));
   let partner: PartnerCredentials;
@@ -113,13 +119,21 @@ describe('traces across the services', () => {
    * then every span of it must hang from the caller's span or another span of the trace.
    */
   const traceOf = async (caller: ReturnType<typeof callerTrace>, services: AppName[]) => {
-    const spans = await eventually(() => {
+    const found = () => {
       const trace = otlp.trace(caller.traceId);
       const seen = new Set(trace.map((span) => span.service));
       const delivered = trace.some((span) => span.name === 'POST webhook');
+      return { trace, seen, delivered };
+    };
+    const spans = await eventually(() => {
+      const { trace, seen, delivered } = found();
       return delivered && services.every((service) => seen.has(service)) ? trace : undefined;
       // Generous: the dispatcher may first work through partner events earlier suites left on the topic.
-    }, 120_000);
+    }, 120_000).catch((error: Error) => {
+      const { trace, seen, delivered } = found();
+      const held = `${trace.length} spans, from ${[...seen].join(', ') || 'no service'}`;
+      throw new Error(`${error.message}: the trace holds ${held}, ${delivered ? 'with' : 'without'} the webhook`);
+    });
     const ids = new Set([caller.spanId, ...spans.map((span) => span.spanId)]);
     expect(spans.filter((span) => !ids.has(span.parentSpanId ?? ''))).toEqual([]);
     return spans;
