@@ -32,6 +32,9 @@ module.exports = {
       slowTestThreshold: 30,
       setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/integration-setup.ts'],
     }),
-    project('e2e', '*.e2e-spec.ts', { slowTestThreshold: 60 }),
+    project('e2e', '*.e2e-spec.ts', {
+      slowTestThreshold: 60,
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/e2e-setup.ts'],
+    }),
   ],
 };
