@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
-import { TransactionPage, TransactionResponse } from '@payments/contracts';
-import { eventually, samplePosPayload } from '@payments/testing';
+import { OutletResponse, Topics, TransactionPage, TransactionResponse } from '@payments/contracts';
+import { createKafkaClient } from '@payments/platform-kafka';
+import { eventually, samplePosPayload, testEnvironment } from '@payments/testing';
 
 import { allApps, appPorts, npmRun, useApps } from './apps';
 import {
@@ -189,6 +190,63 @@ describe('what partners expect of a collections API', () => {
       return answer.body.data.status === 'FAILED' ? answer.body.data : undefined;
     }, 30_000);
     expect(declined.amount).toBe('79200');
+  });
+
+  it('never acts on a transfer its requester stopped waiting for, so a refused retry stays refused', async () => {
+    await paidByCard('50000');
+    const settlement = (await call('GET', '/wallets/settlement')).body.data.walletId as string;
+    const outlet = (await call('POST', '/outlets', { accountName: 'Late Outlet' })).body
+      .data as unknown as OutletResponse;
+    const transfer = (reference: string) => ({
+      reference,
+      amount: '1000',
+      sourceWalletId: settlement,
+      destinationWalletId: outlet.depositWallet.walletId,
+    });
+    // Two requests as the gateway sends them, to one partition, the first already past its deadline.
+    const late = `late-${randomUUID()}`;
+    const kafka = createKafkaClient({ brokers: testEnvironment().KAFKA_BROKERS!.split(','), clientId: late });
+    const producer = kafka.producer();
+    const admin = kafka.admin();
+    await Promise.all([producer.connect(), admin.connect()]);
+    try {
+      const request = (reference: string, deadline: number) => ({
+        partition: 0,
+        value: JSON.stringify({
+          type: 'internalTransfer',
+          businessId: partner.businessId,
+          request: transfer(reference),
+        }),
+        headers: {
+          'reply-topic': Topics.commandReplies.name,
+          'reply-partition': '0',
+          'correlation-id': `${reference}.1`,
+          'reply-deadline': String(deadline),
+        },
+      });
+      const [written] = await producer.send({
+        topic: Topics.outletCommands.name,
+        messages: [request(late, Date.now() - 1), request(`waited-for-${randomUUID()}`, Date.now() + 60_000)],
+      });
+      // outlet-service is done with both once its group's committed offset has passed them.
+      await eventually(async () => {
+        const [{ partitions }] = await admin.fetchOffsets({
+          groupId: 'outlet-service.commands',
+          topics: [Topics.outletCommands.name],
+        });
+        const committed = partitions.find((candidate) => candidate.partition === 0)?.offset ?? '-1';
+        return BigInt(committed) >= BigInt(written.baseOffset!) + 2n ? true : undefined;
+      }, 30_000);
+    } finally {
+      await Promise.all([producer.disconnect(), admin.disconnect()]);
+    }
+    const deposit = async () =>
+      ((await call('GET', `/outlets/${outlet.outletId}`)).body.data as unknown as OutletResponse).depositWallet;
+    expect((await deposit()).ledgerBalance).toBe('1000');
+    // The late request's reference is the caller's to retry.
+    const retried = await call('POST', '/transfer/internal', transfer(late));
+    expect([retried.status, retried.body.data.transactionStatus]).toEqual([200, 'SUCCESS']);
+    expect((await deposit()).ledgerBalance).toBe('2000');
   });
 
   it('refunds a POS payment from its outlet, and lists it by outlet', async () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { requestHash } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
+import { ensureRequesterWaiting } from '@payments/platform-kafka';
 import { EntityManager } from 'typeorm';
 
 export type Claim<T> = { first: true } | { first: false; result: T };
@@ -22,7 +23,8 @@ export interface CommandKey {
  * Idempotency of commands that move money or create something. The first request with a key
  * claims it inside the command's transaction; a concurrent duplicate waits on the primary key,
  * then finds the committed answer and returns it. The same key with other content is refused.
- * A command that fails rolls back its claim, so the key stays free for a corrected retry.
+ * A command that fails rolls back its claim, so the key stays free for a corrected retry; so
+ * does a request handled after its requester stopped waiting (ensureRequesterWaiting).
  */
 @Injectable()
 export class MoneyCommandsRepository {
@@ -39,7 +41,12 @@ export class MoneyCommandsRepository {
        ON CONFLICT DO NOTHING RETURNING reference`,
       [businessId, key.namespace, key.reference, kind, hash],
     );
-    if (claimed.length === 1) return { first: true };
+    if (claimed.length === 1) {
+      // Holding the key now, after any twin finished: past the requester's deadline the caller
+      // has been told 503 and may have retried and been refused, so this attempt must not book.
+      ensureRequesterWaiting();
+      return { first: true };
+    }
     const [existing] = (await em.query(
       `SELECT request_hash, result FROM outlets.money_commands WHERE business_id = $1 AND namespace = $2 AND reference = $3`,
       [businessId, key.namespace, key.reference],

@@ -3,6 +3,7 @@ import { CheckoutOutcome, ErrorCode, ErrorCodes } from '@payments/contracts';
 import { requestHash } from '@payments/platform-crypto';
 import { preparedQuery } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
+import { requesterDeadline } from '@payments/platform-kafka';
 import { outboxCommitted, OutboxRow } from '@payments/platform-outbox';
 import { DataSource, QueryFailedError } from 'typeorm';
 
@@ -47,7 +48,8 @@ export class CheckoutAlreadyDecided extends Error {
 /**
  * Moves money between two wallets with outlets.move_money: claim, locks, balance check,
  * balanced entry, outbox event and stored answer in one database round trip. A refusal
- * (unknown wallet, insufficient funds, a reused reference) comes back as its error code.
+ * (unknown wallet, insufficient funds, a reused reference, a requester that stopped waiting)
+ * comes back as its error code.
  */
 @Injectable()
 export class MoneyMovesRepository {
@@ -58,7 +60,7 @@ export class MoneyMovesRepository {
       const [{ result }] = await preparedQuery<{ result: T }>(
         this.dataSource,
         'outlets.move_money',
-        `SELECT outlets.move_money($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21) AS result`,
+        `SELECT outlets.move_money($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22) AS result`,
         [
           move.businessId,
           move.key.namespace,
@@ -81,6 +83,7 @@ export class MoneyMovesRepository {
           (move.charge?.commission ?? 0n).toString(),
           move.feeWallets?.revenue ?? null,
           move.feeWallets?.commission ?? null,
+          requesterDeadline(),
         ],
       );
       if (move.event) outboxCommitted(this.dataSource);

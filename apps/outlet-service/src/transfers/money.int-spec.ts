@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { OutletResponse } from '@payments/contracts';
+import { untilRequesterDeadline } from '@payments/platform-kafka';
 import { eventually } from '@payments/testing';
 
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
@@ -77,6 +78,15 @@ describe('money movements', () => {
       expect(await fixture.balances(outlet.collectionWallet.walletId)).toEqual(before);
       // A failed command leaves its reference free for a corrected retry.
       await expect(transfer('tr-too-much', '1')).resolves.toMatchObject({ transactionStatus: 'SUCCESS' });
+    });
+
+    it('books nothing once its requester has stopped waiting, and leaves the reference to the retry', async () => {
+      const before = await fixture.balances(outlet.depositWallet.walletId);
+      const late = await domainFailure(untilRequesterDeadline(Date.now() - 1, () => transfer('tr-late', '300')));
+      expect([late.status, late.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      expect(await fixture.balances(outlet.depositWallet.walletId)).toEqual(before);
+      const retried = untilRequesterDeadline(Date.now() + 60_000, () => transfer('tr-late', '300'));
+      await expect(retried).resolves.toMatchObject({ reference: 'tr-late', transactionStatus: 'SUCCESS' });
     });
 
     it('never reaches another business’s wallet', async () => {
@@ -244,6 +254,26 @@ describe('money movements', () => {
         });
       expect((await domainFailure(pay(payer.collectionWallet.walletId, '1'))).code).toBe('INVALID_TRANSFER');
       expect((await domainFailure(pay(payer.depositWallet.walletId, '101'))).code).toBe('INSUFFICIENT_FUNDS');
+    });
+
+    it('holds nothing once its requester has stopped waiting', async () => {
+      const payer = await fixture.outlet(businessId, { accountName: 'Late payer' });
+      await fixture.fund(payer.depositWallet.accountNumber, 5000n);
+      const request = {
+        reference: `po-${randomUUID()}`,
+        amount: '4000',
+        sourceWalletId: payer.depositWallet.walletId,
+        bankCode: '058',
+        accountNumber: '0690000031',
+        accountName: 'Bola Ade',
+      };
+      const pay = () => fixture.get(BankTransferUseCase).execute(businessId, request);
+      const late = await domainFailure(untilRequesterDeadline(Date.now() - 1, pay));
+      expect([late.status, late.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      expect(await fixture.balances(payer.depositWallet.walletId)).toEqual({ ledger: 5000n, available: 5000n });
+      await expect(untilRequesterDeadline(Date.now() + 60_000, pay)).resolves.toMatchObject({
+        transactionStatus: 'PROCESSING',
+      });
     });
   });
 

@@ -7,6 +7,7 @@ import { MoveMoneyDecides1763769600026 } from './1763769600026-move-money-decide
 import { AwaitingOnboarding1763769600028 } from './1763769600028-awaiting-onboarding';
 import { Pricing1763769600033 } from './1763769600033-pricing';
 import { PartnerRefunds1763769600035 } from './1763769600035-partner-refunds';
+import { MoneyCommandDeadline1763769600036 } from './1763769600036-money-command-deadline';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   AwaitingOnboarding1763769600028,
   Pricing1763769600033,
   PartnerRefunds1763769600035,
+  MoneyCommandDeadline1763769600036,
 ];

@@ -117,6 +117,7 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
   async request<T>(topic: TopicSpec, command: unknown, timeoutMs: number): Promise<CommandReply<T>> {
     this.bulkYield.commandSeen();
     const correlationId = `${this.instance}.${(this.sequence += 1)}`;
+    const deadline = Date.now() + timeoutMs;
     const reply = this.expect(correlationId, timeoutMs);
     const requestId = requestContext.getStore()?.requestId;
     await this.producer
@@ -126,6 +127,7 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
           [replyHeaders.topic]: this.replies.name,
           [replyHeaders.partition]: String(this.partition),
           [replyHeaders.correlationId]: correlationId,
+          [replyHeaders.deadline]: String(deadline),
           // The caller's request id, so the serving app's log lines carry it too.
           ...(requestId ? { [requestIdHeader]: requestId } : {}),
         },

@@ -44,13 +44,13 @@ export class ConsumerMetrics {
     });
     this.handled = new Counter({
       name: 'kafka_messages_handled_total',
-      help: 'Messages handled, by outcome (applied or parked)',
+      help: 'Messages handled, by outcome (applied, parked, or expired: a request nobody waited for any more)',
       labelNames: ['topic', 'outcome'],
       registers,
     });
   }
 
-  applied(topic: string, outcome: 'applied' | 'parked'): void {
+  applied(topic: string, outcome: 'applied' | 'parked' | 'expired'): void {
     this.handled.inc({ topic, outcome });
   }
 

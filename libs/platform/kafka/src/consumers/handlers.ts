@@ -65,4 +65,9 @@ export const replyHeaders = {
   topic: 'reply-topic',
   partition: 'reply-partition',
   correlationId: 'correlation-id',
+  /**
+   * When the requester stops waiting (epoch milliseconds): it has answered "unavailable, retry"
+   * by then, so a request still unhandled at its deadline is dropped, never acted on late.
+   */
+  deadline: 'reply-deadline',
 } as const;

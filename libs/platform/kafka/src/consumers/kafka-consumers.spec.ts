@@ -33,6 +33,7 @@ class Handlers {
 
   @CommandHandler(Topics.outletCommands)
   async onCommand(value: { outletId: string }): Promise<unknown> {
+    this.seen.push(value);
     if (value.outletId === 'missing') throw apiError('OUTLET_NOT_FOUND', 'Outlet missing not found');
     return `outlet ${value.outletId}`;
   }
@@ -268,6 +269,25 @@ describe('KafkaConsumers', () => {
         { ok: false, error: { code: 'OUTLET_NOT_FOUND', message: 'Outlet missing not found', status: 404 } },
       ],
     ]);
+  });
+
+  it('drops a request its requester stopped waiting for: not handled, not answered, its offset resolved', async () => {
+    const { consumers, handlers, runs, sent } = harness();
+    await consumers.start();
+    const headers = (id: string, deadline: number) => ({
+      'reply-topic': 'command.replies.v1',
+      'reply-partition': '0',
+      'correlation-id': id,
+      'reply-deadline': String(deadline),
+    });
+    const { payload, resolved } = batch(Topics.outletCommands.name, [
+      message(7, getOutlet('o-late'), headers('c.1', Date.now() - 1)),
+      message(8, getOutlet('o-waited-for'), headers('c.2', Date.now() + 5000)),
+    ]);
+    await runs.get(Topics.outletCommands.name)!(payload);
+    expect(handlers.seen).toEqual([getOutlet('o-waited-for')]);
+    expect(sent.map(({ message: reply }) => reply.headers?.['correlation-id'])).toEqual(['c.2']);
+    expect(resolved).toEqual(['8']);
   });
 
   it('parks an event that breaks its contract before the handler sees it, naming fields and never values', async () => {

@@ -7,6 +7,7 @@ import { requestContext, requestIdHeader } from '@payments/platform-logging';
 import { traceBatchProcessing, traceProcessing } from '@payments/platform-tracing';
 import { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 
+import { untilRequesterDeadline } from '../commands/requester-deadline';
 import { KafkaAdmin } from '../kafka-admin';
 import { consumerSettings, KAFKA_CLIENT } from '../kafka-client';
 import { KafkaProducer } from '../producer';
@@ -239,7 +240,18 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     const topic = context.headers[replyHeaders.topic];
     const partition = Number(context.headers[replyHeaders.partition]);
     const correlationId = context.headers[replyHeaders.correlationId];
-    const reply = await this.replyTo(handler, message, context);
+    const deadline = Number(context.headers[replyHeaders.deadline] ?? NaN);
+    if (Date.now() >= deadline) {
+      // The requester has answered 503 and the caller may have retried since: acting now could
+      // book a transfer after its retry was refused. The retry, or the next one, does the work.
+      this.metrics.applied(handler.topic.name, 'expired');
+      this.logger.warn(
+        { topic: context.topic, offset: context.offset },
+        'request expired before it was handled: dropped',
+      );
+      return;
+    }
+    const reply = await untilRequesterDeadline(deadline, () => this.replyTo(handler, message, context));
     this.metrics.applied(handler.topic.name, 'applied');
     if (!topic || !Number.isInteger(partition) || !correlationId) return;
     // The requester waits a few seconds at most: a reply that cannot be sent now is not worth keeping.
