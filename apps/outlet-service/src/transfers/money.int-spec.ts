@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { OutletResponse } from '@payments/contracts';
+import { BankTransferRequest, OutletResponse } from '@payments/contracts';
 import { untilRequesterDeadline } from '@payments/platform-kafka';
 import { eventually } from '@payments/testing';
 
@@ -182,6 +182,19 @@ describe('money movements', () => {
     const settleAll = async () => {
       while (await settler.settleNext());
     };
+    // A payout of 4000 kobo to the sandbox's paying account, unless the test says otherwise.
+    const payoutRequest = (
+      sourceWalletId: string,
+      overrides: Partial<BankTransferRequest> = {},
+    ): BankTransferRequest => ({
+      reference: `po-${randomUUID()}`,
+      amount: '4000',
+      sourceWalletId,
+      bankCode: '058',
+      accountNumber: '0690000031',
+      accountName: 'Bola Ade',
+      ...overrides,
+    });
 
     // The rail settles when the test says so, not in the background.
     beforeAll(async () => {
@@ -192,14 +205,9 @@ describe('money movements', () => {
     it('holds the amount at once, then posts it when the rail settles', async () => {
       const payer = await fixture.outlet(businessId, { accountName: 'Payer' });
       await fixture.fund(payer.depositWallet.accountNumber, 10_000n);
-      const payout = await fixture.get(BankTransferUseCase).execute(businessId, {
-        reference: `po-${randomUUID()}`,
-        amount: '4000',
-        sourceWalletId: payer.depositWallet.walletId,
-        bankCode: '058',
-        accountNumber: '0690000031',
-        accountName: 'Bola Ade',
-      });
+      const payout = await fixture
+        .get(BankTransferUseCase)
+        .execute(businessId, payoutRequest(payer.depositWallet.walletId));
       expect(payout.transactionStatus).toBe('PROCESSING');
       expect(await fixture.balances(payer.depositWallet.walletId)).toEqual({ ledger: 10_000n, available: 6000n });
       await settleAll();
@@ -220,15 +228,12 @@ describe('money movements', () => {
     it('releases the hold when the rail fails the transfer', async () => {
       const payer = await fixture.outlet(businessId, { accountName: 'Failing payer' });
       await fixture.fund(payer.depositWallet.accountNumber, 10_000n);
-      const reference = `po-${randomUUID()}`;
-      await fixture.get(BankTransferUseCase).execute(businessId, {
-        reference,
-        amount: '4000',
-        sourceWalletId: payer.depositWallet.walletId,
-        bankCode: '058',
-        accountNumber: '0000000000',
-        accountName: 'Nobody',
-      });
+      const { reference } = await fixture
+        .get(BankTransferUseCase)
+        .execute(
+          businessId,
+          payoutRequest(payer.depositWallet.walletId, { accountNumber: '0000000000', accountName: 'Nobody' }),
+        );
       await settleAll();
       const event = (await fixture.partnerEvents(businessId)).find(
         (candidate) => candidate.eventData.transactionReference === reference,
@@ -244,14 +249,7 @@ describe('money movements', () => {
       const payer = await fixture.outlet(businessId, { accountName: 'Strict payer' });
       await fixture.fund(payer.depositWallet.accountNumber, 100n);
       const pay = (sourceWalletId: string, amount: string) =>
-        fixture.get(BankTransferUseCase).execute(businessId, {
-          reference: `po-${randomUUID()}`,
-          amount,
-          sourceWalletId,
-          bankCode: '058',
-          accountNumber: '0690000031',
-          accountName: 'Bola',
-        });
+        fixture.get(BankTransferUseCase).execute(businessId, payoutRequest(sourceWalletId, { amount }));
       expect((await domainFailure(pay(payer.collectionWallet.walletId, '1'))).code).toBe('INVALID_TRANSFER');
       expect((await domainFailure(pay(payer.depositWallet.walletId, '101'))).code).toBe('INSUFFICIENT_FUNDS');
     });
@@ -259,14 +257,7 @@ describe('money movements', () => {
     it('holds nothing once its requester has stopped waiting', async () => {
       const payer = await fixture.outlet(businessId, { accountName: 'Late payer' });
       await fixture.fund(payer.depositWallet.accountNumber, 5000n);
-      const request = {
-        reference: `po-${randomUUID()}`,
-        amount: '4000',
-        sourceWalletId: payer.depositWallet.walletId,
-        bankCode: '058',
-        accountNumber: '0690000031',
-        accountName: 'Bola Ade',
-      };
+      const request = payoutRequest(payer.depositWallet.walletId);
       const pay = () => fixture.get(BankTransferUseCase).execute(businessId, request);
       const late = await domainFailure(untilRequesterDeadline(Date.now() - 1, pay));
       expect([late.status, late.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
