@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { VerificationStep } from '@payments/contracts';
-import { preparedQuery } from '@payments/platform-database';
+import { firstRow, preparedQuery } from '@payments/platform-database';
 import { OutboxRow } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -68,20 +68,20 @@ export class CardChargesRepository {
     businessId: string,
     checkoutReference: string,
   ): Promise<ChargeRow | undefined> {
-    const [row] = (await em.query(
+    return firstRow<ChargeRow>(
+      em,
       `SELECT * FROM card_processor.card_charges WHERE business_id = $1 AND checkout_reference = $2 FOR UPDATE`,
       [businessId, checkoutReference],
-    )) as ChargeRow[];
-    return row;
+    );
   }
 
   /** By the ids the bank's 3-D Secure page carries, which are its only credential. */
   async lockForAcs(em: EntityManager, chargeId: string, checkoutReference: string): Promise<ChargeRow | undefined> {
-    const [row] = (await em.query(
+    return firstRow<ChargeRow>(
+      em,
       `SELECT * FROM card_processor.card_charges WHERE id = $1 AND checkout_reference = $2 FOR UPDATE`,
       [chargeId, checkoutReference],
-    )) as ChargeRow[];
-    return row;
+    );
   }
 
   /** Saves where a locked charge stands: its remaining steps, tries and status. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CheckoutOutcome, CheckoutResponse, CreateCheckoutRequest } from '@payments/contracts';
-import { preparedQuery } from '@payments/platform-database';
+import { firstRow, preparedQuery } from '@payments/platform-database';
 import { OutboxRow } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -70,12 +70,12 @@ export class CheckoutsRepository {
 
   /** By reference alone: the hosted page's link is its only credential. */
   async findWithBusiness(reference: string): Promise<CheckoutWithBusinessRow | undefined> {
-    const [row] = (await this.dataSource.query(
+    return firstRow<CheckoutWithBusinessRow>(
+      this.dataSource,
       `SELECT c.*, b.name AS business_name, b.mode AS business_mode
        FROM gateway.checkouts c JOIN gateway.businesses b ON b.id = c.business_id WHERE c.reference = $1`,
       [reference],
-    )) as CheckoutWithBusinessRow[];
-    return row;
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { firstRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
 /** What a key already holds: the request's hash, and the answer once the first request finished. */
@@ -23,11 +24,12 @@ export class IdempotencyKeysRepository {
       [businessId, key, requestHash],
     );
     if (claimed.length === 1) return null;
-    const [earlier] = (await em.query(
+    const earlier = await firstRow<ClaimedKey<Response>>(
+      em,
       `SELECT request_hash, response FROM gateway.idempotency_keys WHERE business_id = $1 AND key = $2`,
       [businessId, key],
-    )) as ClaimedKey<Response>[];
-    return earlier;
+    );
+    return earlier ?? null;
   }
 
   async saveResponse(em: EntityManager, businessId: string, key: string, response: unknown): Promise<void> {

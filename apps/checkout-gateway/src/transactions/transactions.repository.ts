@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionFilters, TransactionResponse } from '@payments/contracts';
-import { camelCased } from '@payments/platform-database';
+import { camelCased, firstRow } from '@payments/platform-database';
 import { DataSource, EntityManager } from 'typeorm';
 
 /** A transaction as a money event describes it. */
@@ -96,10 +96,11 @@ export class TransactionsRepository {
   }
 
   async get(businessId: string, reference: string): Promise<TransactionResponse | null> {
-    const [row] = (await this.dataSource.query(
+    const row = await firstRow<TransactionRow>(
+      this.dataSource,
       `SELECT ${transactionColumns} FROM gateway.transactions WHERE business_id = $1 AND reference = $2`,
       [businessId, reference],
-    )) as TransactionRow[];
+    );
     return row ? toTransaction(row) : null;
   }
 

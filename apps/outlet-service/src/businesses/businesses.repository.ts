@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { camelCased } from '@payments/platform-database';
+import { camelCased, firstRow } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
 import { EntityManager } from 'typeorm';
 
@@ -25,11 +25,12 @@ interface BusinessRow {
 @Injectable()
 export class BusinessesRepository {
   async find(em: EntityManager, businessId: string): Promise<Business | null> {
-    const [row] = (await em.query(
+    const row = await firstRow<BusinessRow>(
+      em,
       `SELECT business_id, name, mode, sweep_enabled, sweep_threshold, sweep_interval_seconds
        FROM outlets.tenants WHERE business_id = $1`,
       [businessId],
-    )) as BusinessRow[];
+    );
     return row ? { ...camelCased(row), sweepThreshold: BigInt(row.sweep_threshold) } : null;
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { firstRow, singleRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
 /** A row of outlets.checkout_accounts: the dynamic account a transfer checkout is paid to. */
@@ -24,11 +25,11 @@ export class CheckoutAccountsRepository {
        VALUES (nextval('outlets.account_number_seq')::text, $1, $2, $3, $4) ON CONFLICT (checkout_reference) DO NOTHING`,
       [businessId, account.checkoutReference, account.amount, account.expiresAt],
     );
-    const [row] = (await em.query(
+    return singleRow<CheckoutAccountRow>(
+      em,
       `SELECT * FROM outlets.checkout_accounts WHERE business_id = $1 AND checkout_reference = $2`,
       [businessId, account.checkoutReference],
-    )) as CheckoutAccountRow[];
-    return row;
+    );
   }
 
   /**
@@ -36,12 +37,12 @@ export class CheckoutAccountsRepository {
    * only a test business's account, locked until the transaction ends.
    */
   async lockSandboxAccount(em: EntityManager, accountNumber: string): Promise<CheckoutAccountRow | undefined> {
-    const [row] = (await em.query(
+    return firstRow<CheckoutAccountRow>(
+      em,
       `SELECT a.* FROM outlets.checkout_accounts a JOIN outlets.tenants t USING (business_id)
        WHERE a.account_number = $1 AND t.mode = 'test' FOR UPDATE OF a`,
       [accountNumber],
-    )) as CheckoutAccountRow[];
-    return row;
+    );
   }
 
   async markPaid(em: EntityManager, businessId: string, accountNumber: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CheckoutOutcome, PaymentMethod } from '@payments/contracts';
-import { camelCased } from '@payments/platform-database';
+import { camelCased, firstRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
 interface OutcomeRow {
@@ -26,7 +26,8 @@ export type NewOutcome = Omit<CheckoutOutcome, 'method' | 'paymentId' | 'maskedC
 @Injectable()
 export class CheckoutOutcomesRepository {
   async decide(em: EntityManager, outcome: NewOutcome): Promise<{ outcome: CheckoutOutcome; decided: boolean }> {
-    const [inserted] = (await em.query(
+    const inserted = await firstRow<OutcomeRow>(
+      em,
       `INSERT INTO outlets.checkout_outcomes (checkout_reference, business_id, status, method, payment_id, masked_card, comment)
        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (checkout_reference) DO NOTHING RETURNING ${outcomeColumns}`,
       [
@@ -38,12 +39,13 @@ export class CheckoutOutcomesRepository {
         outcome.maskedCard ?? null,
         outcome.comment,
       ],
-    )) as OutcomeRow[];
+    );
     if (inserted) return { outcome: camelCased(inserted), decided: true };
-    const [existing] = (await em.query(
+    const existing = await firstRow<OutcomeRow>(
+      em,
       `SELECT ${outcomeColumns} FROM outlets.checkout_outcomes WHERE business_id = $1 AND checkout_reference = $2`,
       [outcome.businessId, outcome.checkoutReference],
-    )) as OutcomeRow[];
+    );
     // A reference is a ULID the gateway made for one business; another business cannot hold it.
     if (!existing) throw new Error(`checkout ${outcome.checkoutReference} was decided for another business`);
     return { outcome: camelCased(existing), decided: false };

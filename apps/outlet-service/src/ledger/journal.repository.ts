@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { singleRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
 export interface NewJournalEntry {
@@ -16,11 +17,12 @@ export interface NewJournalEntry {
 export class JournalRepository {
   /** Writes the entry and its postings; returns when the entry was created. */
   async insert(em: EntityManager, entry: NewJournalEntry): Promise<Date> {
-    const [row] = (await em.query(
+    const row = await singleRow<{ created_at: Date }>(
+      em,
       `INSERT INTO outlets.journal_entries (id, business_id, kind, reference, narration)
        VALUES ($1, $2, $3, $4, $5) RETURNING created_at`,
       [entry.id, entry.businessId, entry.kind, entry.reference, entry.narration],
-    )) as { created_at: Date }[];
+    );
     await em.query(
       `INSERT INTO outlets.postings (entry_id, wallet_id, amount) SELECT $1, unnest($2::text[]), unnest($3::bigint[])`,
       [

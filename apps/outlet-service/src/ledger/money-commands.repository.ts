@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { requestHash } from '@payments/platform-crypto';
+import { singleRow } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
 import { ensureRequesterWaiting } from '@payments/platform-kafka';
 import { EntityManager } from 'typeorm';
@@ -47,10 +48,11 @@ export class MoneyCommandsRepository {
       ensureRequesterWaiting();
       return { first: true };
     }
-    const [existing] = (await em.query(
+    const existing = await singleRow<{ request_hash: string; result: T | null }>(
+      em,
       `SELECT request_hash, result FROM outlets.money_commands WHERE business_id = $1 AND namespace = $2 AND reference = $3`,
       [businessId, key.namespace, key.reference],
-    )) as { request_hash: string; result: T | null }[];
+    );
     if (existing.request_hash !== hash || existing.result === null) {
       throw key.namespace === 'idempotency-key'
         ? apiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request')

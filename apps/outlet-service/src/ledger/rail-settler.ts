@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { WorkerLoop } from '@payments/platform-bootstrap';
+import { firstRow } from '@payments/platform-database';
 import { DataSource, EntityManager } from 'typeorm';
 
 /**
@@ -48,8 +49,8 @@ type RailQueue = `outlets.${'payouts' | 'refunds'} WHERE status = '${'PROCESSING
  * that the planner can use the partial index on settle_after.
  */
 export async function lockOldestDue<Row>(em: EntityManager, queue: RailQueue): Promise<Row | undefined> {
-  const [row] = (await em.query(
+  return firstRow<Row>(
+    em,
     `SELECT * FROM ${queue} AND settle_after <= now() ORDER BY settle_after LIMIT 1 FOR UPDATE SKIP LOCKED`,
-  )) as Row[];
-  return row;
+  );
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { newUlid } from '@payments/platform-crypto';
+import { firstRow, singleRow } from '@payments/platform-database';
 import { EntityManager, QueryFailedError } from 'typeorm';
 
 /** A row of outlets.outlets. */
@@ -30,12 +31,12 @@ export class OutletsRepository {
   /** Null when the business already has an outlet with this externalReference. */
   async insert(em: EntityManager, businessId: string, outlet: NewOutlet): Promise<OutletRow | null> {
     try {
-      const [row] = (await em.query(
+      return await singleRow<OutletRow>(
+        em,
         `INSERT INTO outlets.outlets (id, business_id, account_name, external_reference, address)
          VALUES ($1, $2, $3, $4, $5) RETURNING *`,
         [newUlid(), businessId, outlet.accountName, outlet.externalReference, outlet.address],
-      )) as OutletRow[];
-      return row;
+      );
     } catch (error) {
       if (violates(error, 'outlets_business_external_reference_key')) return null;
       throw error;
@@ -43,11 +44,10 @@ export class OutletsRepository {
   }
 
   async find(em: EntityManager, businessId: string, outletId: string): Promise<OutletRow | undefined> {
-    const [row] = (await em.query(`SELECT * FROM outlets.outlets WHERE business_id = $1 AND id = $2`, [
+    return firstRow<OutletRow>(em, `SELECT * FROM outlets.outlets WHERE business_id = $1 AND id = $2`, [
       businessId,
       outletId,
-    ])) as OutletRow[];
-    return row;
+    ]);
   }
 
   /** One page, newest first, and the number of all matches. */

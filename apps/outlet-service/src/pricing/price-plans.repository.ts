@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { firstRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
 import { PricePlan, Product } from './price';
@@ -15,12 +16,13 @@ interface PlanRow {
 @Injectable()
 export class PricePlansRepository {
   async current(em: EntityManager, businessId: string, product: Product): Promise<PricePlan> {
-    const [row] = (await em.query(
+    const row = await firstRow<PlanRow>(
+      em,
       `SELECT percent_bps, cap_kobo, floor_kobo, flat_kobo, commission_bps FROM outlets.price_plans
        WHERE product = $2 AND (business_id = $1 OR business_id IS NULL)
        ORDER BY business_id IS NULL, id DESC LIMIT 1`,
       [businessId, product],
-    )) as PlanRow[];
+    );
     if (!row) throw new Error(`no price plan for ${product}, not even the default`);
     return {
       percentBps: row.percent_bps,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { OutletCommand, OutletResponse, PosTransactionDecidedV1Payload } from '@payments/contracts';
+import { singleRow } from '@payments/platform-database';
 import fc from 'fast-check';
 import { ulid } from 'ulid';
 
@@ -33,10 +34,11 @@ describe('pricing in the ledger', () => {
   }
 
   const balanceOf = async (businessId: string, type: string): Promise<bigint> => {
-    const [row] = (await fixture.dataSource.query(
+    const row = await singleRow<{ ledger_balance: string }>(
+      fixture.dataSource,
       `SELECT ledger_balance FROM outlets.wallets WHERE business_id = $1 AND type = $2`,
       [businessId, type],
-    )) as { ledger_balance: string }[];
+    );
     return BigInt(row.ledger_balance);
   };
 

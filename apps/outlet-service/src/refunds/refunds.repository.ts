@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RefundResponse, RefundStatus } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
+import { firstRow, singleRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
 import { lockOldestDue } from '../ledger/rail-settler';
@@ -48,7 +49,8 @@ export class RefundsRepository {
   /** Money a card captured after its checkout ended, kept in the suspense wallet for an operator to pay back. */
   async addPending(em: EntityManager, refund: NewRefund): Promise<{ reference: string; createdAt: Date }> {
     const reference = `RFD-${newUlid()}`;
-    const [row] = (await em.query(
+    const row = await singleRow<{ created_at: Date }>(
+      em,
       `INSERT INTO outlets.refunds (id, business_id, reference, transaction_reference, checkout_reference, amount, reason, wallet_id, status)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'PENDING') RETURNING created_at`,
       [
@@ -61,13 +63,14 @@ export class RefundsRepository {
         refund.reason,
         refund.walletId,
       ],
-    )) as { created_at: Date }[];
+    );
     return { reference, createdAt: row.created_at };
   }
 
   /** A refund the partner asked for, its amount already held; the rail settles it after the delay. */
   async addRequested(em: EntityManager, refund: RequestedRefund): Promise<RefundRow> {
-    const [row] = (await em.query(
+    return singleRow<RefundRow>(
+      em,
       `INSERT INTO outlets.refunds (id, business_id, reference, transaction_reference, product_type, amount, reason,
          wallet_id, status, held, settle_after)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'PENDING', true, now() + make_interval(secs => $9)) RETURNING *`,
@@ -82,8 +85,7 @@ export class RefundsRepository {
         refund.walletId,
         refund.settleAfterSeconds,
       ],
-    )) as RefundRow[];
-    return row;
+    );
   }
 
   /** What the transaction's refunds take back, counting those still pending and not those that failed. */
@@ -97,11 +99,10 @@ export class RefundsRepository {
   }
 
   async get(em: EntityManager, businessId: string, reference: string): Promise<RefundRow | undefined> {
-    const [row] = (await em.query(`SELECT * FROM outlets.refunds WHERE business_id = $1 AND reference = $2`, [
+    return firstRow<RefundRow>(em, `SELECT * FROM outlets.refunds WHERE business_id = $1 AND reference = $2`, [
       businessId,
       reference,
-    ])) as RefundRow[];
-    return row;
+    ]);
   }
 
   /** The oldest refund due to settle, locked; replicas skip each other's rows. */

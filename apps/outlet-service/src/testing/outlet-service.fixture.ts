@@ -9,6 +9,7 @@ import {
   OutletCommand,
   OutletResponse,
 } from '@payments/contracts';
+import { singleRow } from '@payments/platform-database';
 import { commandReply, DomainError } from '@payments/platform-envelope';
 import { startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
@@ -115,13 +116,10 @@ export class OutletServiceFixture {
   }
 
   async balances(walletId: string): Promise<{ ledger: bigint; available: bigint }> {
-    const [row] = (await this.dataSource.query(
-      `SELECT ledger_balance, held_balance FROM outlets.wallets WHERE id = $1`,
-      [walletId],
-    )) as {
+    const row = await singleRow<{
       ledger_balance: string;
       held_balance: string;
-    }[];
+    }>(this.dataSource, `SELECT ledger_balance, held_balance FROM outlets.wallets WHERE id = $1`, [walletId]);
     return { ledger: BigInt(row.ledger_balance), available: BigInt(row.ledger_balance) - BigInt(row.held_balance) };
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BankTransferRequest } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
+import { singleRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
 import { lockOldestDue } from '../ledger/rail-settler';
@@ -31,7 +32,8 @@ export class PayoutsRepository {
     payout: { walletId: string; request: BankTransferRequest; charge: Charge; settleAfterSeconds: number },
   ): Promise<Date> {
     const { request } = payout;
-    const [row] = (await em.query(
+    const row = await singleRow<{ created_at: Date }>(
+      em,
       `INSERT INTO outlets.payouts (id, business_id, reference, wallet_id, amount, bank_code, account_number, account_name, narration, status, settle_after, fee, commission)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PROCESSING', now() + make_interval(secs => $10), $11, $12) RETURNING created_at`,
       [
@@ -48,7 +50,7 @@ export class PayoutsRepository {
         payout.charge.fee.toString(),
         payout.charge.commission.toString(),
       ],
-    )) as { created_at: Date }[];
+    );
     return row.created_at;
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WalletResponse } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
-import { camelCased } from '@payments/platform-database';
+import { camelCased, firstRow, singleRow } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
 import { LRUCache } from 'lru-cache';
 import { EntityManager } from 'typeorm';
@@ -86,12 +86,9 @@ export class WalletsRepository {
     const key = `${businessId}:${walletId}`;
     const cached = this.accountNumbers.get(key);
     if (cached) return cached;
-    const [row] = (await em.query(`SELECT account_number FROM outlets.wallets WHERE business_id = $1 AND id = $2`, [
-      businessId,
-      walletId,
-    ])) as {
+    const row = await firstRow<{
       account_number: string | null;
-    }[];
+    }>(em, `SELECT account_number FROM outlets.wallets WHERE business_id = $1 AND id = $2`, [businessId, walletId]);
     if (!row) return null;
     const accountNumber = row.account_number?.trim() ?? walletId;
     this.accountNumbers.set(key, accountNumber);
@@ -108,12 +105,13 @@ export class WalletsRepository {
       withAccountNumber: boolean;
     },
   ): Promise<Wallet> {
-    const [row] = (await em.query(
+    const row = await singleRow<WalletRow>(
+      em,
       `INSERT INTO outlets.wallets (id, business_id, outlet_id, type, account_number, account_name, allow_negative)
        VALUES ($1, $2, $3, $4, CASE WHEN $5 THEN nextval('outlets.account_number_seq')::text END, $6, $4 = 'rail')
        RETURNING *`,
       [newUlid(), wallet.businessId, wallet.outletId, wallet.type, wallet.withAccountNumber, wallet.accountName],
-    )) as WalletRow[];
+    );
     return toWallet(row);
   }
 
@@ -151,10 +149,10 @@ export class WalletsRepository {
 
   /** One of the business's system wallets, unlocked: pass its id to lock() with the others. */
   async systemWallet(em: EntityManager, businessId: string, type: SystemWalletKind): Promise<Wallet> {
-    const [row] = (await em.query(`SELECT * FROM outlets.wallets WHERE business_id = $1 AND type = $2`, [
+    const row = await firstRow<WalletRow>(em, `SELECT * FROM outlets.wallets WHERE business_id = $1 AND type = $2`, [
       businessId,
       type,
-    ])) as WalletRow[];
+    ]);
     if (!row)
       throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
     return toWallet(row);
@@ -165,10 +163,11 @@ export class WalletsRepository {
     em: EntityManager,
     accountNumber: string,
   ): Promise<(Wallet & { mode: 'test' | 'live' }) | null> {
-    const [row] = (await em.query(
+    const row = await firstRow<WalletRow & { mode: 'test' | 'live' }>(
+      em,
       `SELECT w.*, t.mode FROM outlets.wallets w JOIN outlets.tenants t USING (business_id) WHERE w.account_number = $1`,
       [accountNumber],
-    )) as (WalletRow & { mode: 'test' | 'live' })[];
+    );
     return row ? { ...toWallet(row), mode: row.mode } : null;
   }
 

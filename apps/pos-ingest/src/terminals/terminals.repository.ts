@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { firstRow } from '@payments/platform-database';
 import { DataSource } from 'typeorm';
 
 /** A terminal joined with its business's mode and sealed POS key. */
@@ -20,12 +21,12 @@ export class TerminalsRepository {
 
   /** By serial number alone: a submission names its terminal before anything else is known. */
   async find(serialNumber: string): Promise<TerminalRow | undefined> {
-    const [row] = (await this.dataSource.query(
+    return firstRow<TerminalRow>(
+      this.dataSource,
       `SELECT t.serial_number, t.business_id, t.outlet_id, i.mode, i.pos_key_sealed
        FROM pos_ingest.terminals t JOIN pos_ingest.integrators i USING (business_id) WHERE t.serial_number = $1`,
       [serialNumber],
-    )) as TerminalRow[];
-    return row;
+    );
   }
 
   async businessKnown(businessId: string): Promise<boolean> {

@@ -7,6 +7,7 @@ import {
   ListDeliveriesQuery,
 } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
+import { firstRow, singleRow } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -237,21 +238,23 @@ export class DeliveriesRepository {
 
   /** The delivery if it belongs to the business; another business's id is simply not found. */
   async own(businessId: string, deliveryId: string): Promise<DeliveryRow> {
-    const [row] = (await this.dataSource.query(`SELECT * FROM webhooks.deliveries WHERE business_id = $1 AND id = $2`, [
-      businessId,
-      deliveryId,
-    ])) as DeliveryRow[];
+    const row = await firstRow<DeliveryRow>(
+      this.dataSource,
+      `SELECT * FROM webhooks.deliveries WHERE business_id = $1 AND id = $2`,
+      [businessId, deliveryId],
+    );
     if (!row) throw apiError('DELIVERY_NOT_FOUND', `Delivery ${deliveryId} not found`);
     return row;
   }
 
   /** Every business's deliveries waiting to be sent now, and how long the oldest has waited. */
   async dueBacklog(): Promise<DueBacklog> {
-    const [row] = (await this.dataSource.query(
+    const row = await singleRow<{ due: number; oldest: number }>(
+      this.dataSource,
       `SELECT count(*)::int AS due, COALESCE(EXTRACT(EPOCH FROM now() - min(next_attempt_at)), 0)::float8 AS oldest
        FROM webhooks.deliveries
        WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now())`,
-    )) as { due: number; oldest: number }[];
+    );
     return { due: row.due, oldestSeconds: row.oldest };
   }
 }

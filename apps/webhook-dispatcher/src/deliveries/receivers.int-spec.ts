@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
 import { WebhookEndpointResponse } from '@payments/contracts';
+import { firstRow } from '@payments/platform-database';
 import { eventually } from '@payments/testing';
 
 import { DispatcherFixture } from '../testing/dispatcher.fixture';
@@ -99,11 +100,11 @@ describe('the documented receivers verify real deliveries', () => {
     // Same receiver, a delivery signed with another business's key: refused, so retried.
     const forgedId = await fixture.event(forger.businessId, trickyEventData);
     const forged = await eventually(async () => {
-      const [attempt] = (await fixture.dataSource.query(
+      return firstRow<{ status_code: number }>(
+        fixture.dataSource,
         `SELECT a.status_code FROM webhooks.attempts a JOIN webhooks.deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1`,
         [forgedId],
-      )) as { status_code: number }[];
-      return attempt;
+      );
     });
     expect(forged.status_code).toBe(401);
     expect(receiver.output()).not.toContain(forgedId);

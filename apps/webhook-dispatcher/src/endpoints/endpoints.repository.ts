@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
 import { Sealer } from '@payments/platform-crypto';
+import { firstRow } from '@payments/platform-database';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -100,9 +101,9 @@ export class EndpointsRepository {
   }
 
   async find(businessId: string, em: EntityManager = this.dataSource.manager): Promise<Endpoint | null> {
-    const [row] = (await em.query(`SELECT * FROM webhooks.endpoints WHERE business_id = $1`, [
+    const row = await firstRow<EndpointRow>(em, `SELECT * FROM webhooks.endpoints WHERE business_id = $1`, [
       businessId,
-    ])) as EndpointRow[];
+    ]);
     if (!row) return null;
     return {
       businessId: row.business_id,

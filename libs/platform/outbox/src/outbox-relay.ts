@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { WakeUp } from '@payments/platform-async';
+import { singleRow } from '@payments/platform-database';
 import { traceLinked } from '@payments/platform-tracing';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Pool, PoolClient, QueryResult } from 'pg';
@@ -71,9 +72,10 @@ export class OutboxRelay {
   /** How long the oldest event not yet published has waited, in seconds (0 when none waits). */
   async oldestUnpublishedSeconds(): Promise<number> {
     const table = this.dataSource.getMetadata(OutboxMessage).tablePath;
-    const [row] = (await this.dataSource.query(
+    const row = await singleRow<{ age: number }>(
+      this.dataSource,
       `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age FROM ${table} WHERE published_at IS NULL`,
-    )) as { age: number }[];
+    );
     return row.age;
   }
 
