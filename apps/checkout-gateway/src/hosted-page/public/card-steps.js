@@ -4,6 +4,25 @@
 import { byId, clearAlert, showAlert } from './page.js';
 
 /**
+ * A field of exactly `count` digits, on a numeric keypad.
+ * @param {string} name @param {string} label @param {number} count
+ * @param {{ type?: string, autocomplete: string, error: string }} options
+ * @returns {StepField}
+ */
+function digits(name, label, count, options) {
+  return { name, label, inputMode: 'numeric', maxLength: count, pattern: new RegExp(`^\\d{${count}}$`), ...options };
+}
+
+/**
+ * A line of free text that must not be blank.
+ * @param {string} name @param {string} label @param {string} autocomplete @param {number} maxLength @param {string} error
+ * @returns {StepField}
+ */
+function filledIn(name, label, autocomplete, maxLength, error) {
+  return { name, label, autocomplete, maxLength, pattern: /\S/, error };
+}
+
+/**
  * What each verification step asks for. Labels are what a customer reads; names are the
  * fields card-authorization takes.
  * @typedef {{ name: string, label: string, hint?: string, type?: string, inputMode?: string, autocomplete: string, maxLength?: number, pattern: RegExp, error: string, value?: string }} StepField
@@ -14,16 +33,7 @@ export const steps = {
     title: 'Enter your card PIN',
     hint: 'The 4-digit PIN you use at ATMs. We never store it.',
     fields: [
-      {
-        name: 'pin',
-        label: 'Card PIN',
-        type: 'password',
-        inputMode: 'numeric',
-        autocomplete: 'off',
-        maxLength: 4,
-        pattern: /^\d{4}$/,
-        error: 'Enter the 4 digits of your PIN.',
-      },
+      digits('pin', 'Card PIN', 4, { type: 'password', autocomplete: 'off', error: 'Enter the 4 digits of your PIN.' }),
     ],
     answer: (values) => ({ pin: values.pin }),
   },
@@ -31,15 +41,7 @@ export const steps = {
     title: 'Enter the code your bank sent you',
     hint: 'Your bank sent a 6-digit one-time code by SMS or email.',
     fields: [
-      {
-        name: 'otp',
-        label: 'One-time code',
-        inputMode: 'numeric',
-        autocomplete: 'one-time-code',
-        maxLength: 6,
-        pattern: /^\d{6}$/,
-        error: 'Enter the 6 digits of the code.',
-      },
+      digits('otp', 'One-time code', 6, { autocomplete: 'one-time-code', error: 'Enter the 6 digits of the code.' }),
     ],
     answer: (values) => ({ otp: values.otp }),
   },
@@ -81,38 +83,10 @@ export const steps = {
     title: 'Confirm your billing address',
     hint: 'The address your bank has for this card.',
     fields: [
-      {
-        name: 'line1',
-        label: 'Street address',
-        autocomplete: 'address-line1',
-        maxLength: 200,
-        pattern: /\S/,
-        error: 'Enter your street address.',
-      },
-      {
-        name: 'city',
-        label: 'City',
-        autocomplete: 'address-level2',
-        maxLength: 100,
-        pattern: /\S/,
-        error: 'Enter your city.',
-      },
-      {
-        name: 'state',
-        label: 'State',
-        autocomplete: 'address-level1',
-        maxLength: 100,
-        pattern: /\S/,
-        error: 'Enter your state.',
-      },
-      {
-        name: 'postalCode',
-        label: 'Postal code',
-        autocomplete: 'postal-code',
-        maxLength: 20,
-        pattern: /\S/,
-        error: 'Enter your postal code.',
-      },
+      filledIn('line1', 'Street address', 'address-line1', 200, 'Enter your street address.'),
+      filledIn('city', 'City', 'address-level2', 100, 'Enter your city.'),
+      filledIn('state', 'State', 'address-level1', 100, 'Enter your state.'),
+      filledIn('postalCode', 'Postal code', 'postal-code', 20, 'Enter your postal code.'),
       {
         name: 'country',
         label: 'Country code',
