@@ -42,9 +42,8 @@ describe('ledger invariants under random concurrent money movements', () => {
   let fixture: OutletServiceFixture;
 
   beforeAll(async () => {
-    fixture = await OutletServiceFixture.start({ PAYOUT_SETTLE_DELAY_MS: '0' });
     // Sweeps and settlements run only as the generated operations say.
-    await fixture.stopWorkers(PayoutSettler, Sweeper);
+    fixture = await OutletServiceFixture.start(PayoutSettler, Sweeper);
   });
 
   afterAll(() => fixture.close());

@@ -22,8 +22,7 @@ describe('pricing in the ledger', () => {
   let fixture: OutletServiceFixture;
 
   beforeAll(async () => {
-    fixture = await OutletServiceFixture.start({ PAYOUT_SETTLE_DELAY_MS: '0' });
-    await fixture.stopWorkers(PayoutSettler);
+    fixture = await OutletServiceFixture.start(PayoutSettler);
   });
   afterAll(() => fixture.close());
 

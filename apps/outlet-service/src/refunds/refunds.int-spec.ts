@@ -16,9 +16,8 @@ describe('refunds in the ledger', () => {
   let fixture: OutletServiceFixture;
 
   beforeAll(async () => {
-    fixture = await OutletServiceFixture.start({ PAYOUT_SETTLE_DELAY_MS: '0' });
     // Settlements run only when a test says so.
-    await fixture.stopWorkers(RefundSettler, PayoutSettler);
+    fixture = await OutletServiceFixture.start(RefundSettler, PayoutSettler);
   });
   afterAll(() => fixture.close());
 

@@ -36,21 +36,23 @@ export async function domainFailure(promise: Promise<unknown>): Promise<DomainEr
   return error;
 }
 
+type BackgroundWorker = new (...args: never[]) => BeforeApplicationShutdown;
+
 /** outlet-service in-process on the real database and broker, with helpers to set up money. */
 export class OutletServiceFixture {
   private constructor(readonly app: NestFastifyApplication) {}
 
-  static async start(overrides: Record<string, string> = {}): Promise<OutletServiceFixture> {
+  /**
+   * Starts outlet-service; the background workers named here (sweeps, settlements) are stopped
+   * at once, so that they run only when a test calls them.
+   */
+  static async start(...stoppedWorkers: BackgroundWorker[]): Promise<OutletServiceFixture> {
     // Services are called directly: no Kafka consumer joins the group the running apps use.
     const { app } = await startTestApp(
       { ...outletServiceApp, kafkaConsumer: false },
-      {
-        SWEEP_POLL_INTERVAL_MS: '200',
-        PAYOUT_SETTLE_DELAY_MS: '0',
-        PAYOUT_POLL_INTERVAL_MS: '100',
-        ...overrides,
-      },
+      { SWEEP_POLL_INTERVAL_MS: '200', PAYOUT_SETTLE_DELAY_MS: '0', PAYOUT_POLL_INTERVAL_MS: '100' },
     );
+    for (const worker of stoppedWorkers) await app.get(worker).beforeApplicationShutdown();
     return new OutletServiceFixture(app);
   }
 
@@ -60,11 +62,6 @@ export class OutletServiceFixture {
 
   get<T>(type: new (...args: never[]) => T): T {
     return this.app.get(type);
-  }
-
-  /** Stops these background workers (sweeps, settlements), so that they run only when a test calls them. */
-  async stopWorkers(...workers: (new (...args: never[]) => BeforeApplicationShutdown)[]): Promise<void> {
-    for (const worker of workers) await this.get(worker).beforeApplicationShutdown();
   }
 
   /** The gateway's command, answered as the Kafka consumer answers it: the result, or the failure as data. */
