@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventEnvelope } from '@payments/contracts';
+import { singleRow } from '@payments/platform-database';
 import { DataSource } from 'typeorm';
 
 /** The money events that can arrive before their business's onboarding does. */
@@ -18,9 +19,10 @@ export class AwaitingOnboardingRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async count(): Promise<number> {
-    const [{ count }] = (await this.dataSource.query(
+    const { count } = await singleRow<{ count: number }>(
+      this.dataSource,
       `SELECT count(*)::int AS count FROM outlets.awaiting_onboarding`,
-    )) as { count: number }[];
+    );
     return count;
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { CardChargeSucceededV1, OutletCommand, PosTransactionDecidedV1 } from '@payments/contracts';
+import { singleRow } from '@payments/platform-database';
 import { eventually, testEvent } from '@payments/testing';
 import { ulid } from 'ulid';
 
@@ -235,10 +236,11 @@ describe('checkout outcomes in the ledger', () => {
       ok: false,
       error: { code: 'IDEMPOTENCY_KEY_REUSED', status: 422 },
     });
-    const [{ count }] = (await fixture.dataSource.query(
+    const { count } = await singleRow<{ count: number }>(
+      fixture.dataSource,
       `SELECT count(*)::int AS count FROM outlets.outlets WHERE business_id = $1 AND account_name = 'Keyed Outlet'`,
       [businessId],
-    )) as { count: number }[];
+    );
     expect(count).toBe(1);
   });
 

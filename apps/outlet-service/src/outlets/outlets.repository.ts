@@ -65,11 +65,12 @@ export class OutletsRepository {
     )) as (OutletRow & { total: string })[];
     if (rows.length > 0) return { rows, total: Number(rows[0].total) };
     // A page past the end has no rows to carry the window count.
-    const [{ total }] = (await em.query(
+    const { total } = await singleRow<{ total: string }>(
+      em,
       `SELECT count(*) AS total FROM outlets.outlets
        WHERE business_id = $1 AND ($2::text IS NULL OR external_reference = $2 OR lower(account_name) LIKE $3)`,
       [businessId, search.term, prefix],
-    )) as { total: string }[];
+    );
     return { rows, total: Number(total) };
   }
 }

@@ -90,11 +90,12 @@ export class RefundsRepository {
 
   /** What the transaction's refunds take back, counting those still pending and not those that failed. */
   async refundedAmount(em: EntityManager, businessId: string, transactionReference: string): Promise<bigint> {
-    const [{ total }] = (await em.query(
+    const { total } = await singleRow<{ total: string }>(
+      em,
       `SELECT coalesce(sum(amount), 0)::text AS total FROM outlets.refunds
        WHERE business_id = $1 AND transaction_reference = $2 AND status <> 'FAILED'`,
       [businessId, transactionReference],
-    )) as { total: string }[];
+    );
     return BigInt(total);
   }
 

@@ -7,6 +7,7 @@ import {
   WebhookCommand,
   WebhookEndpointResponse,
 } from '@payments/contracts';
+import { singleRow } from '@payments/platform-database';
 import { eventually } from '@payments/testing';
 import { Webhook } from 'standardwebhooks';
 
@@ -212,10 +213,11 @@ describe('webhook dispatcher', () => {
       }),
     );
     const ids = businesses.map((business) => business.businessId);
-    const [{ parked }] = (await fixture.dataSource.query(
+    const { parked } = await singleRow<{ parked: number }>(
+      fixture.dataSource,
       `SELECT count(*)::int AS parked FROM webhooks.early_events WHERE business_id = ANY($1)`,
       [ids],
-    )) as { parked: number }[];
+    );
     expect(parked).toBe(0);
     await eventually(
       async () => (businesses.every((business) => target.eventIds().has(business.eventId)) ? true : undefined),
