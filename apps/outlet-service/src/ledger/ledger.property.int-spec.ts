@@ -43,7 +43,7 @@ describe('ledger invariants under random concurrent money movements', () => {
 
   beforeAll(async () => {
     // Sweeps and settlements run only as the generated operations say.
-    fixture = await OutletServiceFixture.start(PayoutSettler, Sweeper);
+    fixture = await OutletServiceFixture.start({ stopped: [PayoutSettler, Sweeper] });
   });
 
   afterAll(() => fixture.close());

@@ -22,7 +22,7 @@ describe('pricing in the ledger', () => {
   let fixture: OutletServiceFixture;
 
   beforeAll(async () => {
-    fixture = await OutletServiceFixture.start(PayoutSettler);
+    fixture = await OutletServiceFixture.start({ stopped: [PayoutSettler] });
   });
   afterAll(() => fixture.close());
 

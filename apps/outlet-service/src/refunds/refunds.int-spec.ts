@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
 import { OutletCommand, OutletResponse, RefundResponse } from '@payments/contracts';
+import { singleRow } from '@payments/platform-database';
+import { eventually } from '@payments/testing';
 import fc from 'fast-check';
 import { ulid } from 'ulid';
 
@@ -16,8 +18,12 @@ describe('refunds in the ledger', () => {
   let fixture: OutletServiceFixture;
 
   beforeAll(async () => {
-    // Settlements run only when a test says so.
-    fixture = await OutletServiceFixture.start(RefundSettler, PayoutSettler);
+    // Settlements run only when a test says so. Refunds are due an hour after they are made, so
+    // that no other suite's outlet-service (a replica on the same database) settles them first.
+    fixture = await OutletServiceFixture.start({
+      stopped: [RefundSettler, PayoutSettler],
+      env: { PAYOUT_SETTLE_DELAY_MS: String(60 * 60 * 1000) },
+    });
   });
   afterAll(() => fixture.close());
 
@@ -66,8 +72,24 @@ describe('refunds in the ledger', () => {
       ])) as { id: string }[]
     )[0].id;
 
-  const settleAll = async () => {
-    while (await fixture.get(RefundSettler).settleNext());
+  /**
+   * Makes the business's pending refunds due and settles them: those this replica can, and
+   * those another replica took first (its settler and this one skip each other's rows).
+   */
+  const settleAll = async (businessId: string) => {
+    await fixture.dataSource.query(
+      `UPDATE outlets.refunds SET settle_after = now() WHERE business_id = $1 AND status = 'PENDING'`,
+      [businessId],
+    );
+    await eventually(async () => {
+      while (await fixture.get(RefundSettler).settleNext());
+      const { pending } = await singleRow<{ pending: number }>(
+        fixture.dataSource,
+        `SELECT count(*)::int AS pending FROM outlets.refunds WHERE business_id = $1 AND status = 'PENDING'`,
+        [businessId],
+      );
+      return pending === 0 ? true : undefined;
+    });
   };
 
   it('holds a partial refund at once, and posts it back to the rail when the rail pays it', async () => {
@@ -80,7 +102,7 @@ describe('refunds in the ledger', () => {
       data: { transactionReference: checkout, productType: 'checkout', amount: '30000', status: 'PENDING' },
     });
     expect(await fixture.balances(settlement)).toEqual({ ledger: 100_000n, available: 70_000n });
-    await settleAll();
+    await settleAll(businessId);
     expect(await fixture.balances(settlement)).toEqual({ ledger: 70_000n, available: 70_000n });
     const reference = answer.ok ? answer.data.reference : '';
     expect(await send({ type: 'getRefund', businessId, reference })).toMatchObject({
@@ -101,7 +123,7 @@ describe('refunds in the ledger', () => {
     const declined = await refund(businessId, { transactionReference: pos, reason: 'decline' });
     expect(declined).toMatchObject({ ok: true, data: { amount: '50000', productType: 'pos' } });
     expect((await fixture.balances(outlet.collectionWallet.walletId)).available).toBe(0n);
-    await settleAll();
+    await settleAll(businessId);
     expect(await fixture.balances(outlet.collectionWallet.walletId)).toEqual({ ledger: 50_000n, available: 50_000n });
     // A failed refund takes nothing back: the whole amount can still be refunded.
     expect(await refund(businessId, { transactionReference: pos })).toMatchObject({
@@ -191,7 +213,7 @@ describe('refunds in the ledger', () => {
           // Four at a time, so refunds of one payment race for its remaining amount.
           for (let start = 0; start < requests.length; start += 4) {
             const batch = requests.slice(start, start + 4);
-            if (batch[0].settleFirst) await settleAll();
+            if (batch[0].settleFirst) await settleAll(businessId);
             const answers = await Promise.all(
               batch.map((request) =>
                 refund(businessId, {
@@ -221,7 +243,7 @@ describe('refunds in the ledger', () => {
             ledger: paid - BigInt(before.processed),
             available: paid - BigInt(before.processed) - BigInt(before.pending),
           });
-          await settleAll();
+          await settleAll(businessId);
           const after = await totals();
           expect(after.pending).toBe('0');
           expect(await fixture.balances(settlement)).toEqual({

@@ -43,16 +43,18 @@ export class OutletServiceFixture {
   private constructor(readonly app: NestFastifyApplication) {}
 
   /**
-   * Starts outlet-service; the background workers named here (sweeps, settlements) are stopped
-   * at once, so that they run only when a test calls them.
+   * Starts outlet-service with `env` over the test defaults; the background workers named in
+   * `stopped` (sweeps, settlements) are stopped at once, so that they run only when a test calls them.
    */
-  static async start(...stoppedWorkers: BackgroundWorker[]): Promise<OutletServiceFixture> {
+  static async start(
+    options: { stopped?: BackgroundWorker[]; env?: Record<string, string> } = {},
+  ): Promise<OutletServiceFixture> {
     // Services are called directly: no Kafka consumer joins the group the running apps use.
     const { app } = await startTestApp(
       { ...outletServiceApp, kafkaConsumer: false },
-      { SWEEP_POLL_INTERVAL_MS: '200', PAYOUT_SETTLE_DELAY_MS: '0', PAYOUT_POLL_INTERVAL_MS: '100' },
+      { SWEEP_POLL_INTERVAL_MS: '200', PAYOUT_SETTLE_DELAY_MS: '0', PAYOUT_POLL_INTERVAL_MS: '100', ...options.env },
     );
-    for (const worker of stoppedWorkers) await app.get(worker).beforeApplicationShutdown();
+    for (const worker of options.stopped ?? []) await app.get(worker).beforeApplicationShutdown();
     return new OutletServiceFixture(app);
   }
 
