@@ -42,8 +42,12 @@ describe('ledger invariants under random concurrent money movements', () => {
   let fixture: OutletServiceFixture;
 
   beforeAll(async () => {
-    // Sweeps and settlements run only as the generated operations say.
-    fixture = await OutletServiceFixture.start({ stopped: [PayoutSettler, Sweeper] });
+    // Sweeps and settlements run only as the generated operations say; a payout is due at once,
+    // so that a generated settlement finds it.
+    fixture = await OutletServiceFixture.start({
+      stopped: [PayoutSettler, Sweeper],
+      env: { PAYOUT_SETTLE_DELAY_MS: '0' },
+    });
   });
 
   afterAll(() => fixture.close());

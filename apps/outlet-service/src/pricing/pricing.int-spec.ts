@@ -103,7 +103,7 @@ describe('pricing in the ledger', () => {
     if (payoutAmount > payoutFee) {
       await ok(payoutCommand(businessId, outlet, payoutAmount.toString()));
     }
-    while (await fixture.get(PayoutSettler).settleNext());
+    await fixture.settleRail('payouts', businessId);
   }
 
   async function currentPlan(businessId: string, product: (typeof products)[number]): Promise<PricePlan> {
@@ -210,7 +210,7 @@ describe('pricing in the ledger', () => {
       commissionBps: 5_000,
     });
     await fund('100000');
-    while (await fixture.get(PayoutSettler).settleNext());
+    await fixture.settleRail('payouts', businessId);
     expect((await moneyEvents(businessId)).map(({ eventData }) => eventData)).toMatchObject([
       { productType: 'deposit', fee: '0', commission: '0' },
       { productType: 'deposit', fee: '2100', commission: '1050' },

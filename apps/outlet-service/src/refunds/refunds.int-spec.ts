@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
 import { OutletCommand, OutletResponse, RefundResponse } from '@payments/contracts';
-import { singleRow } from '@payments/platform-database';
-import { eventually } from '@payments/testing';
 import fc from 'fast-check';
 import { ulid } from 'ulid';
 
@@ -18,12 +16,8 @@ describe('refunds in the ledger', () => {
   let fixture: OutletServiceFixture;
 
   beforeAll(async () => {
-    // Settlements run only when a test says so. Refunds are due an hour after they are made, so
-    // that no other suite's outlet-service (a replica on the same database) settles them first.
-    fixture = await OutletServiceFixture.start({
-      stopped: [RefundSettler, PayoutSettler],
-      env: { PAYOUT_SETTLE_DELAY_MS: String(60 * 60 * 1000) },
-    });
+    // Settlements run only when a test says so.
+    fixture = await OutletServiceFixture.start({ stopped: [RefundSettler, PayoutSettler] });
   });
   afterAll(() => fixture.close());
 
@@ -72,25 +66,7 @@ describe('refunds in the ledger', () => {
       ])) as { id: string }[]
     )[0].id;
 
-  /**
-   * Makes the business's pending refunds due and settles them: those this replica can, and
-   * those another replica took first (its settler and this one skip each other's rows).
-   */
-  const settleAll = async (businessId: string) => {
-    await fixture.dataSource.query(
-      `UPDATE outlets.refunds SET settle_after = now() WHERE business_id = $1 AND status = 'PENDING'`,
-      [businessId],
-    );
-    await eventually(async () => {
-      while (await fixture.get(RefundSettler).settleNext());
-      const { pending } = await singleRow<{ pending: number }>(
-        fixture.dataSource,
-        `SELECT count(*)::int AS pending FROM outlets.refunds WHERE business_id = $1 AND status = 'PENDING'`,
-        [businessId],
-      );
-      return pending === 0 ? true : undefined;
-    });
-  };
+  const settleAll = (businessId: string) => fixture.settleRail('refunds', businessId);
 
   it('holds a partial refund at once, and posts it back to the rail when the rail pays it', async () => {
     const businessId = await fixture.business();

@@ -11,7 +11,7 @@ import {
 } from '@payments/contracts';
 import { singleRow } from '@payments/platform-database';
 import { commandReply, DomainError } from '@payments/platform-envelope';
-import { startTestApp } from '@payments/testing';
+import { eventually, startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
@@ -19,9 +19,12 @@ import { outletServiceApp } from '../app';
 import { BusinessEventsConsumer } from '../businesses/business-events.consumer';
 import { OutletCommandsController } from '../commands/outlet-commands.controller';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
+import { RailSettler } from '../ledger/rail-settler';
 import { OutletsService } from '../outlets/outlets.service';
 import { PricePlan, Product, products } from '../pricing/price';
 import { PricePlansRepository } from '../pricing/price-plans.repository';
+import { RefundSettler } from '../refunds/refund-settler';
+import { PayoutSettler } from '../transfers/payout-settler';
 
 const logger = new Logger('OutletServiceFixture');
 const freePlan: PricePlan = { percentBps: 0, capKobo: null, floorKobo: 0n, flatKobo: 0n, commissionBps: 0 };
@@ -38,6 +41,22 @@ export async function domainFailure(promise: Promise<unknown>): Promise<DomainEr
 
 type BackgroundWorker = new (...args: never[]) => BeforeApplicationShutdown;
 
+/** The sandbox rail's queues: who settles each, and the status of the rows waiting in it. */
+const railQueues: Record<
+  'payouts' | 'refunds',
+  { settler: new (...args: never[]) => RailSettler<unknown>; waiting: string }
+> = {
+  payouts: { settler: PayoutSettler, waiting: 'PROCESSING' },
+  refunds: { settler: RefundSettler, waiting: 'PENDING' },
+};
+
+/**
+ * Payouts and refunds reach the rail an hour after they are made, unless a test settles them:
+ * every suite's outlet-service is a replica on the same database, and one replica's settler
+ * would otherwise settle another suite's rows behind its back.
+ */
+const railDelayMs = String(60 * 60 * 1000);
+
 /** outlet-service in-process on the real database and broker, with helpers to set up money. */
 export class OutletServiceFixture {
   private constructor(readonly app: NestFastifyApplication) {}
@@ -52,7 +71,12 @@ export class OutletServiceFixture {
     // Services are called directly: no Kafka consumer joins the group the running apps use.
     const { app } = await startTestApp(
       { ...outletServiceApp, kafkaConsumer: false },
-      { SWEEP_POLL_INTERVAL_MS: '200', PAYOUT_SETTLE_DELAY_MS: '0', PAYOUT_POLL_INTERVAL_MS: '100', ...options.env },
+      {
+        SWEEP_POLL_INTERVAL_MS: '200',
+        PAYOUT_SETTLE_DELAY_MS: railDelayMs,
+        PAYOUT_POLL_INTERVAL_MS: '100',
+        ...options.env,
+      },
     );
     for (const worker of options.stopped ?? []) await app.get(worker).beforeApplicationShutdown();
     return new OutletServiceFixture(app);
@@ -64,6 +88,27 @@ export class OutletServiceFixture {
 
   get<T>(type: new (...args: never[]) => T): T {
     return this.app.get(type);
+  }
+
+  /**
+   * Makes the business's waiting payouts or refunds due and settles them: those this replica
+   * can, and those another replica took first (each settler skips the rows the other holds).
+   */
+  async settleRail(queue: keyof typeof railQueues, businessId: string): Promise<void> {
+    const { settler, waiting } = railQueues[queue];
+    await this.dataSource.query(
+      `UPDATE outlets.${queue} SET settle_after = now() WHERE business_id = $1 AND status = $2`,
+      [businessId, waiting],
+    );
+    await eventually(async () => {
+      while (await this.get(settler).settleNext());
+      const { count } = await singleRow<{ count: number }>(
+        this.dataSource,
+        `SELECT count(*)::int AS count FROM outlets.${queue} WHERE business_id = $1 AND status = $2`,
+        [businessId, waiting],
+      );
+      return count === 0 ? true : undefined;
+    });
   }
 
   /** The gateway's command, answered as the Kafka consumer answers it: the result, or the failure as data. */

@@ -11,7 +11,6 @@ import { domainFailure, OutletServiceFixture } from '../testing/outlet-service.f
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { BankTransferUseCase } from './bank-transfer.usecase';
 import { InternalTransferUseCase } from './internal-transfer.usecase';
-import { PayoutSettler } from './payout-settler';
 
 jest.setTimeout(90_000);
 
@@ -178,10 +177,7 @@ describe('money movements', () => {
   });
 
   describe('payouts', () => {
-    let settler: PayoutSettler;
-    const settleAll = async () => {
-      while (await settler.settleNext());
-    };
+    const settleAll = () => fixture.settleRail('payouts', businessId);
     // A payout of 4000 kobo to the sandbox's paying account, unless the test says otherwise.
     const payoutRequest = (
       sourceWalletId: string,
@@ -194,12 +190,6 @@ describe('money movements', () => {
       accountNumber: '0690000031',
       accountName: 'Bola Ade',
       ...overrides,
-    });
-
-    // The rail settles when the test says so, not in the background.
-    beforeAll(async () => {
-      settler = fixture.get(PayoutSettler);
-      await settler.beforeApplicationShutdown();
     });
 
     it('holds the amount at once, then posts it when the rail settles', async () => {
