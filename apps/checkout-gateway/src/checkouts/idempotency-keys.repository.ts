@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { firstRow } from '@payments/platform-database';
+import { singleRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
 /** What a key already holds: the request's hash, and the answer once the first request finished. */
@@ -24,12 +24,12 @@ export class IdempotencyKeysRepository {
       [businessId, key, requestHash],
     );
     if (claimed.length === 1) return null;
-    const earlier = await firstRow<ClaimedKey<Response>>(
+    // The insert met the key's row, so it is there: keys are never deleted.
+    return singleRow<ClaimedKey<Response>>(
       em,
       `SELECT request_hash, response FROM gateway.idempotency_keys WHERE business_id = $1 AND key = $2`,
       [businessId, key],
     );
-    return earlier ?? null;
   }
 
   async saveResponse(em: EntityManager, businessId: string, key: string, response: unknown): Promise<void> {

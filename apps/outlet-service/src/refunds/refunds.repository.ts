@@ -108,7 +108,7 @@ export class RefundsRepository {
 
   /** The oldest refund due to settle, locked; replicas skip each other's rows. */
   lockNextDue(em: EntityManager): Promise<RefundRow | undefined> {
-    return lockOldestDue(em, `outlets.refunds WHERE status = 'PENDING'`);
+    return lockOldestDue(em, 'refunds');
   }
 
   async settle(

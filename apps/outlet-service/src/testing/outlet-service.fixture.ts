@@ -19,6 +19,7 @@ import { outletServiceApp } from '../app';
 import { BusinessEventsConsumer } from '../businesses/business-events.consumer';
 import { OutletCommandsController } from '../commands/outlet-commands.controller';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
+import { RailQueue, railQueues } from '../ledger/rail-queue.repository';
 import { RailSettler } from '../ledger/rail-settler';
 import { OutletsService } from '../outlets/outlets.service';
 import { PricePlan, Product, products } from '../pricing/price';
@@ -41,13 +42,10 @@ export async function domainFailure(promise: Promise<unknown>): Promise<DomainEr
 
 type BackgroundWorker = new (...args: never[]) => BeforeApplicationShutdown;
 
-/** The sandbox rail's queues: who settles each, and the status of the rows waiting in it. */
-const railQueues: Record<
-  'payouts' | 'refunds',
-  { settler: new (...args: never[]) => RailSettler<unknown>; waiting: string }
-> = {
-  payouts: { settler: PayoutSettler, waiting: 'PROCESSING' },
-  refunds: { settler: RefundSettler, waiting: 'PENDING' },
+/** Who settles each of the sandbox rail's queues. */
+const railSettlers: Record<RailQueue, new (...args: never[]) => RailSettler<unknown>> = {
+  payouts: PayoutSettler,
+  refunds: RefundSettler,
 };
 
 /**
@@ -94,18 +92,18 @@ export class OutletServiceFixture {
    * Makes the business's waiting payouts or refunds due and settles them: those this replica
    * can, and those another replica took first (each settler skips the rows the other holds).
    */
-  async settleRail(queue: keyof typeof railQueues, businessId: string): Promise<void> {
-    const { settler, waiting } = railQueues[queue];
+  async settleRail(queue: RailQueue, businessId: string): Promise<void> {
+    const waiting = railQueues[queue];
     await this.dataSource.query(
-      `UPDATE outlets.${queue} SET settle_after = now() WHERE business_id = $1 AND status = $2`,
-      [businessId, waiting],
+      `UPDATE outlets.${queue} SET settle_after = now() WHERE id IN (SELECT id FROM ${waiting} AND business_id = $1)`,
+      [businessId],
     );
     await eventually(async () => {
-      while (await this.get(settler).settleNext());
+      while (await this.get(railSettlers[queue]).settleNext());
       const { count } = await singleRow<{ count: number }>(
         this.dataSource,
-        `SELECT count(*)::int AS count FROM outlets.${queue} WHERE business_id = $1 AND status = $2`,
-        [businessId, waiting],
+        `SELECT count(*)::int AS count FROM ${waiting} AND business_id = $1`,
+        [businessId],
       );
       return count === 0 ? true : undefined;
     });

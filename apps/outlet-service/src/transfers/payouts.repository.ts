@@ -56,7 +56,7 @@ export class PayoutsRepository {
 
   /** Every business's oldest payout due to settle, locked; replicas skip each other's rows. */
   lockNextDue(em: EntityManager): Promise<PayoutRow | undefined> {
-    return lockOldestDue(em, `outlets.payouts WHERE status = 'PROCESSING'`);
+    return lockOldestDue(em, 'payouts');
   }
 
   /** Records how the payout ended; returns when. */
