@@ -2,10 +2,10 @@ import type { IncomingMessage } from 'node:http';
 
 import { DynamicModule, Logger as NestLogger, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
 import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
-import { answerClientError, toErrorEnvelope } from '@payments/platform-envelope';
+import { answerClientError, EnvelopingFastifyAdapter, toErrorEnvelope } from '@payments/platform-envelope';
 import { KafkaConsumers } from '@payments/platform-kafka';
 import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
 import { Metrics } from '@payments/platform-metrics';
@@ -55,7 +55,7 @@ export function loadEnvOrExit<E extends PlatformEnv>(envClass: new () => E): E {
 
 /** Builds the app without listening: what `main.ts` runs, and what integration tests inject into. */
 export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+  const adapter = new EnvelopingFastifyAdapter({
     bodyLimit: env.HTTP_BODY_LIMIT_BYTES,
     trustProxy: true,
     return503OnClosing: true,

@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { PlatformEnv } from '@payments/platform-config';
 import { AppDatabase, DatabaseModule } from '@payments/platform-database';
-import { ApiExceptionFilter, createValidationPipe, EnvelopeInterceptor } from '@payments/platform-envelope';
+import { ApiExceptionFilter, createValidationPipe } from '@payments/platform-envelope';
 import { HealthModule } from '@payments/platform-health';
 import { KafkaModule } from '@payments/platform-kafka';
 import { LoggingModule } from '@payments/platform-logging';
@@ -11,7 +11,10 @@ import { OutboxModule } from '@payments/platform-outbox';
 
 import { EnvModule } from './env.module';
 
-/** Everything an app needs from the platform: config, logs, database, Kafka, outbox, health, metrics, envelope. */
+/**
+ * Everything an app needs from the platform: config, logs, database, Kafka, outbox, health, metrics,
+ * the error envelope and validation. The success envelope is the HTTP adapter's (createApp).
+ */
 @Module({})
 export class PlatformModule {
   /** `outboxRelay`: whether the app writes events to its outbox, and so relays them to Kafka. */
@@ -29,7 +32,6 @@ export class PlatformModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };

@@ -9,7 +9,7 @@ import type {
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type DtoClass = Function;
 
-import { SuccessMessage } from './envelope.interceptor';
+import { SuccessMessage } from './success-envelope';
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Logger, Module, Post } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Body, Controller, Get, Header, Logger, Module, Param, Post } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE, NestFactory } from '@nestjs/core';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEmail, IsString, MaxLength, ValidateNested } from 'class-validator';
@@ -8,7 +8,7 @@ import { IsEmail, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { Answers } from './api-docs';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { DomainError } from './domain-error';
-import { EnvelopeInterceptor, SuccessMessage } from './envelope.interceptor';
+import { EnvelopingFastifyAdapter, RawResponse, SuccessMessage } from './success-envelope';
 import { createValidationPipe } from './validation.pipe';
 
 class Address {
@@ -43,6 +43,23 @@ class ThingsController {
     return { city: 'Lagos' };
   }
 
+  @Get(':name/plain')
+  plain(@Param('name') name: string) {
+    return { name };
+  }
+
+  @Post('nothing')
+  nothing() {
+    return undefined;
+  }
+
+  @Get('text')
+  @RawResponse()
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  text() {
+    return 'things_total 3\n';
+  }
+
   @Get('missing')
   missing() {
     throw new DomainError('OUTLET_NOT_FOUND', 'Outlet 01ABC not found', 404);
@@ -63,7 +80,6 @@ class ThingsController {
   controllers: [ThingsController],
   providers: [
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
-    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
   ],
 })
@@ -73,9 +89,8 @@ describe('response envelope', () => {
   let app: NestFastifyApplication;
 
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter({ bodyLimit: 16 * 1024 }), {
-      logger: false,
-    });
+    const adapter = new EnvelopingFastifyAdapter({ bodyLimit: 16 * 1024 });
+    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, adapter, { logger: false });
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
   });
@@ -111,6 +126,24 @@ describe('response envelope', () => {
     expect(response.json()).toMatchObject({ statusCode: 200, message: 'Thing answered', data: { city: 'Lagos' } });
     const document = SwaggerModule.createDocument(app, new DocumentBuilder().build());
     expect(Object.keys(document.paths['/things/answered'].post!.responses).sort()).toEqual(['200', '404', '422']);
+  });
+
+  it('gives a route without a message of its own the general one, and an empty answer empty data', async () => {
+    const plain = await app.inject({ method: 'GET', url: '/things/ada/plain' });
+    expect(plain.json()).toEqual({
+      status: true,
+      statusCode: 200,
+      message: 'Request successful',
+      data: { name: 'ada' },
+    });
+    const nothing = await app.inject({ method: 'POST', url: '/things/nothing' });
+    expect(nothing.json()).toEqual({ status: true, statusCode: 201, message: 'Request successful', data: {} });
+  });
+
+  it('leaves a raw answer as the handler wrote it', async () => {
+    const response = await app.inject({ method: 'GET', url: '/things/text' });
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.body).toBe('things_total 3\n');
   });
 
   it('answers 422 naming every bad field, nested ones by path', async () => {
