@@ -5,7 +5,12 @@ import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
 import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
-import { answerClientError, EnvelopingFastifyAdapter, toErrorEnvelope } from '@payments/platform-envelope';
+import {
+  answerClientError,
+  cacheValidationMetadataLookups,
+  EnvelopingFastifyAdapter,
+  toErrorEnvelope,
+} from '@payments/platform-envelope';
 import { KafkaConsumers } from '@payments/platform-kafka';
 import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
 import { Metrics } from '@payments/platform-metrics';
@@ -55,6 +60,7 @@ export function loadEnvOrExit<E extends PlatformEnv>(envClass: new () => E): E {
 
 /** Builds the app without listening: what `main.ts` runs, and what integration tests inject into. */
 export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E): Promise<NestFastifyApplication> {
+  cacheValidationMetadataLookups();
   const adapter = new EnvelopingFastifyAdapter({
     bodyLimit: env.HTTP_BODY_LIMIT_BYTES,
     trustProxy: true,

@@ -8,3 +8,4 @@ export * from './error-status';
 export * from './to-error-envelope';
 export * from './validation.pipe';
 export * from './transient';
+export * from './validation-metadata-cache';
