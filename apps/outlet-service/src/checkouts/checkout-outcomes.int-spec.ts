@@ -5,9 +5,11 @@ import { singleRow } from '@payments/platform-database';
 import { eventually, testEvent } from '@payments/testing';
 import { ulid } from 'ulid';
 
+import { MoneyMovesRepository } from '../ledger/money-moves.repository';
 import { PosOutcomesConsumer } from '../pos/pos-outcomes.consumer';
 import { OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { CardChargesConsumer } from './card-charges.consumer';
+import { CheckoutPaymentsService } from './checkout-payments.service';
 
 jest.setTimeout(90_000);
 
@@ -112,6 +114,31 @@ describe('checkout outcomes in the ledger', () => {
       expect.objectContaining({ status: 'SUCCESS', method: 'qr-wallet' }),
     ]);
     expect(await close(reference)).toEqual([expect.objectContaining({ status: 'SUCCESS', method: 'qr-wallet' })]);
+    expect(await entries('checkout', reference)).toBe(1);
+  });
+
+  it('asks the ledger once when the gateway books a card charge while its event is booking it', async () => {
+    const reference = newCheckout();
+    const chargeId = ulid();
+    const charge = {
+      chargeId,
+      businessId,
+      checkoutReference: reference,
+      amount: '5000',
+      maskedPan: '506099*********0019',
+    };
+    const event = testEvent(CardChargeSucceededV1, { ...charge, succeededAt: new Date().toISOString() });
+    const moves = jest.spyOn(fixture.get(MoneyMovesRepository), 'move');
+    try {
+      const [, fromGateway] = await Promise.all([
+        fixture.get(CardChargesConsumer).handle(event),
+        fixture.get(CheckoutPaymentsService).payCard(charge),
+      ]);
+      expect(fromGateway).toMatchObject({ accepted: true, outcome: { status: 'SUCCESS', paymentId: chargeId } });
+      expect(moves.mock.calls.filter(([move]) => move.key.reference === chargeId)).toHaveLength(1);
+    } finally {
+      moves.mockRestore();
+    }
     expect(await entries('checkout', reference)).toBe(1);
   });
 

@@ -12,6 +12,7 @@ import {
   PartnerEvents,
   Topics,
 } from '@payments/contracts';
+import { JoinedRuns } from '@payments/platform-async';
 import { newUlid } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { Outbox } from '@payments/platform-outbox';
@@ -49,6 +50,8 @@ type CapturedCard = Pick<
 export class CheckoutPaymentsService {
   /** Card charges this instance booked, and their answers, which never change once given. */
   private readonly cardPayments = new LRUCache<string, CheckoutPaymentResult>({ max: 100_000 });
+  /** Card charges being booked: the gateway's command and the charge's event often arrive together. */
+  private readonly cardBookings = new JoinedRuns<string, CheckoutPaymentResult>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -145,12 +148,15 @@ export class CheckoutPaymentsService {
    * usual case (it pays the checkout) takes one database round trip.
    */
   async payCard(charge: CapturedCard): Promise<CheckoutPaymentResult> {
-    // Usually the gateway asked first and its card.charge.succeeded event follows: answered from memory.
+    // Usually the gateway asked first and its card.charge.succeeded event follows: answered from memory,
+    // or, while the first is still booking, by waiting for it rather than asking the ledger again.
     const known = this.cardPayments.get(charge.chargeId);
     if (known) return known;
-    const result = await this.bookCard(charge);
-    this.cardPayments.set(charge.chargeId, result);
-    return result;
+    return this.cardBookings.run(charge.chargeId, async () => {
+      const result = await this.bookCard(charge);
+      this.cardPayments.set(charge.chargeId, result);
+      return result;
+    });
   }
 
   private async bookCard(charge: CapturedCard): Promise<CheckoutPaymentResult> {

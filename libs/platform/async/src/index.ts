@@ -1,2 +1,3 @@
 export * from './batched-writes';
 export * from './wake-up';
+export * from './joined-runs';
