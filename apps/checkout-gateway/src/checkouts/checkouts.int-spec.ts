@@ -13,6 +13,7 @@ import { DataSource } from 'typeorm';
 import { gatewayApp } from '../app';
 import { BusinessesService } from '../businesses/businesses.service';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
+import { CheckoutsRepository } from './checkouts.repository';
 import { CheckoutsService } from './checkouts.service';
 
 describe('checkout transactions', () => {
@@ -194,6 +195,31 @@ describe('checkout transactions', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json().data).toEqual({ code: 'PROCESSOR_UNAVAILABLE' });
     expect(response.body).not.toContain('5060990000000000019');
+  });
+
+  it('ends a checkout once when a command’s answer and the outcome event arrive together', async () => {
+    const reference = (await create(valid)).json().data.reference;
+    const checkouts = app.get(CheckoutsService);
+    const known = await checkouts.get(partner.businessId, reference);
+    const outcome: CheckoutOutcome = {
+      businessId: partner.businessId,
+      checkoutReference: reference,
+      status: 'SUCCESS',
+      method: 'card',
+      paymentId: 'charge-1',
+      maskedCard: '506099*********0019',
+      comment: 'Paid by card',
+    };
+    const reads = jest.spyOn(app.get(CheckoutsRepository), 'find');
+    const ends = jest.spyOn(app.get(CheckoutsRepository), 'end');
+    try {
+      await Promise.all([checkouts.applyOutcome(outcome, known), checkouts.applyOutcome(outcome)]);
+      expect(reads).not.toHaveBeenCalled();
+      expect(ends).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.restoreAllMocks();
+    }
+    expect((await get(reference)).json().data).toMatchObject({ transactionStatus: 'SUCCESS', usedMethod: 'card' });
   });
 
   describe('at expiry, ending as the ledger decides', () => {

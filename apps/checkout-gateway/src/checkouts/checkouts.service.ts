@@ -12,6 +12,7 @@ import {
   PaymentMethod,
   Topics,
 } from '@payments/contracts';
+import { JoinedRuns } from '@payments/platform-async';
 import { newUlid, requestHash } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
@@ -26,6 +27,8 @@ import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 const expiredComment = 'Checkout expired before payment';
 
+type CheckoutStatus = CheckoutResponse['transactionStatus'];
+
 /**
  * Checkout records. How a checkout ends is decided by outlet-service, where its money is booked
  * (the first payment or the first closing wins); this service mirrors that outcome on the
@@ -36,7 +39,9 @@ const expiredComment = 'Checkout expired before payment';
 export class CheckoutsService {
   private readonly logger = new Logger(CheckoutsService.name);
   /** Checkouts this instance saw end, and how: an outcome never changes, so their events need no reading. */
-  private readonly ended = new LRUCache<string, CheckoutOutcome['status']>({ max: 100_000 });
+  private readonly ended = new LRUCache<string, CheckoutStatus>({ max: 100_000 });
+  /** Outcomes being mirrored: a command's answer and the outcome event often arrive together. */
+  private readonly mirroring = new JoinedRuns<string, CheckoutStatus | undefined>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -125,29 +130,34 @@ export class CheckoutsService {
 
   /**
    * Mirrors the ledger's decision on the record and sends its event, once: a second call, from
-   * a command's answer and from the outcome event alike, changes nothing. One statement ends
-   * the checkout and queues its event; `known` saves reading the record when the caller has it.
+   * a command's answer and from the outcome event alike, changes nothing, and one arriving while
+   * the first is at work waits for it. `known` saves reading the record when the caller has it.
    */
   async applyOutcome(outcome: CheckoutOutcome, known?: CheckoutResponse): Promise<void> {
-    const seen = this.ended.get(outcome.checkoutReference);
-    const checkout = seen ? null : (known ?? (await this.current(outcome.businessId, outcome.checkoutReference)));
-    const recorded = seen ?? checkout?.transactionStatus;
-    if (!recorded) return;
-    if (recorded !== 'PROCESSING') {
-      this.ended.set(outcome.checkoutReference, recorded);
-      if (recorded !== outcome.status) {
-        this.logger.error(
-          { checkoutReference: outcome.checkoutReference, recorded, decided: outcome.status },
-          'checkout record disagrees with the ledger',
-        );
-      }
-      return;
+    const reference = outcome.checkoutReference;
+    const recorded =
+      this.ended.get(reference) ?? (await this.mirroring.run(reference, () => this.mirror(outcome, known)));
+    if (recorded && recorded !== outcome.status) {
+      this.logger.error(
+        { checkoutReference: reference, recorded, decided: outcome.status },
+        'checkout record disagrees with the ledger',
+      );
     }
-    const at = new Date();
-    const event = this.outbox.row<PartnerEventV1Payload>(outcomeEvent(outcome, checkout!, at));
-    await this.checkouts.end(outcome, at, event);
-    outboxCommitted(this.dataSource);
-    this.ended.set(outcome.checkoutReference, outcome.status);
+  }
+
+  /** Ends a record still PROCESSING and queues its event in one statement; answers how the record ended. */
+  private async mirror(outcome: CheckoutOutcome, known?: CheckoutResponse): Promise<CheckoutStatus | undefined> {
+    const checkout = known ?? (await this.current(outcome.businessId, outcome.checkoutReference));
+    if (!checkout) return undefined;
+    if (checkout.transactionStatus === 'PROCESSING') {
+      const at = new Date();
+      const event = this.outbox.row<PartnerEventV1Payload>(outcomeEvent(outcome, checkout, at));
+      await this.checkouts.end(outcome, at, event);
+      outboxCommitted(this.dataSource);
+    }
+    const recorded = checkout.transactionStatus === 'PROCESSING' ? outcome.status : checkout.transactionStatus;
+    this.ended.set(outcome.checkoutReference, recorded);
+    return recorded;
   }
 
   /** The record as stored, without closing an expired one. */
