@@ -9,7 +9,7 @@ import {
 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { EventHandler, PoisonMessageError } from '@payments/platform-kafka';
-import { Outbox } from '@payments/platform-outbox';
+import { Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
 
 import { CardForAuthorisation, SandboxIssuer } from '../issuer/sandbox-issuer';
@@ -19,7 +19,7 @@ import { PosAuthorisationsRepository } from './pos-authorisations.repository';
 /**
  * Authorises accepted POS transactions. The sealed card data is opened in memory only for the
  * issuer's decision; what is stored and passed on carries the masked PAN alone. The decision
- * and its event commit together, once per reference.
+ * and its event are written by one statement, once per reference.
  */
 @Controller()
 export class PosTransactionsConsumer {
@@ -37,32 +37,27 @@ export class PosTransactionsConsumer {
     const transaction = event.payload;
     const card = this.openCard(transaction);
     const decision = this.issuer.authorise(card, transaction.mode);
-    await this.dataSource.transaction(async (em) => {
-      const declineReason = decision.approved ? null : decision.reason;
-      const first = await this.authorisations.insertOnce(em, transaction, {
+    const declineReason = decision.approved ? null : decision.reason;
+    const outcome = this.outbox.row<PosTransactionDecidedV1Payload>({
+      topic: Topics.posOutcomes,
+      type: PosTransactionDecidedV1,
+      key: transaction.serialNumber,
+      businessId: transaction.businessId,
+      payload: {
+        reference: transaction.reference,
+        businessId: transaction.businessId,
+        serialNumber: transaction.serialNumber,
+        outletId: transaction.outletId,
+        amount: transaction.amount,
+        maskedPan: transaction.maskedPan,
         approved: decision.approved,
         declineReason,
-      });
-      // A redelivered message was decided already.
-      if (!first) return;
-      await this.outbox.enqueue<PosTransactionDecidedV1Payload>(em, {
-        topic: Topics.posOutcomes,
-        type: PosTransactionDecidedV1,
-        key: transaction.serialNumber,
-        businessId: transaction.businessId,
-        payload: {
-          reference: transaction.reference,
-          businessId: transaction.businessId,
-          serialNumber: transaction.serialNumber,
-          outletId: transaction.outletId,
-          amount: transaction.amount,
-          maskedPan: transaction.maskedPan,
-          approved: decision.approved,
-          declineReason,
-          decidedAt: new Date().toISOString(),
-        },
-      });
+        decidedAt: new Date().toISOString(),
+      },
     });
+    // A redelivered message was decided already, and queues nothing.
+    if (await this.authorisations.decideOnce(transaction, { approved: decision.approved, declineReason }, outcome))
+      outboxCommitted(this.dataSource);
   }
 
   private openCard(transaction: PosTransactionAcceptedV1Payload): CardForAuthorisation {
