@@ -1,4 +1,5 @@
 import { getMetadataStorage, MetadataStorage } from 'class-validator';
+
 type Lookup = MetadataStorage['getTargetValidationMetadatas'];
 type Rules = ReturnType<Lookup>;
 
@@ -25,8 +26,11 @@ export function cacheValidationMetadataLookups(storage: MetadataStorage = getMet
     const key = `${schema}\u0000${always}\u0000${strictGroups}\u0000${(groups ?? []).join('\u0000')}`;
     let lookups = remembered.get(target);
     if (!lookups) remembered.set(target, (lookups = new Map()));
-    const rules = lookups.get(key) ?? (Object.freeze(lookup(target, schema, always, strictGroups, groups)) as Rules);
-    lookups.set(key, rules);
+    let rules = lookups.get(key);
+    if (!rules) {
+      rules = Object.freeze(lookup(target, schema, always, strictGroups, groups)) as Rules;
+      lookups.set(key, rules);
+    }
     return rules;
   };
   storage.addValidationMetadata = (metadata) => {
