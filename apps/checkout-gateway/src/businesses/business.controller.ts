@@ -1,12 +1,11 @@
-import { Body, Get, Post } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import {
   BusinessKeysResponse,
   BusinessProfileResponse,
   RolledKeysResponse,
   RollKeysRequest,
 } from '@payments/contracts';
-import { Answers } from '@payments/platform-envelope';
+import { Answers, Route } from '@payments/platform-envelope';
 
 import { CallingApiKey, CurrentBusiness, PartnerController } from './api-key.guard';
 import { Business } from './business.entity';
@@ -16,8 +15,7 @@ import { BusinessKeysService, defaultGraceHours } from './business-keys.service'
 export class BusinessController {
   constructor(private readonly keys: BusinessKeysService) {}
 
-  @Get()
-  @ApiOperation({ summary: 'The business behind the calling keys: check your credentials and mode' })
+  @Route.get('', 'The business behind the calling keys: check your credentials and mode')
   @Answers(BusinessProfileResponse, 'Business retrieved')
   profile(@CurrentBusiness() business: Business) {
     return {
@@ -29,10 +27,10 @@ export class BusinessController {
     };
   }
 
-  @Post('keys/roll')
-  @ApiOperation({
-    summary: 'Issue a new key pair; the pair in use keeps working for the grace period you choose (0 to 72 hours)',
-  })
+  @Route.post(
+    'keys/roll',
+    'Issue a new key pair; the pair in use keeps working for the grace period you choose (0 to 72 hours)',
+  )
   @Answers(RolledKeysResponse, 'Keys rolled', 403, 422)
   roll(
     @CurrentBusiness() business: Business,
@@ -43,10 +41,10 @@ export class BusinessController {
     return this.keys.roll(business, { gracePeriodHours, actor: 'api', callingApiKey });
   }
 
-  @Get('keys')
-  @ApiOperation({
-    summary: 'Your key pairs (never the keys themselves) and the audit trail of their creation, rolls and expiry',
-  })
+  @Route.get(
+    'keys',
+    'Your key pairs (never the keys themselves) and the audit trail of their creation, rolls and expiry',
+  )
   @Answers(BusinessKeysResponse, 'Keys retrieved')
   keyList(@CurrentBusiness() business: Business) {
     return this.keys.list(business.id);

@@ -1,7 +1,6 @@
-import { Body, Param, Post } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Param } from '@nestjs/common';
 import { CardAuthorizationRequest, CardChargeResponse, CardPaymentRequest } from '@payments/contracts';
-import { Answers } from '@payments/platform-envelope';
+import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -11,15 +10,16 @@ import { CardPaymentsService } from './card-payments.service';
 export class CardPaymentsController {
   constructor(private readonly payments: CardPaymentsService) {}
 
-  @Post('card-payment')
-  @ApiOperation({ summary: 'Charge a card for the checkout; the answer says which verification comes next' })
+  @Route.post('card-payment', 'Charge a card for the checkout; the answer says which verification comes next')
   @Answers(CardChargeResponse, 'Card charge processed', 404, 422, 503)
   pay(@CurrentBusiness() business: Business, @Param('reference') reference: string, @Body() card: CardPaymentRequest) {
     return this.payments.pay(business, reference, card);
   }
 
-  @Post('card-authorization')
-  @ApiOperation({ summary: 'Answer the verification the last answer asked for: pin, otp, address, birthday or phone' })
+  @Route.post(
+    'card-authorization',
+    'Answer the verification the last answer asked for: pin, otp, address, birthday or phone',
+  )
   @Answers(CardChargeResponse, 'Card verification processed', 404, 422, 503)
   authorize(
     @CurrentBusiness() business: Business,

@@ -1,7 +1,6 @@
-import { Body, Get, Param, Post } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Param } from '@nestjs/common';
 import { CheckoutResponse, CreateCheckoutRequest, CreateCheckoutResponse } from '@payments/contracts';
-import { Answers } from '@payments/platform-envelope';
+import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -12,8 +11,7 @@ import { CheckoutsService } from './checkouts.service';
 export class CheckoutsController {
   constructor(private readonly checkouts: CheckoutsService) {}
 
-  @Post()
-  @ApiOperation({ summary: 'Start a checkout: a reference and the hosted page link to send the customer to' })
+  @Route.post('', 'Start a checkout: a reference and the hosted page link to send the customer to')
   @AcceptsIdempotencyKey()
   @Answers(CreateCheckoutResponse, 'Checkout created successfully', 422)
   create(
@@ -24,8 +22,7 @@ export class CheckoutsController {
     return this.checkouts.create(business.id, request, idempotencyKey);
   }
 
-  @Get(':reference')
-  @ApiOperation({ summary: 'The checkout as it is now: verify its status before you fulfil' })
+  @Route.get(':reference', 'The checkout as it is now: verify its status before you fulfil')
   @Answers(CheckoutResponse, 'Transaction retrieved', 404)
   get(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.checkouts.get(business.id, reference);

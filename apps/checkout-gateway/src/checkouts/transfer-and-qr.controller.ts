@@ -1,12 +1,11 @@
-import { Body, Param, Post } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Param } from '@nestjs/common';
 import {
   CheckoutAccountResponse,
   CheckoutQrResponse,
   QrWalletPayRequest,
   QrWalletPayResponse,
 } from '@payments/contracts';
-import { Answers } from '@payments/platform-envelope';
+import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -16,22 +15,22 @@ import { TransferAndQrService } from './transfer-and-qr.service';
 export class TransferAndQrController {
   constructor(private readonly methods: TransferAndQrService) {}
 
-  @Post('checkout/:reference/pay-with-transfer')
-  @ApiOperation({ summary: 'The dynamic bank account to pay this checkout into; the exact amount completes it' })
+  @Route.post(
+    'checkout/:reference/pay-with-transfer',
+    'The dynamic bank account to pay this checkout into; the exact amount completes it',
+  )
   @Answers(CheckoutAccountResponse, 'Transfer details ready', 404, 422, 503)
   transfer(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.methods.bankAccount(business, reference);
   }
 
-  @Post('checkout/:reference/qr')
-  @ApiOperation({ summary: 'The QR code a wallet app scans to pay this checkout' })
+  @Route.post('checkout/:reference/qr', 'The QR code a wallet app scans to pay this checkout')
   @Answers(CheckoutQrResponse, 'QR code ready', 404, 422)
   qr(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.methods.qr(business, reference);
   }
 
-  @Post('sandbox/qr-wallet/pay')
-  @ApiOperation({ summary: 'The sandbox wallet app scans a checkout QR code and pays it (test keys only)' })
+  @Route.post('sandbox/qr-wallet/pay', 'The sandbox wallet app scans a checkout QR code and pays it (test keys only)')
   @Answers(QrWalletPayResponse, 'Paid', 400, 403, 404, 422, 503)
   pay(@CurrentBusiness() business: Business, @Body() request: QrWalletPayRequest) {
     return this.methods.payQr(business, request.qrPayload);

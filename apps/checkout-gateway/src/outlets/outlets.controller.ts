@@ -1,5 +1,4 @@
-import { Body, Get, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Param, Query } from '@nestjs/common';
 import {
   CreateOutletRequest,
   OutletPageResponse,
@@ -9,7 +8,7 @@ import {
   SweepSettingsResponse,
 } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
-import { Answers } from '@payments/platform-envelope';
+import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -20,8 +19,7 @@ import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 export class OutletsController {
   constructor(private readonly outletService: OutletServiceClient) {}
 
-  @Post()
-  @ApiOperation({ summary: 'Create an outlet with its collection and deposit wallets' })
+  @Route.post('', 'Create an outlet with its collection and deposit wallets')
   @AcceptsIdempotencyKey()
   @Answers(OutletResponse, 'Outlet created successfully', 422, 503)
   create(
@@ -38,22 +36,19 @@ export class OutletsController {
     });
   }
 
-  @Get()
-  @ApiOperation({ summary: 'Find outlets by externalReference (exact) or accountName (prefix, any case)' })
+  @Route.get('', 'Find outlets by externalReference (exact) or accountName (prefix, any case)')
   @Answers(OutletPageResponse, 'Outlets retrieved successfully', 422, 503)
   search(@CurrentBusiness() business: Business, @Query() query: SearchOutletsQuery) {
     return this.outletService.send({ type: 'searchOutlets', businessId: business.id, ...query });
   }
 
-  @Put('sweep-settings')
-  @ApiOperation({ summary: 'Sweep collection wallets to the settlement wallet automatically' })
+  @Route.put('sweep-settings', 'Sweep collection wallets to the settlement wallet automatically')
   @Answers(SweepSettingsResponse, 'Sweep settings updated', 422, 503)
   updateSweepSettings(@CurrentBusiness() business: Business, @Body() request: SweepSettingsRequest) {
     return this.outletService.send({ type: 'setSweepSettings', businessId: business.id, request });
   }
 
-  @Get(':outletId')
-  @ApiOperation({ summary: 'Fetch one outlet with the live balances of its wallets' })
+  @Route.get(':outletId', 'Fetch one outlet with the live balances of its wallets')
   @Answers(OutletResponse, 'Outlet retrieved successfully', 404, 503)
   get(@CurrentBusiness() business: Business, @Param('outletId') outletId: string) {
     return this.outletService.send({ type: 'getOutlet', businessId: business.id, outletId });

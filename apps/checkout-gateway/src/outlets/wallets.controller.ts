@@ -1,7 +1,5 @@
-import { Get } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
 import { WalletResponse } from '@payments/contracts';
-import { Answers } from '@payments/platform-envelope';
+import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -11,8 +9,7 @@ import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 export class WalletsController {
   constructor(private readonly outletService: OutletServiceClient) {}
 
-  @Get('settlement')
-  @ApiOperation({ summary: 'Your settlement wallet: checkout payments and sweeps land here' })
+  @Route.get('settlement', 'Your settlement wallet: checkout payments and sweeps land here')
   @Answers(WalletResponse, 'Wallet retrieved successfully', 503)
   settlement(@CurrentBusiness() business: Business) {
     return this.outletService.send({ type: 'getSettlementWallet', businessId: business.id });

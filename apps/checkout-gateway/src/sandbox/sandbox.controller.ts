@@ -1,7 +1,6 @@
-import { Body, Param, Post } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Param } from '@nestjs/common';
 import { CreditVirtualAccountRequest, CreditVirtualAccountResponse } from '@payments/contracts';
-import { Answers } from '@payments/platform-envelope';
+import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -13,8 +12,10 @@ import { SandboxRailService } from './sandbox-rail.service';
 export class SandboxController {
   constructor(private readonly rail: SandboxRailService) {}
 
-  @Post('virtual-accounts/:accountNumber/credit')
-  @ApiOperation({ summary: 'Simulate an inbound bank transfer to a virtual account (test keys only)' })
+  @Route.post(
+    'virtual-accounts/:accountNumber/credit',
+    'Simulate an inbound bank transfer to a virtual account (test keys only)',
+  )
   @AcceptsIdempotencyKey()
   @Answers(CreditVirtualAccountResponse, 'Virtual account credited', 403, 404, 422, 503)
   credit(

@@ -1,7 +1,7 @@
-import { Get, Param, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Param, Query, Res } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { TransactionPage, TransactionResponse, TransactionsExportQuery, TransactionsQuery } from '@payments/contracts';
-import { Answers, ApiEnvelopeErrors, RawResponse } from '@payments/platform-envelope';
+import { Answers, ApiEnvelopeErrors, RawResponse, Route } from '@payments/platform-envelope';
 import { FastifyReply } from 'fastify';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
@@ -13,17 +13,15 @@ import { transactionsCsv } from './transactions-csv';
 export class TransactionsController {
   constructor(private readonly transactions: TransactionsService) {}
 
-  @Get()
-  @ApiOperation({ summary: 'Your transactions, newest first, filtered and a page at a time' })
+  @Route.get('', 'Your transactions, newest first, filtered and a page at a time')
   @Answers(TransactionPage, 'Transactions retrieved successfully', 422)
   list(@CurrentBusiness() business: Business, @Query() query: TransactionsQuery) {
     return this.transactions.page(business.id, query);
   }
 
   // Declared before :reference, which would otherwise take "export" for a reference.
-  @Get('export')
+  @Route.get('export', 'Your transactions in a date range as CSV (UTF-8 with BOM, amounts in naira)')
   @RawResponse()
-  @ApiOperation({ summary: 'Your transactions in a date range as CSV (UTF-8 with BOM, amounts in naira)' })
   @ApiOkResponse({
     description: 'CSV: a header row, then one line per transaction, oldest first (docs/transactions.md)',
     content: { 'text/csv': { schema: { type: 'string' } } },
@@ -45,8 +43,7 @@ export class TransactionsController {
       .send(transactionsCsv(rows));
   }
 
-  @Get(':reference')
-  @ApiOperation({ summary: 'One of your transactions, by its reference' })
+  @Route.get(':reference', 'One of your transactions, by its reference')
   @Answers(TransactionResponse, 'Transaction retrieved successfully', 404)
   get(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.transactions.get(business.id, reference);

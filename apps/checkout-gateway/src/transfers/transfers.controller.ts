@@ -1,12 +1,11 @@
-import { Body, Post } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import {
   BankTransferRequest,
   BankTransferResponse,
   InternalTransferRequest,
   InternalTransferResponse,
 } from '@payments/contracts';
-import { Answers } from '@payments/platform-envelope';
+import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -16,15 +15,13 @@ import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 export class TransfersController {
   constructor(private readonly outletService: OutletServiceClient) {}
 
-  @Post('internal')
-  @ApiOperation({ summary: 'Move money between two wallets of your business; idempotent on reference' })
+  @Route.post('internal', 'Move money between two wallets of your business; idempotent on reference')
   @Answers(InternalTransferResponse, 'Transfer successful', 404, 422, 503)
   internal(@CurrentBusiness() business: Business, @Body() request: InternalTransferRequest) {
     return this.outletService.send({ type: 'internalTransfer', businessId: business.id, request });
   }
 
-  @Post('bank')
-  @ApiOperation({ summary: 'Pay out from a deposit wallet to a bank account; settles asynchronously' })
+  @Route.post('bank', 'Pay out from a deposit wallet to a bank account; settles asynchronously')
   @Answers(BankTransferResponse, 'Transfer is processing', 403, 404, 422, 503)
   bank(@CurrentBusiness() business: Business, @Body() request: BankTransferRequest) {
     return this.outletService.send({ type: 'bankTransfer', businessId: business.id, request });

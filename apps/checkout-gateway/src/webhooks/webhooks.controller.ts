@@ -1,5 +1,4 @@
-import { Body, Get, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Body, Param, Query } from '@nestjs/common';
 import {
   DeliveryDetailResponse,
   DeliveryPageResponse,
@@ -8,7 +7,7 @@ import {
   SetWebhookEndpointRequest,
   WebhookEndpointResponse,
 } from '@payments/contracts';
-import { Answers } from '@payments/platform-envelope';
+import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
@@ -18,43 +17,40 @@ import { WebhookServiceClient } from '../kafka-clients/webhook-service.client';
 export class WebhooksController {
   constructor(private readonly webhooks: WebhookServiceClient) {}
 
-  @Get('endpoint')
-  @ApiOperation({ summary: 'Your webhook URL, its status and the Standard Webhooks signing secret' })
+  @Route.get('endpoint', 'Your webhook URL, its status and the Standard Webhooks signing secret')
   @Answers(WebhookEndpointResponse, 'Webhook endpoint retrieved')
   endpoint(@CurrentBusiness() business: Business) {
     return this.webhooks.send({ type: 'getEndpoint', businessId: business.id });
   }
 
-  @Put('endpoint')
-  @ApiOperation({ summary: 'Set the URL events are delivered to (re-enables an endpoint disabled by 410)' })
+  @Route.put('endpoint', 'Set the URL events are delivered to (re-enables an endpoint disabled by 410)')
   @Answers(WebhookEndpointResponse, 'Webhook endpoint updated', 422)
   setEndpoint(@CurrentBusiness() business: Business, @Body() request: SetWebhookEndpointRequest) {
     return this.webhooks.send({ type: 'setEndpoint', businessId: business.id, url: request.url });
   }
 
-  @Get('deliveries')
-  @ApiOperation({ summary: 'Deliveries, newest first; filter by status, event and creation time' })
+  @Route.get('deliveries', 'Deliveries, newest first; filter by status, event and creation time')
   @Answers(DeliveryPageResponse, 'Deliveries retrieved', 422)
   deliveries(@CurrentBusiness() business: Business, @Query() query: ListDeliveriesQuery) {
     return this.webhooks.send({ type: 'listDeliveries', businessId: business.id, query });
   }
 
-  @Get('deliveries/:deliveryId')
-  @ApiOperation({ summary: 'One delivery with every attempt: time, status code, latency, first 1 KB of the answer' })
+  @Route.get(
+    'deliveries/:deliveryId',
+    'One delivery with every attempt: time, status code, latency, first 1 KB of the answer',
+  )
   @Answers(DeliveryDetailResponse, 'Delivery retrieved', 404)
   delivery(@CurrentBusiness() business: Business, @Param('deliveryId') deliveryId: string) {
     return this.webhooks.send({ type: 'getDelivery', businessId: business.id, deliveryId });
   }
 
-  @Post('deliveries/:deliveryId/replay')
-  @ApiOperation({ summary: 'Send a delivery again, as a new delivery with the same event id' })
+  @Route.post('deliveries/:deliveryId/replay', 'Send a delivery again, as a new delivery with the same event id')
   @Answers(DeliveryResponse, 'Replay scheduled', 404, 422)
   replay(@CurrentBusiness() business: Business, @Param('deliveryId') deliveryId: string) {
     return this.webhooks.send({ type: 'replayDelivery', businessId: business.id, deliveryId });
   }
 
-  @Post('test')
-  @ApiOperation({ summary: 'Send a signed webhook.test event to your endpoint' })
+  @Route.post('test', 'Send a signed webhook.test event to your endpoint')
   @Answers(DeliveryResponse, 'Test event scheduled', 422)
   test(@CurrentBusiness() business: Business) {
     return this.webhooks.send({ type: 'sendTest', businessId: business.id });

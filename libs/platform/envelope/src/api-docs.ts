@@ -1,5 +1,5 @@
-import { applyDecorators, HttpCode } from '@nestjs/common';
-import { ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { applyDecorators, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import type {
   OperationObject,
   ReferenceObject,
@@ -92,6 +92,16 @@ export function envelopeOperation(route: {
   };
 }
 
+const documented = (verb: (path?: string) => MethodDecorator) => (path: string, summary: string) =>
+  applyDecorators(verb(path), ApiOperation({ summary }));
+
+/**
+ * A route with the one-line summary the API reference gives it: `@Route.post('internal', 'Move
+ * money …')`. The summary is not optional, so no partner route goes undocumented. `''` is the
+ * controller's own path.
+ */
+export const Route = { get: documented(Get), post: documented(Post), put: documented(Put) };
+
 /**
  * What a route answers: 200 with the envelope whose `data` is a `dto` and whose message is
  * `message` (a POST too: the envelope says what happened), or the error envelope with one of
@@ -106,10 +116,10 @@ export function Answers<Dto>(dto: new (...args: never[]) => Dto, message: string
   );
   // Typed so that a route which returns anything but `dto` does not compile: the documented
   // answer and the real one cannot drift, and the route's signature need not repeat it.
-  return <Route extends (...args: never[]) => Dto | Promise<Dto>>(
+  return <Handler extends (...args: never[]) => Dto | Promise<Dto>>(
     target: object,
     key: string | symbol,
-    descriptor: TypedPropertyDescriptor<Route>,
+    descriptor: TypedPropertyDescriptor<Handler>,
   ): void => decorate(target, key, descriptor);
 }
 
