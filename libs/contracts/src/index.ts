@@ -40,5 +40,6 @@ export * from './validation/json-numbers';
 export * from './validation/kobo-amount';
 export * from './validation/luhn';
 export * from './validation/max-characters';
+export * from './validation/nested';
 export * from './http/checkout/verification-steps';
 export * from './webhooks/webhook-catalog';

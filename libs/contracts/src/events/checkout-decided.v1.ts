@@ -1,9 +1,9 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 
 import { ChargeFigures } from '../http/charge';
 import { PaymentMethod, paymentMethods } from '../http/checkout/checkout.dto';
 import { ForCheckout } from '../messages/scopes';
+import { Nested } from '../validation/nested';
 
 /** outlet-service → gateway on Topics.checkoutPayments: how a checkout ended, keyed by business id. */
 export const CheckoutDecidedV1 = 'checkout.decided.v1';
@@ -34,8 +34,7 @@ export class CheckoutOutcome extends ForCheckout {
 
   /** A paid checkout's charge; absent on a failed one. */
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ChargeFigures)
+  @Nested(() => ChargeFigures)
   charge?: ChargeFigures;
 }
 

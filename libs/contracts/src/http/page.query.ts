@@ -1,6 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
+import { allRules } from '../validation/all-rules';
+
 /** Pages beyond this are refused: a listing that deep wants narrower filters, not an offset. */
 export const MAX_PAGE = 10_000;
 
@@ -9,8 +11,13 @@ export const MAX_PAGE_SIZE = 100;
 
 /** An optional whole number in the query string (which carries text), from `min` to `max`. */
 export function QueryInt(min: number, max: number): PropertyDecorator {
-  const rules = [IsOptional(), Type(() => Number), IsInt(), Min(min), Max(max)];
-  return (target, property) => rules.forEach((rule) => rule(target, property));
+  return allRules(
+    IsOptional(),
+    Type(() => Number),
+    IsInt(),
+    Min(min),
+    Max(max),
+  );
 }
 
 /** `page` from 1 to 10,000 and `limit` up to 100, for every listing. */

@@ -1,4 +1,3 @@
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -11,7 +10,6 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
 
 import { CheckoutOutcome } from '../events/checkout-decided.v1';
@@ -29,6 +27,7 @@ import { BankTransferRequest } from '../http/transfers/bank-transfer.request';
 import { InternalTransferRequest } from '../http/transfers/internal-transfer.request';
 import type { BankTransferResponse, InternalTransferResponse } from '../http/transfers/transfer.response';
 import { IsKoboAmount } from '../validation/kobo-amount';
+import { Nested, NestedList } from '../validation/nested';
 import { ForBusiness, ForCheckout } from './scopes';
 
 /**
@@ -42,8 +41,7 @@ export class CreateOutletCommand extends ForBusiness {
   @IsIn(['createOutlet'])
   type!: 'createOutlet';
 
-  @ValidateNested()
-  @Type(() => CreateOutletRequest)
+  @Nested(() => CreateOutletRequest)
   request!: CreateOutletRequest;
 
   /** The partner's Idempotency-Key header: a retry with the same key and body gets the first answer. */
@@ -94,8 +92,7 @@ export class InternalTransferCommand extends ForBusiness {
   @IsIn(['internalTransfer'])
   type!: 'internalTransfer';
 
-  @ValidateNested()
-  @Type(() => InternalTransferRequest)
+  @Nested(() => InternalTransferRequest)
   request!: InternalTransferRequest;
 }
 
@@ -103,8 +100,7 @@ export class BankTransferCommand extends ForBusiness {
   @IsIn(['bankTransfer'])
   type!: 'bankTransfer';
 
-  @ValidateNested()
-  @Type(() => BankTransferRequest)
+  @Nested(() => BankTransferRequest)
   request!: BankTransferRequest;
 }
 
@@ -112,8 +108,7 @@ export class SetSweepSettingsCommand extends ForBusiness {
   @IsIn(['setSweepSettings'])
   type!: 'setSweepSettings';
 
-  @ValidateNested()
-  @Type(() => SweepSettingsRequest)
+  @Nested(() => SweepSettingsRequest)
   request!: SweepSettingsRequest;
 }
 
@@ -130,8 +125,7 @@ export class CreditVirtualAccountCommand extends ForBusiness {
   @IsNotEmpty()
   sessionId!: string;
 
-  @ValidateNested()
-  @Type(() => CreditVirtualAccountRequest)
+  @Nested(() => CreditVirtualAccountRequest)
   request!: CreditVirtualAccountRequest;
 
   @IsOptional()
@@ -191,8 +185,7 @@ export class CloseCheckoutsCommand {
 
   @ArrayMinSize(1)
   @ArrayMaxSize(1000)
-  @ValidateNested({ each: true })
-  @Type(() => CheckoutClosing)
+  @NestedList(() => CheckoutClosing)
   checkouts!: CheckoutClosing[];
 }
 
@@ -200,8 +193,7 @@ export class CreateRefundCommand extends ForBusiness {
   @IsIn(['createRefund'])
   type!: 'createRefund';
 
-  @ValidateNested()
-  @Type(() => CreateRefundRequest)
+  @Nested(() => CreateRefundRequest)
   request!: CreateRefundRequest;
 
   /** Required for refunds: a retry with the same key and body gets the first answer, never a second refund. */

@@ -1,5 +1,4 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsString, ValidateNested } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString } from 'class-validator';
 
 import {
   DeliveryDetailResponse,
@@ -8,6 +7,7 @@ import {
   ListDeliveriesQuery,
   WebhookEndpointResponse,
 } from '../http/webhooks/webhooks.dto';
+import { Nested } from '../validation/nested';
 import { ForBusiness } from './scopes';
 
 /** Requests the gateway sends to webhook-dispatcher on Topics.webhookCommands (request/reply). */
@@ -29,8 +29,7 @@ export class ListDeliveriesCommand extends ForBusiness {
   @IsIn(['listDeliveries'])
   type!: 'listDeliveries';
 
-  @ValidateNested()
-  @Type(() => ListDeliveriesQuery)
+  @Nested(() => ListDeliveriesQuery)
   query!: ListDeliveriesQuery;
 }
 

@@ -1,5 +1,6 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, Min } from 'class-validator';
+
+import { NestedList } from '../../validation/nested';
 
 /** Longest grace period a rolled key pair may keep working. */
 export const maxKeyGraceHours = 72;
@@ -71,11 +72,9 @@ export class KeyAuditEntry {
 
 /** GET /business/keys: the pairs that work or worked, and what happened to them. */
 export class BusinessKeysResponse {
-  @ValidateNested({ each: true })
-  @Type(() => BusinessKeyResponse)
+  @NestedList(() => BusinessKeyResponse)
   keys!: BusinessKeyResponse[];
 
-  @ValidateNested({ each: true })
-  @Type(() => KeyAuditEntry)
+  @NestedList(() => KeyAuditEntry)
   audit!: KeyAuditEntry[];
 }

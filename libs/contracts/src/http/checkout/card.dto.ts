@@ -1,8 +1,8 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 import { IsCalendarDate } from '../../validation/calendar-date';
 import { IsCardNumber } from '../../validation/luhn';
+import { Nested } from '../../validation/nested';
 import { verificationSteps } from './verification-steps';
 
 export const nextActions = ['none', ...verificationSteps] as const;
@@ -72,8 +72,7 @@ export class CardAuthorizationRequest {
   phone?: string;
 
   @IsOptional()
-  @ValidateNested()
-  @Type(() => BillingAddress)
+  @Nested(() => BillingAddress)
   address?: BillingAddress;
 }
 

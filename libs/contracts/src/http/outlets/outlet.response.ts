@@ -1,5 +1,6 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches } from 'class-validator';
+
+import { Nested, NestedList } from '../../validation/nested';
 
 export const walletTypes = ['collection', 'deposit', 'settlement'] as const;
 export type WalletType = (typeof walletTypes)[number];
@@ -50,12 +51,10 @@ export class OutletResponse {
   @IsString()
   address!: string | null;
 
-  @ValidateNested()
-  @Type(() => WalletResponse)
+  @Nested(() => WalletResponse)
   collectionWallet!: WalletResponse;
 
-  @ValidateNested()
-  @Type(() => WalletResponse)
+  @Nested(() => WalletResponse)
   depositWallet!: WalletResponse;
 
   @IsISO8601()
@@ -75,11 +74,9 @@ export class PageMeta {
 }
 
 export class OutletPageResponse {
-  @ValidateNested({ each: true })
-  @Type(() => OutletResponse)
+  @NestedList(() => OutletResponse)
   items!: OutletResponse[];
 
-  @ValidateNested()
-  @Type(() => PageMeta)
+  @Nested(() => PageMeta)
   meta!: PageMeta;
 }

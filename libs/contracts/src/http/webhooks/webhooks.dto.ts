@@ -1,6 +1,6 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUrl, MaxLength, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
 
+import { NestedList } from '../../validation/nested';
 import { PageQuery } from '../page.query';
 
 /** `held`: the endpoint has no URL or is disabled; sent once a URL is set (PUT /webhooks/endpoint). */
@@ -120,14 +120,12 @@ export class DeliveryAttemptResponse {
 }
 
 export class DeliveryDetailResponse extends DeliveryResponse {
-  @ValidateNested({ each: true })
-  @Type(() => DeliveryAttemptResponse)
+  @NestedList(() => DeliveryAttemptResponse)
   attemptLog!: DeliveryAttemptResponse[];
 }
 
 export class DeliveryPageResponse {
-  @ValidateNested({ each: true })
-  @Type(() => DeliveryResponse)
+  @NestedList(() => DeliveryResponse)
   items!: DeliveryResponse[];
 
   @IsInt()
