@@ -2,6 +2,7 @@ export * from './commands/command-client';
 export * from './commands/dispatch-command';
 export * from './commands/requester-deadline';
 export * from './consumers/bulk-yield';
+export * from './consumers/consumer-factory';
 export * from './consumers/failures';
 export * from './consumers/handlers';
 export * from './consumers/kafka-consumers';

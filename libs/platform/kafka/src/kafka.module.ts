@@ -3,13 +3,14 @@ import { DiscoveryModule } from '@nestjs/core';
 import { kafkaBrokerList, PlatformEnv } from '@payments/platform-config';
 
 import { BulkYield } from './consumers/bulk-yield';
+import { ConsumerFactory } from './consumers/consumer-factory';
 import { ConsumerMetrics } from './consumers/consumer-metrics';
 import { KafkaConsumers } from './consumers/kafka-consumers';
 import { KafkaAdmin } from './kafka-admin';
 import { createKafkaClient, KAFKA_CLIENT } from './kafka-client';
 import { KafkaProducer } from './producer';
 
-/** The app's Kafka: one client, its admin connection, one batching producer, and the consumers of its handlers. */
+/** The app's Kafka: one client, its admin connection, one batching producer, its consumer factory and the consumers of its handlers. */
 @Global()
 @Module({
   imports: [DiscoveryModule],
@@ -24,8 +25,9 @@ import { KafkaProducer } from './producer';
     KafkaProducer,
     ConsumerMetrics,
     BulkYield,
+    ConsumerFactory,
     KafkaConsumers,
   ],
-  exports: [KAFKA_CLIENT, KafkaAdmin, KafkaProducer, KafkaConsumers, BulkYield],
+  exports: [KAFKA_CLIENT, KafkaAdmin, KafkaProducer, ConsumerFactory, KafkaConsumers, BulkYield],
 })
 export class KafkaModule {}

@@ -1,9 +1,8 @@
 import { Topics } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
-import type { Kafka } from 'kafkajs';
 
 import { BulkYield } from '../consumers/bulk-yield';
-import { KafkaAdmin } from '../kafka-admin';
+import { ConsumerFactory } from '../consumers/consumer-factory';
 import { KafkaProducer } from '../producer';
 import { CommandClient, CommandTimeoutError } from './command-client';
 
@@ -14,7 +13,7 @@ describe('CommandClient', () => {
       send: async (_topic: string, message: { headers: Record<string, string> }) => void sent.push(message),
     } as unknown as KafkaProducer;
     const env = new PlatformEnv();
-    const client = new CommandClient({} as Kafka, producer, {} as KafkaAdmin, env, new BulkYield(env));
+    const client = new CommandClient({} as ConsumerFactory, producer, new BulkYield(env));
     const before = Date.now();
     await expect(client.request(Topics.outletCommands, { any: 'command' }, 30)).rejects.toBeInstanceOf(
       CommandTimeoutError,
@@ -28,7 +27,7 @@ describe('CommandClient', () => {
     // A broker that is down: kafkajs keeps retrying the send for longer than the caller waits.
     const producer = { send: () => new Promise((resolve) => setTimeout(resolve, 150)) } as unknown as KafkaProducer;
     const env = new PlatformEnv();
-    const client = new CommandClient({} as Kafka, producer, {} as KafkaAdmin, env, new BulkYield(env));
+    const client = new CommandClient({} as ConsumerFactory, producer, new BulkYield(env));
     const unhandled = jest.fn();
     process.on('unhandledRejection', unhandled);
     try {

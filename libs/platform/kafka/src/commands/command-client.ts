@@ -1,15 +1,13 @@
 import { randomBytes, randomInt } from 'node:crypto';
 
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { CommandReply, Topics, TopicSpec } from '@payments/contracts';
-import { PlatformEnv } from '@payments/platform-config';
 import { requestContext, requestIdHeader } from '@payments/platform-logging';
-import { AssignerProtocol, Consumer, Kafka, PartitionAssigner } from 'kafkajs';
+import { AssignerProtocol, Consumer, PartitionAssigner } from 'kafkajs';
 
 import { BulkYield } from '../consumers/bulk-yield';
+import { ConsumerFactory } from '../consumers/consumer-factory';
 import { replyHeaders } from '../consumers/handlers';
-import { KafkaAdmin } from '../kafka-admin';
-import { consumerSettings, KAFKA_CLIENT } from '../kafka-client';
 import { KafkaProducer } from '../producer';
 
 interface Waiting {
@@ -67,20 +65,15 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
   private sequence = 0;
 
   constructor(
-    @Inject(KAFKA_CLIENT) private readonly kafka: Kafka,
+    private readonly consumers: ConsumerFactory,
     private readonly producer: KafkaProducer,
-    private readonly admin: KafkaAdmin,
-    private readonly env: PlatformEnv,
     private readonly bulkYield: BulkYield,
   ) {}
 
   /** Joins the reply partition and sees a message of its own arrive there before any request goes out. */
   async onModuleInit(): Promise<void> {
-    await this.admin.topicsReady();
-    const consumer = this.kafka.consumer({
-      groupId: `${this.env.SERVICE_NAME}.replies.${this.instance}`,
+    const consumer = await this.consumers.create(`replies.${this.instance}`, {
       partitionAssigners: [onePartition(this.replies.name, this.partition)],
-      ...consumerSettings,
     });
     this.consumer = consumer;
     await consumer.connect();

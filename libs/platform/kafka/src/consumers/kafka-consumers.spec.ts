@@ -8,6 +8,7 @@ import { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import { KafkaAdmin } from '../kafka-admin';
 import { KafkaProducer } from '../producer';
 import { BulkYield } from './bulk-yield';
+import { ConsumerFactory } from './consumer-factory';
 import { ConsumerMetrics } from './consumer-metrics';
 import { PoisonMessageError, RetryLaterError } from './failures';
 import { CommandHandler, EventHandler } from './handlers';
@@ -85,8 +86,7 @@ function harness() {
     discovery,
     new MetadataScanner(),
     new Reflector(),
-    { consumer: newConsumer } as unknown as Kafka,
-    admin,
+    new ConsumerFactory({ consumer: newConsumer } as unknown as Kafka, admin, env),
     producer,
     metrics,
     env,

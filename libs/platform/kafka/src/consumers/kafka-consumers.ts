@@ -1,17 +1,16 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { CommandReply, deadLetterTopicOf } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
 import { commandReply, internalErrorReply } from '@payments/platform-envelope';
 import { requestContext, requestIdHeader } from '@payments/platform-logging';
 import { traceBatchProcessing, traceProcessing } from '@payments/platform-tracing';
-import { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 
 import { untilRequesterDeadline } from '../commands/requester-deadline';
-import { KafkaAdmin } from '../kafka-admin';
-import { consumerSettings, KAFKA_CLIENT } from '../kafka-client';
 import { KafkaProducer } from '../producer';
 import { BulkYield } from './bulk-yield';
+import { ConsumerFactory } from './consumer-factory';
 import { ConsumerMetrics } from './consumer-metrics';
 import { isTransient, PoisonMessageError } from './failures';
 import { HandlerSpec, KAFKA_HANDLER, MessageContext, replyHeaders, TrafficClass } from './handlers';
@@ -47,8 +46,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
-    @Inject(KAFKA_CLIENT) private readonly kafka: Kafka,
-    private readonly admin: KafkaAdmin,
+    private readonly consumerFactory: ConsumerFactory,
     private readonly producer: KafkaProducer,
     private readonly metrics: ConsumerMetrics,
     private readonly env: PlatformEnv,
@@ -57,7 +55,6 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
 
   /** Joins a consumer group per traffic class that has handlers; resolves once each has joined. */
   async start(): Promise<void> {
-    await this.admin.topicsReady();
     const handlers = this.handlers();
     const classes = new Map<TrafficClass, Handler[]>();
     for (const handler of handlers)
@@ -73,6 +70,10 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     );
   }
 
+  private groupId(trafficClass: TrafficClass): string {
+    return this.consumerFactory.groupId(trafficClass);
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     for (const timer of this.resumeTimers) clearTimeout(timer);
@@ -81,16 +82,9 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     this.metrics.stop();
   }
 
-  private groupId(trafficClass: TrafficClass): string {
-    return `${this.env.SERVICE_NAME}.${trafficClass}`;
-  }
-
   private async run(trafficClass: TrafficClass, handlers: Handler[]): Promise<void> {
     const byTopic = new Map(handlers.map((handler) => [handler.topic.name, handler]));
-    const consumer = this.kafka.consumer({
-      groupId: this.groupId(trafficClass),
-      ...consumerSettings,
-    });
+    const consumer = await this.consumerFactory.create(trafficClass);
     const commits = new PeriodicCommits(consumer);
     this.consumers.push(consumer);
     this.commits.push(commits);
