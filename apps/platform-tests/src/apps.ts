@@ -1,10 +1,9 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 
-import { testEnvironment } from '@payments/testing';
+import { repoRoot, testEnvironment } from '@payments/testing';
 
-export const repoRoot = resolve(__dirname, '../../..');
+export { repoRoot };
 
 /** Each app on a port away from the defaults, so a developer's `npm start` does not collide. */
 export const appPorts = {

@@ -8,3 +8,4 @@ export * from './kubernetes';
 export * from './pos-payload';
 export * from './deployment-checks';
 export * from './events';
+export * from './docs';

@@ -1,16 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-
 import { isLuhnValid } from '@payments/contracts';
+import { readDocsJson } from '@payments/testing';
 
 import { SANDBOX_OTP, SANDBOX_PIN, sandboxDeclines, SandboxIssuer, sandboxScenarios } from './sandbox-issuer';
 
-const published = JSON.parse(readFileSync(resolve(__dirname, '../../../../docs/test-cards.json'), 'utf8')) as {
-  scenario: string;
-  cardNumber: string;
-  pin: string;
-  otp: string;
-}[];
+const published = readDocsJson<{ scenario: string; cardNumber: string; pin: string; otp: string }[]>('test-cards.json');
 
 describe('sandbox test cards', () => {
   it('publishes exactly the cards the sandbox issuer knows, each Luhn-valid, with the fixed PIN and OTP', () => {

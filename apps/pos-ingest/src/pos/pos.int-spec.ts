@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-
 import { Topics } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
-import { eventually, KafkaCollector, PrivateBroker, testEnvironment } from '@payments/testing';
+import { eventually, KafkaCollector, PrivateBroker, readDocs, testEnvironment } from '@payments/testing';
 import fc from 'fast-check';
 import type { Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -359,9 +356,8 @@ describe('POST /pos with the broker down', () => {
 
 describe('the POS guide', () => {
   it('shows each encryption snippet exactly as tested', () => {
-    const docs = resolve(__dirname, '../../../../docs');
-    const guide = readFileSync(resolve(docs, 'pos.md'), 'utf8');
+    const guide = readDocs('pos.md');
     for (const file of ['encrypt.mjs', 'encrypt.py', 'encrypt.php'])
-      expect(guide).toContain(readFileSync(resolve(docs, 'pos', file), 'utf8').trim());
+      expect(guide).toContain(readDocs('pos', file).trim());
   });
 });

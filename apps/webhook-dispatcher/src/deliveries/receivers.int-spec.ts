@@ -1,17 +1,15 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 
 import { WebhookEndpointResponse } from '@payments/contracts';
 import { firstRow } from '@payments/platform-database';
-import { eventually } from '@payments/testing';
+import { docsPath, eventually, readDocs } from '@payments/testing';
 
 import { DispatcherFixture } from '../testing/dispatcher.fixture';
 
 jest.setTimeout(120_000);
 
-const snippets = resolve(__dirname, '../../../../docs/webhooks');
+const snippets = docsPath('webhooks');
 
 /** eventData that trips naive re-serialisation: slashes, quotes, escapes, non-ASCII, empty containers. */
 const trickyEventData = {
@@ -69,9 +67,9 @@ describe('the documented receivers verify real deliveries', () => {
   });
 
   it('docs/webhooks.md shows each receiver exactly as tested', () => {
-    const guide = readFileSync(resolve(snippets, '../webhooks.md'), 'utf8');
+    const guide = readDocs('webhooks.md');
     for (const file of ['receiver.py', 'receiver.php', 'receiver.mjs']) {
-      expect(guide).toContain(readFileSync(resolve(snippets, file), 'utf8').trim());
+      expect(guide).toContain(readDocs('webhooks', file).trim());
     }
   });
 
