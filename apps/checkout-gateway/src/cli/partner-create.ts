@@ -5,21 +5,23 @@ import { commandOptions, fail, runCommand } from '@payments/platform-bootstrap';
 
 import { withGatewayServices } from './gateway-services';
 
-const usage = 'usage: npm run partner:create -- --name "Acme Ltd" [--webhook-url URL] [--live] [--json]';
+const commandLine = {
+  script: 'partner:create',
+  options: {
+    name: { type: 'string', value: '"Acme Ltd"', required: true },
+    'webhook-url': { type: 'string', value: 'URL' },
+    live: { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
+} as const;
 
 /**
  * Onboards a partner and prints its credentials once. With --json, stdout carries exactly one
  * JSON object and nothing else, so scripts can parse it; everything else goes to stderr.
  */
 async function main(): Promise<void> {
-  const values = commandOptions(usage, {
-    name: { type: 'string' },
-    'webhook-url': { type: 'string' },
-    live: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-  });
-  const name = values.name?.trim();
-  if (!name) return fail(`--name is required\n${usage}`);
+  const values = commandOptions(commandLine);
+  const name = values.name.trim();
   if (name.length > 200) return fail('--name cannot exceed 200 characters');
   const webhookUrl = values['webhook-url'] ?? null;
   if (webhookUrl !== null && !isHttpUrl(webhookUrl)) return fail('--webhook-url must be an http(s) URL');

@@ -6,7 +6,14 @@ import { commandOptions, fail, runCommand } from '@payments/platform-bootstrap';
 import { defaultGraceHours } from '../businesses/business-keys.service';
 import { withGatewayServices } from './gateway-services';
 
-const usage = `usage: npm run partner:keys:roll -- --business ID [--grace-hours 0..${maxKeyGraceHours}] [--json]`;
+const commandLine = {
+  script: 'partner:keys:roll',
+  options: {
+    business: { type: 'string', value: 'ID', required: true },
+    'grace-hours': { type: 'string', value: `0..${maxKeyGraceHours}`, default: String(defaultGraceHours) },
+    json: { type: 'boolean' },
+  },
+} as const;
 
 /**
  * Rolls a business's API key pair for an operator (a partner who reports a leak and cannot call
@@ -14,13 +21,8 @@ const usage = `usage: npm run partner:keys:roll -- --business ID [--grace-hours 
  * it at once, within the gateway's 30-second credential cache).
  */
 async function main(): Promise<void> {
-  const values = commandOptions(usage, {
-    business: { type: 'string' },
-    'grace-hours': { type: 'string', default: String(defaultGraceHours) },
-    json: { type: 'boolean', default: false },
-  });
-  const businessId = values.business?.trim();
-  if (!businessId) return fail(`--business is required\n${usage}`);
+  const values = commandOptions(commandLine);
+  const businessId = values.business.trim();
   const graceText = values['grace-hours'];
   const gracePeriodHours = Number(graceText);
   if (!/^\d+$/.test(graceText) || gracePeriodHours > maxKeyGraceHours)

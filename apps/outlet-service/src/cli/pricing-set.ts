@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 
-import { commandOptions, fail, runCommand, withAppDatabase } from '@payments/platform-bootstrap';
+import { commandOptions, fail, runCommand, usageOf, withAppDatabase } from '@payments/platform-bootstrap';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { Env } from '../config/env';
@@ -8,28 +8,33 @@ import { database } from '../database/data-source';
 import { PricePlan, Product, products } from '../pricing/price';
 import { PricePlansRepository } from '../pricing/price-plans.repository';
 
-const usage = `usage: npm run pricing:set -- (--business ID | --default) --product ${products.join('|')}
-         [--percent P] [--cap KOBO|none] [--floor KOBO] [--flat KOBO] [--commission P] [--json]
+const commandLine = {
+  script: 'pricing:set',
+  options: {
+    business: { type: 'string', value: 'ID' },
+    default: { type: 'boolean' },
+    product: { type: 'string', value: products.join('|'), required: true },
+    percent: { type: 'string', value: 'P' },
+    cap: { type: 'string', value: 'KOBO|none' },
+    floor: { type: 'string', value: 'KOBO' },
+    flat: { type: 'string', value: 'KOBO' },
+    commission: { type: 'string', value: 'P' },
+    json: { type: 'boolean' },
+  },
+  notes: `  Give either --business or --default.
   P is a percentage with at most two decimals (1.5 is 1.5%); --commission is the partner's share of the fee.
-  Options left out keep the value of the plan in force. The new plan applies to new payments only.`;
+  Options left out keep the value of the plan in force. The new plan applies to new payments only.`,
+} as const;
 
 /** Sets a business's price for one product (or the platform default for businesses without their own). */
 async function main(): Promise<void> {
-  const values = commandOptions(usage, {
-    business: { type: 'string' },
-    default: { type: 'boolean', default: false },
-    product: { type: 'string' },
-    percent: { type: 'string' },
-    cap: { type: 'string' },
-    floor: { type: 'string' },
-    flat: { type: 'string' },
-    commission: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
+  const values = commandOptions(commandLine);
   const businessId = values.business?.trim() || null;
-  if ((businessId === null) === !values.default) return fail(`give either --business or --default\n${usage}`);
+  if ((businessId === null) === !values.default)
+    return fail(`give either --business or --default\n${usageOf(commandLine)}`);
   const product = values.product as Product;
-  if (!products.includes(product)) return fail(`--product must be one of ${products.join(', ')}\n${usage}`);
+  if (!products.includes(product))
+    return fail(`--product must be one of ${products.join(', ')}\n${usageOf(commandLine)}`);
   const parsed = {
     percentBps: optional(values.percent, basisPoints, '--percent must be a percentage from 0 to 100, like 1.5'),
     capKobo: optional(values.cap, (text) => (text === 'none' ? null : kobo(text)), '--cap must be kobo or none'),

@@ -1,24 +1,25 @@
 import { randomInt } from 'node:crypto';
 
 import { PosPayload } from '@payments/contracts';
-import { commandOptions, fail, runCommand } from '@payments/platform-bootstrap';
+import { commandOptions, runCommand } from '@payments/platform-bootstrap';
 import { encryptPosPayload } from '@payments/platform-crypto';
 
-const usage =
-  'usage: npm run pos:send -- --serial <sn> --key <posKey> --amount <kobo> [--card <number>] [--sequence <n>] [--url http://127.0.0.1:3002]';
+const commandLine = {
+  script: 'pos:send',
+  options: {
+    serial: { type: 'string', value: 'SERIAL', required: true },
+    key: { type: 'string', value: 'POS_KEY', required: true },
+    amount: { type: 'string', value: 'KOBO', required: true },
+    card: { type: 'string', value: 'NUMBER', default: '5061460410120223210' },
+    sequence: { type: 'string', value: 'N' },
+    expiry: { type: 'string', value: 'YYMM', default: '2812' },
+    url: { type: 'string', value: 'URL', default: 'http://127.0.0.1:3002' },
+  },
+} as const;
 
 /** Builds a POS payload, encrypts it exactly as the interface says, posts it and prints the answer. */
 async function main(): Promise<void> {
-  const values = commandOptions(usage, {
-    serial: { type: 'string' },
-    key: { type: 'string' },
-    amount: { type: 'string' },
-    card: { type: 'string', default: '5061460410120223210' },
-    sequence: { type: 'string' },
-    expiry: { type: 'string', default: '2812' },
-    url: { type: 'string', default: 'http://127.0.0.1:3002' },
-  });
-  if (!values.serial || values.key === undefined || !values.amount) return fail(usage);
+  const values = commandOptions(commandLine);
   const payload: PosPayload = {
     accountType: 'savings',
     amount: values.amount,

@@ -6,19 +6,20 @@ import { Env } from '../config/env';
 import { database } from '../database/data-source';
 import { TerminalsRepository } from '../terminals/terminals.repository';
 
-const usage =
-  'usage: npm run terminal:register -- --business <businessId> --serial <serialNumber> [--outlet <outletId>] [--json]';
+const commandLine = {
+  script: 'terminal:register',
+  options: {
+    business: { type: 'string', value: 'BUSINESS_ID', required: true },
+    serial: { type: 'string', value: 'SERIAL', required: true },
+    outlet: { type: 'string', value: 'OUTLET_ID' },
+    json: { type: 'boolean' },
+  },
+} as const;
 
 /** Registers a terminal for a business (and optionally an outlet). A serial number belongs to one business. */
 async function main(): Promise<void> {
-  const values = commandOptions(usage, {
-    business: { type: 'string' },
-    serial: { type: 'string' },
-    outlet: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
+  const values = commandOptions(commandLine);
   const { business: businessId, serial: serialNumber, outlet } = values;
-  if (!businessId || !serialNumber) return fail(usage);
   if (!/^[\w.-]{1,64}$/.test(serialNumber)) return fail('--serial must be 1 to 64 letters, digits, ".", "_" or "-"');
   const terminal = { serialNumber, businessId, outletId: outlet ?? null };
   await withAppDatabase(Env, database, async (dataSource) => {
