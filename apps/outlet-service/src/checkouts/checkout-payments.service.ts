@@ -27,7 +27,7 @@ import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
 import { CheckoutAlreadyDecided, MoneyMovesRepository } from '../ledger/money-moves.repository';
 import { RailCredits } from '../ledger/rail-credits';
 import { Product } from '../pricing/price';
-import { creditFigures, PricingService } from '../pricing/pricing.service';
+import { creditFigures } from '../pricing/pricing.service';
 import { RefundsRepository } from '../refunds/refunds.repository';
 import { WalletsRepository } from '../wallets/wallets.repository';
 import { CheckoutAccountsRepository } from './checkout-accounts.repository';
@@ -65,7 +65,6 @@ export class CheckoutPaymentsService {
     private readonly outbox: Outbox,
     private readonly events: PartnerEventsOutbox,
     private readonly moves: MoneyMovesRepository,
-    private readonly pricing: PricingService,
     private readonly railCredits: RailCredits,
   ) {}
 
@@ -160,19 +159,17 @@ export class CheckoutPaymentsService {
   }
 
   private async bookCard(charge: CapturedCard): Promise<CheckoutPaymentResult> {
-    const wallets = await this.wallets.systemWalletIds(this.dataSource.manager, charge.businessId);
     const amount = BigInt(charge.amount);
-    const price = await this.pricing.charge(this.dataSource.manager, charge.businessId, 'card', amount);
-    const outcome = { ...paidByCard(charge), charge: creditFigures(amount, price) };
+    const priced = await this.railCredits.priced(this.dataSource.manager, charge.businessId, 'card', amount);
+    const outcome = { ...paidByCard(charge), charge: creditFigures(amount, priced.charge) };
     try {
       return await this.moves.move<CheckoutPaymentResult>({
+        ...priced.move,
         businessId: charge.businessId,
         key: { namespace: 'card-charge', reference: charge.chargeId },
         kind: 'card_charge',
         request: { checkoutReference: charge.checkoutReference, amount: charge.amount },
-        source: wallets.rail,
-        destination: wallets.settlement,
-        amount,
+        destination: priced.system.settlement,
         walletTypes: ['rail', 'settlement'],
         entryId: newUlid(),
         entryKind: 'checkout',
@@ -188,8 +185,6 @@ export class CheckoutPaymentsService {
           payload: outcome,
         }),
         outcome,
-        charge: price,
-        feeWallets: { revenue: wallets.revenue, commission: wallets.settlement },
       });
     } catch (error) {
       if (error instanceof CheckoutAlreadyDecided) return this.payCardAfterEnd(charge);

@@ -32,9 +32,9 @@ export interface MoneyMove<T> {
   event: OutboxRow | null;
   /** A checkout this payment decides; when something decided it first, CheckoutAlreadyDecided and nothing moves. */
   outcome?: CheckoutOutcome;
-  /** The payment's fee, taken from what reaches `destination`, and the wallets it goes to. */
+  /** The payment's fee, taken from what reaches `destination`, and the wallets it goes to (null: none). */
   charge?: Charge;
-  feeWallets?: { revenue: string; commission: string };
+  feeWallets?: { revenue: string | null; commission: string | null };
 }
 
 /** move_money found the checkout already ended: the payment must be booked another way. */

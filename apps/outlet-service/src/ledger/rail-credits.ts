@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 import { Charge, Product } from '../pricing/price';
-import { creditPostings, feeWalletIds, PricingService } from '../pricing/pricing.service';
-import { Wallet, WalletsRepository } from '../wallets/wallets.repository';
+import { creditPostings, feeWalletIds, feeWalletsOf, PricingService } from '../pricing/pricing.service';
+import { SystemWalletKind, Wallet, WalletsRepository } from '../wallets/wallets.repository';
 import { JournalEntry, LedgerService } from './ledger.service';
+import { MoneyMove } from './money-moves.repository';
 
 export interface RailCredit {
   businessId: string;
@@ -15,6 +16,14 @@ export interface RailCredit {
   kind: string;
   reference: string;
   narration: string | null;
+}
+
+/** A rail credit priced by the plan in force: the business's system wallets, the charge, and the move_money fields they settle. */
+export interface PricedRailCredit {
+  system: Record<SystemWalletKind, string>;
+  charge: Charge;
+  /** From the rail wallet, less the charge, which goes to the fee wallets it touches. */
+  move: Pick<MoneyMove<unknown>, 'source' | 'amount' | 'charge' | 'feeWallets'>;
 }
 
 /**
@@ -30,13 +39,19 @@ export class RailCredits {
     private readonly pricing: PricingService,
   ) {}
 
+  /** What a credit of `amount` costs the business, and where it comes from, for a credit booked in one move_money call. */
+  async priced(em: EntityManager, businessId: string, product: Product, amount: bigint): Promise<PricedRailCredit> {
+    const system = await this.wallets.systemWalletIds(em, businessId);
+    const charge = await this.pricing.charge(em, businessId, product, amount);
+    return { system, charge, move: { source: system.rail, amount, charge, feeWallets: feeWalletsOf(charge, system) } };
+  }
+
   async credit(
     em: EntityManager,
     credit: RailCredit,
   ): Promise<{ entry: JournalEntry; charge: Charge; wallet: Wallet }> {
     const { businessId, walletId, amount } = credit;
-    const system = await this.wallets.systemWalletIds(em, businessId);
-    const charge = await this.pricing.charge(em, businessId, credit.product, amount);
+    const { system, charge } = await this.priced(em, businessId, credit.product, amount);
     const locked = await this.wallets.lock(em, businessId, [system.rail, walletId, ...feeWalletIds(charge, system)]);
     const wallet = locked.get(walletId)!;
     const entry = await this.ledger.post(em, {

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { PartnerEvents, PosTransactionDecidedV1Payload } from '@payments/contracts';
+import { newUlid } from '@payments/platform-crypto';
 import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { transactionEvent } from '../events/transaction-event';
-import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
+import { MoneyMovesRepository } from '../ledger/money-moves.repository';
 import { RailCredits } from '../ledger/rail-credits';
 import { Wallet, WalletsRepository } from '../wallets/wallets.repository';
 
@@ -25,65 +26,68 @@ export class PosCreditUseCase {
     private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,
     private readonly railCredits: RailCredits,
-    private readonly commands: MoneyCommandsRepository,
+    private readonly moves: MoneyMovesRepository,
     private readonly events: PartnerEventsOutbox,
   ) {}
 
   async apply(eventId: string, decision: PosTransactionDecidedV1Payload): Promise<void> {
+    if (decision.approved) await this.credit(decision);
+    else await this.reportDecline(eventId, decision);
+  }
+
+  /**
+   * The credit, its fee and its event in one move_money call, keyed by the POS reference: a
+   * redelivery finds the key taken and books nothing.
+   */
+  private async credit(decision: PosTransactionDecidedV1Payload): Promise<void> {
+    const { businessId } = decision;
+    const em = this.dataSource.manager;
+    const wallet = await this.destination(em, decision);
+    const { charge, move } = await this.railCredits.priced(em, businessId, 'pos', BigInt(decision.amount));
+    const entryId = newUlid();
+    const at = new Date();
+    await this.moves.move({
+      ...move,
+      businessId,
+      key: { namespace: 'pos', reference: decision.reference },
+      kind: 'pos',
+      request: { amount: decision.amount, walletId: wallet.id },
+      destination: wallet.id,
+      walletTypes: ['rail', wallet.type],
+      entryId,
+      entryReference: decision.reference,
+      narration: `POS ${decision.serialNumber} ${decision.maskedPan}`,
+      at,
+      result: { journalEntryId: entryId },
+      event: this.events.row(
+        businessId,
+        PartnerEvents.fundAccountSuccess,
+        transactionEvent({
+          ...eventFields(decision, wallet),
+          charge,
+          transactionStatus: 'SUCCESS',
+          createdAt: at.toISOString(),
+        }),
+      ),
+    });
+  }
+
+  private async reportDecline(eventId: string, decision: PosTransactionDecidedV1Payload): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       if (!(await this.processed.firstDelivery(em, consumer, eventId))) return;
       await this.businesses.require(em, decision.businessId);
       const wallet = await this.destination(em, decision);
-      const common = {
-        productType: 'pos',
-        sessionId: decision.reference,
-        amount: decision.amount,
-        transactionReference: decision.reference,
-        transactionAccount: wallet.accountNumber?.trim() ?? wallet.id,
-        transactionType: 'CREDIT' as const,
-        details: {
-          serialNumber: decision.serialNumber,
-          maskedPan: decision.maskedPan,
-          outletId: decision.outletId,
-          walletId: wallet.id,
-        },
-      };
-      if (!decision.approved) {
-        await this.events.add(
-          em,
-          decision.businessId,
-          PartnerEvents.fundAccountFailed,
-          transactionEvent({
-            ...common,
-            transactionStatus: 'FAILED',
-            comment: decision.declineReason,
-            createdAt: decision.decidedAt,
-          }),
-        );
-        return;
-      }
-      const key = { namespace: 'pos', reference: decision.reference } as const;
-      const claim = await this.commands.claim(em, decision.businessId, key, 'pos', {
-        amount: decision.amount,
-        walletId: wallet.id,
-      });
-      if (!claim.first) return;
-      const { entry, charge } = await this.railCredits.credit(em, {
-        businessId: decision.businessId,
-        product: 'pos',
-        walletId: wallet.id,
-        amount: BigInt(decision.amount),
-        kind: 'pos',
-        reference: decision.reference,
-        narration: `POS ${decision.serialNumber} ${decision.maskedPan}`,
-      });
       await this.events.add(
         em,
         decision.businessId,
-        PartnerEvents.fundAccountSuccess,
-        transactionEvent({ ...common, charge, transactionStatus: 'SUCCESS', createdAt: entry.createdAt.toISOString() }),
+        PartnerEvents.fundAccountFailed,
+        transactionEvent({
+          ...eventFields(decision, wallet),
+          transactionStatus: 'FAILED',
+          comment: decision.declineReason,
+          createdAt: decision.decidedAt,
+        }),
       );
-      await this.commands.complete(em, decision.businessId, key, { journalEntryId: entry.id });
     });
   }
 
@@ -96,4 +100,22 @@ export class PosCreditUseCase {
     }
     return this.wallets.systemWallet(em, decision.businessId, 'settlement');
   }
+}
+
+/** What fundAccount.success and fundAccount.failed of a POS transaction both say. */
+function eventFields(decision: PosTransactionDecidedV1Payload, wallet: Wallet) {
+  return {
+    productType: 'pos',
+    sessionId: decision.reference,
+    amount: decision.amount,
+    transactionReference: decision.reference,
+    transactionAccount: wallet.accountNumber?.trim() ?? wallet.id,
+    transactionType: 'CREDIT' as const,
+    details: {
+      serialNumber: decision.serialNumber,
+      maskedPan: decision.maskedPan,
+      outletId: decision.outletId,
+      walletId: wallet.id,
+    },
+  };
 }

@@ -25,14 +25,22 @@ export class PricingService {
 }
 
 /**
- * The fee wallets a charge's postings touch, to lock with the others: none for a free payment,
- * so it never queues on the revenue or settlement wallet.
+ * The fee wallets a charge's postings touch, null where it puts nothing: a free payment touches
+ * neither, so it never queues on the revenue or settlement wallet.
  */
+export function feeWalletsOf(
+  charge: Charge,
+  system: { revenue: string; settlement: string },
+): { revenue: string | null; commission: string | null } {
+  return {
+    revenue: charge.fee > charge.commission ? system.revenue : null,
+    commission: charge.commission > 0n ? system.settlement : null,
+  };
+}
+
+/** The fee wallets a charge's postings touch, to lock with the others. */
 export function feeWalletIds(charge: Charge, system: { revenue: string; settlement: string }): string[] {
-  const ids: string[] = [];
-  if (charge.fee > charge.commission) ids.push(system.revenue);
-  if (charge.commission > 0n) ids.push(system.settlement);
-  return ids;
+  return Object.values(feeWalletsOf(charge, system)).filter((id): id is string => id !== null);
 }
 
 /**

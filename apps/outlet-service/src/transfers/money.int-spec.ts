@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
-import { BankTransferRequest, OutletResponse } from '@payments/contracts';
+import { BankTransferRequest, OutletResponse, PosTransactionDecidedV1Payload } from '@payments/contracts';
 import { untilRequesterDeadline } from '@payments/platform-kafka';
 import { eventually } from '@payments/testing';
+import { ulid } from 'ulid';
 
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
+import { PosCreditUseCase } from '../pos/pos-credit.usecase';
 import { SweepSettingsService } from '../sweeps/sweep-settings.service';
 import { Sweeper } from '../sweeps/sweeper';
 import { domainFailure, OutletServiceFixture } from '../testing/outlet-service.fixture';
@@ -299,6 +301,122 @@ describe('money movements', () => {
         ledger: 50_000n,
         available: 50_000n,
       });
+    });
+  });
+
+  describe('POS credits', () => {
+    const decision = (businessId: string, overrides: Partial<PosTransactionDecidedV1Payload> = {}) => ({
+      businessId,
+      reference: `POS-${ulid()}`,
+      serialNumber: 'TERM-1',
+      outletId: null,
+      amount: '1000000',
+      maskedPan: '506146******3210',
+      approved: true,
+      declineReason: null,
+      decidedAt: new Date().toISOString(),
+      ...overrides,
+    });
+
+    /** The postings of the entry booked for `reference`, as wallet type and amount. */
+    const postingsOf = async (reference: string) =>
+      (
+        (await fixture.dataSource.query(
+          `SELECT w.type, p.amount FROM outlets.postings p JOIN outlets.journal_entries e ON e.id = p.entry_id
+           JOIN outlets.wallets w ON w.id = p.wallet_id WHERE e.reference = $1 ORDER BY w.type`,
+          [reference],
+        )) as { type: string; amount: string }[]
+      ).map((posting) => [posting.type, BigInt(posting.amount)]);
+
+    it('credits an approved transaction once, fee included, however often and however concurrently it arrives', async () => {
+      const businessId = await fixture.business('test', ulid(), 'default');
+      const outlet = await fixture.outlet(businessId);
+      const approved = decision(businessId, { outletId: outlet.outletId });
+      const eventId = randomUUID();
+      // A redelivery of the same event, and the same decision in another event, at once.
+      await Promise.all([
+        fixture.get(PosCreditUseCase).apply(eventId, approved),
+        fixture.get(PosCreditUseCase).apply(eventId, approved),
+        fixture.get(PosCreditUseCase).apply(randomUUID(), approved),
+      ]);
+      await fixture.get(PosCreditUseCase).apply(eventId, approved);
+
+      // The default plan's POS fee is 0.5%: ₦50 of ₦10,000, in the credit's own entry.
+      expect(await postingsOf(approved.reference)).toEqual([
+        ['collection', 995_000n],
+        ['rail', -1_000_000n],
+        ['revenue', 5_000n],
+      ]);
+      expect((await fixture.balances(outlet.collectionWallet.walletId)).ledger).toBe(995_000n);
+      const events = (await fixture.partnerEvents(businessId)).filter((event) => event.event.startsWith('fundAccount'));
+      expect(events).toEqual([
+        {
+          event: 'fundAccount.success',
+          eventData: expect.objectContaining({
+            productType: 'pos',
+            transactionReference: approved.reference,
+            transactionAccount: outlet.collectionWallet.accountNumber,
+            amount: '1000000',
+            fee: '5000',
+            netAmount: '995000',
+            transactionStatus: 'SUCCESS',
+          }),
+        },
+      ]);
+      expect(await fixture.unbalancedEntries(businessId)).toEqual([]);
+    });
+
+    it('credits the settlement wallet when the terminal has no outlet', async () => {
+      const businessId = await fixture.business();
+      const approved = decision(businessId);
+      await fixture.get(PosCreditUseCase).apply(randomUUID(), approved);
+      expect(await postingsOf(approved.reference)).toEqual([
+        ['rail', -1_000_000n],
+        ['settlement', 1_000_000n],
+      ]);
+    });
+
+    it('books a free credit without waiting on the revenue or settlement wallet', async () => {
+      const businessId = await fixture.business();
+      const outlet = await fixture.outlet(businessId);
+      const approved = decision(businessId, { outletId: outlet.outletId });
+      // Another transaction holds both fee wallets until the credit is booked: were the credit to
+      // lock them, neither would finish.
+      const runner = fixture.dataSource.createQueryRunner();
+      await runner.startTransaction();
+      try {
+        await runner.query(
+          `SELECT id FROM outlets.wallets WHERE business_id = $1 AND type IN ('revenue', 'settlement') FOR UPDATE`,
+          [businessId],
+        );
+        await fixture.get(PosCreditUseCase).apply(randomUUID(), approved);
+      } finally {
+        await runner.rollbackTransaction();
+        await runner.release();
+      }
+      expect(await postingsOf(approved.reference)).toEqual([
+        ['collection', 1_000_000n],
+        ['rail', -1_000_000n],
+      ]);
+    });
+
+    it('reports a decline once and moves nothing', async () => {
+      const businessId = await fixture.business();
+      const declined = decision(businessId, { approved: false, declineReason: 'Insufficient funds' });
+      const eventId = randomUUID();
+      await fixture.get(PosCreditUseCase).apply(eventId, declined);
+      await fixture.get(PosCreditUseCase).apply(eventId, declined);
+      expect(await postingsOf(declined.reference)).toEqual([]);
+      expect(await fixture.partnerEvents(businessId)).toEqual([
+        {
+          event: 'fundAccount.failed',
+          eventData: expect.objectContaining({
+            transactionReference: declined.reference,
+            transactionStatus: 'FAILED',
+            comment: 'Insufficient funds',
+          }),
+        },
+      ]);
     });
   });
 
