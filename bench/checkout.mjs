@@ -1,14 +1,17 @@
 // Checkout creates and card payments through the gateway, with the CPU every process spends on
-// each, and card payments while card-processor works through a POS backlog.
+// each, POS transactions worked through from a queue, and card payments while card-processor
+// works through a POS backlog.
 //
-//   npm run bench:checkout [-- --seconds 10 --rounds 3 --connections 16 --backlog 200000 --warm-up 10 --profile <dir>]
+//   npm run bench:checkout [-- --seconds 10 --rounds 3 --connections 16 --drain 20000 --backlog 200000 --warm-up 10 --profile <dir>]
 //
 // Starts Kafka (if needed), a fresh `payments_bench_checkout` database, the gateway,
 // card-processor and outlet-service in production mode, and a partner. Each round, in turn:
 // checkout creates paced at 200/s (evenly spaced: bench/paced.mjs); card payments (the no-verification test card) from
-// `connections` clients; card payments paced at 100/s. Then `backlog` POS transactions are
-// queued for card-processor and paced card payments are measured again while it works through
-// them. Tables: each measurement's median round and the CPU per operation of every process.
+// `connections` clients; card payments paced at 100/s; `drain` POS transactions queued for
+// card-processor with nothing else running, timed until outlet-service has credited the last.
+// Then `backlog` POS transactions are queued for card-processor and paced card payments are
+// measured again while it works through them. Tables: each measurement's median round and the
+// CPU per operation of every process.
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 
@@ -34,19 +37,21 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' },
+    drain: { type: 'string', default: '20000' },
     backlog: { type: 'string', default: '200000' },
     'warm-up': { type: 'string', default: '10' },
     profile: { type: 'string' },
   },
 });
-const [seconds, rounds, connections, backlog] = [
+const [seconds, rounds, connections, drain, backlog] = [
   Number(values.seconds),
   Number(values.rounds),
   Number(values.connections),
+  Number(values.drain),
   Number(values.backlog),
 ];
 
-const { env, startedKafka } = await prepare('payments_bench_checkout');
+const { env, startedKafka, pg } = await prepare('payments_bench_checkout');
 const require = createRequire(import.meta.url);
 require('../tools/runtime/register-paths.cjs');
 // --profile writes V8 CPU profiles of the three apps into <dir> (open them in Chrome's DevTools).
@@ -154,7 +159,7 @@ try {
   });
   await payments({ headers, duration: Number(values['warm-up']) });
 
-  const results = { creates: [], payments: [], paced: [], backlog: [] };
+  const results = { creates: [], payments: [], paced: [], drained: [], backlog: [] };
   for (let round = 1; round <= rounds; round += 1) {
     log(`round ${round}/${rounds}: checkout creates at 200/s`);
     results.creates.push(
@@ -164,11 +169,15 @@ try {
     results.payments.push(await payments({ headers }));
     log(`round ${round}/${rounds}: card payments at 100/s`);
     results.paced.push(await payments({ headers, rate: 100 }));
+    if (drain > 0) {
+      log(`round ${round}/${rounds}: ${drain} queued POS transactions decided and credited`);
+      results.drained.push(await drainPos(drain, partner.businessId, `R${round}`));
+    }
   }
 
   if (backlog > 0) {
     log(`queueing ${backlog} POS transactions for card-processor`);
-    await queuePosBacklog(backlog, partner.businessId);
+    await queuePosBacklog(backlog, partner.businessId, 'BACKLOG');
     for (let round = 1; round <= rounds; round += 1) {
       log(`round ${round}/${rounds}: card payments at 100/s, with the POS backlog being worked through`);
       results.backlog.push(await payments({ headers, rate: 100, settle: false }));
@@ -193,6 +202,12 @@ try {
       ...(backlog > 0 ? [row(`card payment at 100/s, ${backlog} POS transactions queued`, results.backlog)] : []),
     ],
   );
+  if (drain > 0) {
+    const rates = results.drained.map((run) => run.perSecond);
+    console.log(
+      `\n${drain} queued POS transactions decided and credited: ${median(rates).toFixed(0)}/s (by round: ${rates.map((rate) => rate.toFixed(0)).join(', ')})`,
+    );
+  }
   if (backlog > 0) {
     const ratio = median(results.backlog.map((run) => run.p99)) / median(results.paced.map((run) => run.p99));
     console.log(`\ncard payment p99 with the POS backlog / without: ${ratio.toFixed(2)}× (target: at most 2×)`);
@@ -200,13 +215,44 @@ try {
   printCpuTable([
     { name: 'checkout create', cpu: results.creates.map((run) => run.cpu) },
     { name: 'card payment', cpu: results.payments.map((run) => run.cpu) },
+    ...(drain > 0 ? [{ name: 'POS transaction, queued', cpu: results.drained.map((run) => run.cpu) }] : []),
   ]);
 } finally {
   await finish(Object.values(apps), startedKafka);
 }
 
+/**
+ * Queues `count` POS transactions and waits until outlet-service has credited the last of them:
+ * the rate they were worked through at, and the CPU each cost from the queue to the ledger.
+ */
+async function drainPos(count, businessId, batch) {
+  const ledger = new pg.Client({ connectionString: env.DATABASE_URL });
+  await ledger.connect();
+  const credited = async () =>
+    Number(
+      (
+        await ledger.query(`SELECT count(*) FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'pos'`, [
+          businessId,
+        ])
+      ).rows[0].count,
+    );
+  try {
+    const target = (await credited()) + count;
+    await quiet(meter);
+    const before = meter.snapshot();
+    const started = performance.now();
+    await queuePosBacklog(count, businessId, batch);
+    while ((await credited()) < target) await new Promise((resolve) => setTimeout(resolve, 100));
+    const perSecond = count / ((performance.now() - started) / 1000);
+    await quiet(meter);
+    return { perSecond, cpu: perOperation(meter.used(before, meter.snapshot()), count) };
+  } finally {
+    await ledger.end();
+  }
+}
+
 /** Publishes accepted POS transactions as pos-ingest would, sealed with the shared card key. */
-async function queuePosBacklog(count, businessId) {
+async function queuePosBacklog(count, businessId, batch) {
   const { Sealer } = require('@payments/platform-crypto');
   const { Kafka, Partitioners, logLevel } = await import('kafkajs');
   const { randomUUID } = await import('node:crypto');
@@ -228,7 +274,7 @@ async function queuePosBacklog(count, businessId) {
   });
   for (let sent = 0; sent < count; sent += 1000) {
     const messages = Array.from({ length: Math.min(1000, count - sent) }, (_, i) => {
-      const reference = `POS-BENCH-${sent + i}`;
+      const reference = `POS-BENCH-${batch}-${sent + i}`;
       const eventId = randomUUID();
       return {
         key: `SN-BENCH-${(sent + i) % 64}`,
