@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PartnerEvents, PosTransactionDecidedV1Payload } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { ProcessedEvents } from '@payments/platform-outbox';
+import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
@@ -13,6 +14,9 @@ import { Wallet, WalletsRepository } from '../wallets/wallets.repository';
 
 const consumer = 'outlet-service.pos';
 
+/** The wallet a terminal's transactions are credited to, as far as its events say: none of this ever changes. */
+type Destination = Pick<Wallet, 'id' | 'type' | 'accountNumber'>;
+
 /**
  * An approved POS transaction credits the collection wallet of the terminal's outlet (the
  * settlement wallet when the terminal has none) and sends fundAccount.success; a declined one
@@ -20,6 +24,9 @@ const consumer = 'outlet-service.pos';
  */
 @Injectable()
 export class PosCreditUseCase {
+  /** Destinations by business and outlet: each credit would otherwise read its wallet again. */
+  private readonly destinations = new LRUCache<string, Destination>({ max: 100_000 });
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly processed: ProcessedEvents,
@@ -91,19 +98,30 @@ export class PosCreditUseCase {
     });
   }
 
-  private async destination(em: EntityManager, decision: PosTransactionDecidedV1Payload): Promise<Wallet> {
+  private async destination(em: EntityManager, decision: PosTransactionDecidedV1Payload): Promise<Destination> {
+    const key = `${decision.businessId}/${decision.outletId ?? ''}`;
+    const known = this.destinations.get(key);
+    if (known) return known;
     if (decision.outletId) {
       const [collection] = (await this.wallets.ofOutlets(em, decision.businessId, [decision.outletId])).filter(
         (wallet) => wallet.type === 'collection',
       );
-      if (collection) return collection;
+      if (collection) return this.remember(key, collection);
     }
-    return this.wallets.systemWallet(em, decision.businessId, 'settlement');
+    const settlement = await this.wallets.systemWallet(em, decision.businessId, 'settlement');
+    // An outlet this service does not know gets the settlement wallet, but is asked about again.
+    return decision.outletId ? settlement : this.remember(key, settlement);
+  }
+
+  private remember(key: string, wallet: Wallet): Destination {
+    const destination = { id: wallet.id, type: wallet.type, accountNumber: wallet.accountNumber };
+    this.destinations.set(key, destination);
+    return destination;
   }
 }
 
 /** What fundAccount.success and fundAccount.failed of a POS transaction both say. */
-function eventFields(decision: PosTransactionDecidedV1Payload, wallet: Wallet) {
+function eventFields(decision: PosTransactionDecidedV1Payload, wallet: Destination) {
   return {
     productType: 'pos',
     sessionId: decision.reference,

@@ -400,6 +400,28 @@ describe('money movements', () => {
       ]);
     });
 
+    it("reads a terminal's wallet once, and again each time for an outlet it does not know", async () => {
+      const businessId = await fixture.business();
+      const outlet = await fixture.outlet(businessId);
+      const reads = jest.spyOn(fixture.get(WalletsRepository), 'ofOutlets');
+      try {
+        const credits = fixture.get(PosCreditUseCase);
+        await credits.apply(randomUUID(), decision(businessId, { outletId: outlet.outletId }));
+        await credits.apply(randomUUID(), decision(businessId, { outletId: outlet.outletId }));
+        const stranger = decision(businessId, { outletId: ulid() });
+        await credits.apply(randomUUID(), stranger);
+        await credits.apply(randomUUID(), decision(businessId, { outletId: stranger.outletId }));
+        expect(reads).toHaveBeenCalledTimes(3);
+        expect(await postingsOf(stranger.reference)).toEqual([
+          ['rail', -1_000_000n],
+          ['settlement', 1_000_000n],
+        ]);
+        expect((await fixture.balances(outlet.collectionWallet.walletId)).ledger).toBe(2_000_000n);
+      } finally {
+        reads.mockRestore();
+      }
+    });
+
     it('reports a decline once and moves nothing', async () => {
       const businessId = await fixture.business();
       const declined = decision(businessId, { approved: false, declineReason: 'Insufficient funds' });
