@@ -161,7 +161,7 @@ export class CheckoutPaymentsService {
   private async bookCard(charge: CapturedCard): Promise<CheckoutPaymentResult> {
     const amount = BigInt(charge.amount);
     const priced = await this.railCredits.priced(this.dataSource.manager, charge.businessId, 'card', amount);
-    const outcome = { ...paidByCard(charge), charge: creditFigures(amount, priced.charge) };
+    const outcome = { ...paidByCard(charge), charge: creditFigures(amount, priced.move.charge) };
     try {
       return await this.moves.move<CheckoutPaymentResult>({
         ...priced.move,

@@ -18,12 +18,11 @@ export interface RailCredit {
   narration: string | null;
 }
 
-/** A rail credit priced by the plan in force: the business's system wallets, the charge, and the move_money fields they settle. */
+/** A rail credit priced by the plan in force: the business's system wallets, and the move_money fields they settle. */
 export interface PricedRailCredit {
   system: Record<SystemWalletKind, string>;
-  charge: Charge;
   /** From the rail wallet, less the charge, which goes to the fee wallets it touches. */
-  move: Pick<MoneyMove<unknown>, 'source' | 'amount' | 'charge' | 'feeWallets'>;
+  move: Required<Pick<MoneyMove<unknown>, 'source' | 'amount' | 'charge' | 'feeWallets'>>;
 }
 
 /**
@@ -43,7 +42,7 @@ export class RailCredits {
   async priced(em: EntityManager, businessId: string, product: Product, amount: bigint): Promise<PricedRailCredit> {
     const system = await this.wallets.systemWalletIds(em, businessId);
     const charge = await this.pricing.charge(em, businessId, product, amount);
-    return { system, charge, move: { source: system.rail, amount, charge, feeWallets: feeWalletsOf(charge, system) } };
+    return { system, move: { source: system.rail, amount, charge, feeWallets: feeWalletsOf(charge, system) } };
   }
 
   async credit(
@@ -51,7 +50,10 @@ export class RailCredits {
     credit: RailCredit,
   ): Promise<{ entry: JournalEntry; charge: Charge; wallet: Wallet }> {
     const { businessId, walletId, amount } = credit;
-    const { system, charge } = await this.priced(em, businessId, credit.product, amount);
+    const {
+      system,
+      move: { charge },
+    } = await this.priced(em, businessId, credit.product, amount);
     const locked = await this.wallets.lock(em, businessId, [system.rail, walletId, ...feeWalletIds(charge, system)]);
     const wallet = locked.get(walletId)!;
     const entry = await this.ledger.post(em, {

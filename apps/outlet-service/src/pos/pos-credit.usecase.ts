@@ -50,7 +50,7 @@ export class PosCreditUseCase {
     const { businessId } = decision;
     const em = this.dataSource.manager;
     const wallet = await this.destination(em, decision);
-    const { charge, move } = await this.railCredits.priced(em, businessId, 'pos', BigInt(decision.amount));
+    const { move } = await this.railCredits.priced(em, businessId, 'pos', BigInt(decision.amount));
     const entryId = newUlid();
     const at = new Date();
     await this.moves.move({
@@ -71,7 +71,7 @@ export class PosCreditUseCase {
         PartnerEvents.fundAccountSuccess,
         transactionEvent({
           ...eventFields(decision, wallet),
-          charge,
+          charge: move.charge,
           transactionStatus: 'SUCCESS',
           createdAt: at.toISOString(),
         }),
@@ -108,9 +108,12 @@ export class PosCreditUseCase {
       );
       if (collection) return this.remember(key, collection);
     }
-    const settlement = await this.wallets.systemWallet(em, decision.businessId, 'settlement');
     // An outlet this service does not know gets the settlement wallet, but is asked about again.
-    return decision.outletId ? settlement : this.remember(key, settlement);
+    const settlementKey = `${decision.businessId}/`;
+    return (
+      this.destinations.get(settlementKey) ??
+      this.remember(settlementKey, await this.wallets.systemWallet(em, decision.businessId, 'settlement'))
+    );
   }
 
   private remember(key: string, wallet: Wallet): Destination {

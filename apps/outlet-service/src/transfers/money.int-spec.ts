@@ -404,6 +404,7 @@ describe('money movements', () => {
       const businessId = await fixture.business();
       const outlet = await fixture.outlet(businessId);
       const reads = jest.spyOn(fixture.get(WalletsRepository), 'ofOutlets');
+      const settlementReads = jest.spyOn(fixture.get(WalletsRepository), 'systemWallet');
       try {
         const credits = fixture.get(PosCreditUseCase);
         await credits.apply(randomUUID(), decision(businessId, { outletId: outlet.outletId }));
@@ -412,13 +413,14 @@ describe('money movements', () => {
         await credits.apply(randomUUID(), stranger);
         await credits.apply(randomUUID(), decision(businessId, { outletId: stranger.outletId }));
         expect(reads).toHaveBeenCalledTimes(3);
+        expect(settlementReads).toHaveBeenCalledTimes(1);
         expect(await postingsOf(stranger.reference)).toEqual([
           ['rail', -1_000_000n],
           ['settlement', 1_000_000n],
         ]);
         expect((await fixture.balances(outlet.collectionWallet.walletId)).ledger).toBe(2_000_000n);
       } finally {
-        reads.mockRestore();
+        jest.restoreAllMocks();
       }
     });
 
