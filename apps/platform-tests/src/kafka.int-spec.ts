@@ -1,5 +1,5 @@
 import { allTopics } from '@payments/contracts';
-import { createKafkaClient, ensureTopics } from '@payments/platform-kafka';
+import { createKafkaClient, ensureTopics, StickyKeylessPartitioner } from '@payments/platform-kafka';
 import { KafkaCollector, testEnvironment, uniqueName } from '@payments/testing';
 import { Admin, ConfigResourceTypes, Partitioners } from 'kafkajs';
 
@@ -57,6 +57,20 @@ describe('kafkajs 2.2.4 against the local broker', () => {
     } finally {
       await collector.stop();
     }
+  });
+
+  it('writes the keyless messages of one send to one partition, and those of the next send to another', async () => {
+    const topic = { name: uniqueName('sticky'), partitions: 6 };
+    await ensureTopics(admin, [topic]);
+    const producer = kafka.producer({ createPartitioner: StickyKeylessPartitioner });
+    await producer.connect();
+    const messages = Array.from({ length: 12 }, (_, i) => ({ value: `command ${i}` }));
+    await producer.sendBatch({ acks: -1, topicMessages: [{ topic: topic.name, messages }] });
+    await producer.sendBatch({ acks: -1, topicMessages: [{ topic: topic.name, messages }] });
+    await producer.disconnect();
+
+    const written = (await admin.fetchTopicOffsets(topic.name)).map(({ high }) => Number(high)).filter(Boolean);
+    expect(written).toEqual([12, 12]);
   });
 
   it('creates every platform topic with its declared partitions, and nothing by auto-create', async () => {

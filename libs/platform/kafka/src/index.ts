@@ -13,4 +13,5 @@ export * from './kafka-admin';
 export * from './kafka-client';
 export * from './kafka.module';
 export * from './producer';
+export * from './sticky-partitioner';
 export * from './topics';

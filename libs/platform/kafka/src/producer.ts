@@ -1,9 +1,10 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { BatchedWrites } from '@payments/platform-async';
 import { startProducerSpan, tracingEnabled } from '@payments/platform-tracing';
-import { Kafka, Message, Partitioners, Producer } from 'kafkajs';
+import { Kafka, Message, Producer } from 'kafkajs';
 
 import { KAFKA_CLIENT } from './kafka-client';
+import { StickyKeylessPartitioner } from './sticky-partitioner';
 
 interface Outgoing {
   topic: string;
@@ -50,7 +51,7 @@ export class KafkaProducer implements OnApplicationShutdown {
     this.producer ??= (async () => {
       const producer = this.kafka.producer({
         allowAutoTopicCreation: false,
-        createPartitioner: Partitioners.DefaultPartitioner,
+        createPartitioner: StickyKeylessPartitioner,
       });
       await producer.connect();
       return producer;

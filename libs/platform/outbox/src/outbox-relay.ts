@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { WakeUp } from '@payments/platform-async';
 import { singleRow } from '@payments/platform-database';
+import { StickyKeylessPartitioner } from '@payments/platform-kafka';
 import { traceLinked } from '@payments/platform-tracing';
-import { Kafka, Partitioners, Producer } from 'kafkajs';
+import { Kafka, Producer } from 'kafkajs';
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -171,7 +172,7 @@ export class OutboxRelay {
       const producer = this.kafka.producer({
         idempotent: true,
         maxInFlightRequests: 1,
-        createPartitioner: Partitioners.DefaultPartitioner,
+        createPartitioner: StickyKeylessPartitioner,
       });
       await producer.connect();
       this.producer = producer;
