@@ -30,6 +30,32 @@ describe('BatchedWrites', () => {
     await writes.drained();
   });
 
+  it('with a linger, holds the first item that long for company, then writes as before', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    try {
+      const { batches, write, finish } = controlledWrite();
+      const writes = new BatchedWrites(write, 100, 5);
+      const first = [writes.add(1), writes.add(2)];
+      jest.advanceTimersByTime(4);
+      await turn();
+      expect(batches).toEqual([]);
+      const third = writes.add(3);
+      jest.advanceTimersByTime(1);
+      await turn();
+      expect(batches).toEqual([[1, 2, 3]]);
+      const fourth = writes.add(4);
+      finish(0);
+      await Promise.all([...first, third]);
+      await turn();
+      // In flight, the next batch gathered already: it goes without a second wait.
+      expect(batches).toEqual([[1, 2, 3], [4]]);
+      finish(1);
+      await fourth;
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('holds a write to maxBatch items', async () => {
     const { batches, write, finish } = controlledWrite();
     const writes = new BatchedWrites(write, 2);

@@ -5,10 +5,11 @@ interface Waiting<T> {
 }
 
 /**
- * Writes items in batches without waiting for a timer: the first item is written at once, and
- * items that arrive while a write is in flight go together in the next one (at most `maxBatch`
- * a write). Idle, each item goes alone and at once; busy, a few large writes replace many small
- * ones (group commit). Each caller's promise settles with its own batch's write.
+ * Writes items in batches without a timer per item: the first item is written at once (or after
+ * `lingerMs`, where one write costs far more than a moment's wait for company), and items that
+ * arrive while a write is in flight go together in the next one (at most `maxBatch` a write).
+ * Idle, each item goes alone; busy, a few large writes replace many small ones (group commit).
+ * Each caller's promise settles with its own batch's write.
  */
 export class BatchedWrites<T> {
   private queue: Waiting<T>[] = [];
@@ -17,6 +18,7 @@ export class BatchedWrites<T> {
   constructor(
     private readonly write: (items: T[]) => Promise<unknown>,
     private readonly maxBatch: number,
+    private readonly lingerMs = 0,
   ) {}
 
   /** Resolves once the batch holding `item` is written; rejects with that write's error. */
@@ -33,6 +35,7 @@ export class BatchedWrites<T> {
   }
 
   private async flush(): Promise<void> {
+    if (this.lingerMs > 0) await new Promise((resolve) => setTimeout(resolve, this.lingerMs));
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       try {

@@ -63,6 +63,13 @@ export class PlatformEnv {
    */
   @IntSetting(0, 20) KAFKA_BULK_YIELD: number = 4;
 
+  /**
+   * How long the producer waits for more messages before sending what it holds (Kafka's
+   * linger.ms): a produce request costs the app and the broker far more than a millisecond, so
+   * messages travel several to a request. While a request is in flight the next one gathers anyway.
+   */
+  @IntSetting(0, 50) KAFKA_PRODUCER_LINGER_MS: number = 1;
+
   @IntSetting(1, 5000) OUTBOX_BATCH_SIZE: number = 200;
 
   @IntSetting(10, 60_000) OUTBOX_POLL_INTERVAL_MS: number = 1000;

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { BatchedWrites } from '@payments/platform-async';
+import { PlatformEnv } from '@payments/platform-config';
 import { startProducerSpan, tracingEnabled } from '@payments/platform-tracing';
 import { Kafka, Message, Producer } from 'kafkajs';
 
@@ -15,19 +16,25 @@ const maxBatch = 1000;
 
 /**
  * The app's one Kafka producer. Every send is acknowledged by all in-sync replicas (acks=all)
- * before its promise resolves, and sends are batched: while one request is in flight, the next
- * gathers whatever arrives meanwhile, for any topic. At low load a message goes at once; under
- * load the broker sees a few large requests instead of one per message.
+ * before its promise resolves, and sends are batched: a message waits `KAFKA_PRODUCER_LINGER_MS`
+ * for company, and while one request is in flight the next gathers whatever arrives meanwhile,
+ * for any topic. Under load the broker sees a few large requests instead of one per message.
  */
 @Injectable()
 export class KafkaProducer implements OnApplicationShutdown {
   private producer?: Promise<Producer>;
-  private readonly sends = new BatchedWrites<Outgoing>(
-    async (batch) => (await this.connected()).sendBatch({ acks: -1, topicMessages: byTopic(batch) }),
-    maxBatch,
-  );
+  private readonly sends: BatchedWrites<Outgoing>;
 
-  constructor(@Inject(KAFKA_CLIENT) private readonly kafka: Kafka) {}
+  constructor(
+    @Inject(KAFKA_CLIENT) private readonly kafka: Kafka,
+    env: PlatformEnv,
+  ) {
+    this.sends = new BatchedWrites<Outgoing>(
+      async (batch) => (await this.connected()).sendBatch({ acks: -1, topicMessages: byTopic(batch) }),
+      maxBatch,
+      env.KAFKA_PRODUCER_LINGER_MS,
+    );
+  }
 
   send(topic: string, message: Message): Promise<void> {
     if (!tracingEnabled()) return this.sends.add({ topic, message });
