@@ -30,27 +30,47 @@ describe('BatchedWrites', () => {
     await writes.drained();
   });
 
-  it('with a linger, holds the first item that long for company, then writes as before', async () => {
+  it('with a linger, holds the first item for company only while company comes', async () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate'] });
     try {
       const { batches, write, finish } = controlledWrite();
       const writes = new BatchedWrites(write, 100, 5);
-      const first = [writes.add(1), writes.add(2)];
+      const lone = writes.add(1);
+      expect(batches).toEqual([[1]]);
+      const company = [writes.add(2), writes.add(3)];
+      finish(0);
+      await lone;
+      await turn();
+      expect(batches).toEqual([[1], [2, 3]]);
+      finish(1);
+      await Promise.all(company);
+      await writes.drained();
+
+      // Company came last time: the next first item waits for more.
+      const waiting = [writes.add(4)];
       jest.advanceTimersByTime(4);
       await turn();
-      expect(batches).toEqual([]);
-      const third = writes.add(3);
+      expect(batches).toHaveLength(2);
+      waiting.push(writes.add(5));
       jest.advanceTimersByTime(1);
       await turn();
-      expect(batches).toEqual([[1, 2, 3]]);
-      const fourth = writes.add(4);
-      finish(0);
-      await Promise.all([...first, third]);
+      expect(batches[2]).toEqual([4, 5]);
+      finish(2);
+      await Promise.all(waiting);
+      await writes.drained();
+
+      // It waits once more, finds none, and the item after that goes at once.
+      const alone = writes.add(6);
+      jest.advanceTimersByTime(5);
       await turn();
-      // In flight, the next batch gathered already: it goes without a second wait.
-      expect(batches).toEqual([[1, 2, 3], [4]]);
-      finish(1);
-      await fourth;
+      expect(batches[3]).toEqual([6]);
+      finish(3);
+      await alone;
+      await writes.drained();
+      const atOnce = writes.add(7);
+      expect(batches[4]).toEqual([7]);
+      finish(4);
+      await atOnce;
     } finally {
       jest.useRealTimers();
     }

@@ -5,15 +5,19 @@ interface Waiting<T> {
 }
 
 /**
- * Writes items in batches without a timer per item: the first item is written at once (or after
- * `lingerMs`, where one write costs far more than a moment's wait for company), and items that
- * arrive while a write is in flight go together in the next one (at most `maxBatch` a write).
+ * Writes items in batches without a timer per item: the first item is written at once, and items
+ * that arrive while a write is in flight go together in the next one (at most `maxBatch` a write).
  * Idle, each item goes alone; busy, a few large writes replace many small ones (group commit).
  * Each caller's promise settles with its own batch's write.
+ *
+ * With `lingerMs`, where one write costs far more than a moment's wait, the first item waits that
+ * long for company, but only while company comes: after a write of one item the next goes at
+ * once, so a trickle pays no wait and a stream gathers into fewer writes.
  */
 export class BatchedWrites<T> {
   private queue: Waiting<T>[] = [];
   private flushing?: Promise<void>;
+  private companyCame = false;
 
   constructor(
     private readonly write: (items: T[]) => Promise<unknown>,
@@ -35,9 +39,10 @@ export class BatchedWrites<T> {
   }
 
   private async flush(): Promise<void> {
-    if (this.lingerMs > 0) await new Promise((resolve) => setTimeout(resolve, this.lingerMs));
+    if (this.lingerMs > 0 && this.companyCame) await new Promise((resolve) => setTimeout(resolve, this.lingerMs));
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
+      this.companyCame = batch.length > 1;
       try {
         await this.write(batch.map((waiting) => waiting.item));
         for (const waiting of batch) waiting.written();

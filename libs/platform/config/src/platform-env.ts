@@ -65,8 +65,8 @@ export class PlatformEnv {
 
   /**
    * How long the producer waits for more messages before sending what it holds (Kafka's
-   * linger.ms): a produce request costs the app and the broker far more than a millisecond, so
-   * messages travel several to a request. While a request is in flight the next one gathers anyway.
+   * linger.ms), while messages come in company: a produce request costs the app and the broker far
+   * more than a millisecond. After a request of one message the next goes at once. See BatchedWrites.
    */
   @IntSetting(0, 50) KAFKA_PRODUCER_LINGER_MS: number = 1;
 
