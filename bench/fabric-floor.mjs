@@ -1,0 +1,238 @@
+// What the fabric itself costs: an HTTP request answered through a Kafka request/reply in which
+// no one does any work. No authentication, validation, database, logging or tracing; kafkajs
+// used as the platform uses it (acks=all, one batching producer a process with the platform's
+// partitioner, keyless commands, long-poll fetches, offsets committed once a second, replies on
+// one partition the requester reads).
+//
+//   npm run bench:floor [-- --seconds 20 --rounds 3 --connections 16 --warm-up 10]
+//
+// Starts Kafka (if needed) and two processes of this script: a front (Fastify, a route that
+// sends a command and answers with its reply) and a back (a consumer that replies to every
+// command). Prints the rate, the latency and the CPU every process spent per request, next to
+// the same route answered without Kafka. The difference between this floor and an operation's
+// CPU is what the platform's own work costs on top of the stack's.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { Kafka, logLevel } from 'kafkajs';
+
+import { ensureBuild, ensureDependencies, ensureKafka, log } from '../tools/lib.mjs';
+import { CpuMeter, finish, median, perOperation, printCpuTable, printTable, quiet } from './support.mjs';
+
+const commands = 'bench.floor.commands.v1';
+const replies = 'bench.floor.replies.v1';
+const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+const kafka = () => new Kafka({ clientId: `floor-${process.argv[2] ?? 'bench'}`, brokers, logLevel: logLevel.NOTHING });
+const fetchSettings = { allowAutoTopicCreation: false, maxWaitTimeInMs: 1000, sessionTimeout: 15_000 };
+
+/** Commits each partition's next offset once a second instead of after every batch. */
+function periodicCommits(consumer) {
+  const next = new Map();
+  const timer = setInterval(() => {
+    const offsets = [...next].map(([key, offset]) => {
+      const [topic, partition] = key.split('\0');
+      return { topic, partition: Number(partition), offset };
+    });
+    next.clear();
+    if (offsets.length > 0) consumer.commitOffsets(offsets).catch(() => undefined);
+  }, 1000);
+  return {
+    done: (topic, partition, offset) => next.set(`${topic}\0${partition}`, (BigInt(offset) + 1n).toString()),
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** A producer as the platform's: its partitioner, and sends batched with its linger (KAFKA_PRODUCER_LINGER_MS). */
+async function connectedProducer() {
+  const [{ StickyKeylessPartitioner }, { BatchedWrites }] = await Promise.all([
+    import('../dist/libs/platform/kafka/src/sticky-partitioner.js'),
+    import('../dist/libs/platform/async/src/batched-writes.js'),
+  ]);
+  const producer = kafka().producer({ allowAutoTopicCreation: false, createPartitioner: StickyKeylessPartitioner });
+  await producer.connect();
+  const byTopic = (batch) => {
+    const topics = new Map();
+    for (const { topic, message } of batch) topics.set(topic, [...(topics.get(topic) ?? []), message]);
+    return [...topics].map(([topic, messages]) => ({ topic, messages }));
+  };
+  const sends = new BatchedWrites(
+    (batch) => producer.sendBatch({ acks: -1, topicMessages: byTopic(batch) }),
+    1000,
+    Number(process.env.KAFKA_PRODUCER_LINGER_MS ?? 1),
+  );
+  return (topic, message) => sends.add({ topic, message });
+}
+
+/** The back: answers every command on the partition its requester named. */
+async function back() {
+  const send = await connectedProducer();
+  const consumer = kafka().consumer({ groupId: 'bench-floor.commands', ...fetchSettings });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [commands], fromBeginning: false });
+  const commits = periodicCommits(consumer);
+  await consumer.run({
+    autoCommit: false,
+    eachBatch: async ({ batch }) => {
+      await Promise.all(
+        batch.messages.map((message) =>
+          send(replies, {
+            value: '{"ok":true}',
+            partition: 0,
+            headers: { correlation: message.headers.correlation },
+          }),
+        ),
+      );
+      commits.done(batch.topic, batch.partition, batch.lastOffset());
+    },
+  });
+  process.stdout.write('ready\n');
+}
+
+/** The front: a route that sends a command and answers with its reply. */
+async function front(port) {
+  const send = await connectedProducer();
+  const waiting = new Map();
+  const consumer = kafka().consumer({
+    groupId: `bench-floor.replies.${randomBytes(4).toString('hex')}`,
+    ...fetchSettings,
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [replies], fromBeginning: false });
+  await consumer.run({
+    autoCommit: false,
+    eachBatch: async ({ batch }) => {
+      for (const message of batch.messages) {
+        const correlation = message.headers.correlation.toString();
+        waiting.get(correlation)?.(JSON.parse(message.value.toString()));
+        waiting.delete(correlation);
+      }
+    },
+  });
+  let sequence = 0;
+  const app = Fastify({ logger: false });
+  app.post('/floor', async (request) => {
+    const correlation = String(++sequence);
+    const reply = new Promise((resolve) => waiting.set(correlation, resolve));
+    await send(commands, { value: JSON.stringify(request.body), headers: { correlation } });
+    return { status: true, statusCode: 200, message: 'done', data: await reply };
+  });
+  app.post('/bare', async (request) => ({ status: true, statusCode: 200, message: 'done', data: request.body }));
+  await app.listen({ port, host: '127.0.0.1' });
+  // A first command through, so that the rounds start with every consumer joined.
+  await waitForFirstReply(port);
+  process.stdout.write('ready\n');
+}
+
+async function waitForFirstReply(port) {
+  for (;;) {
+    const answered = await Promise.race([
+      fetch(`http://127.0.0.1:${port}/floor`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }).then(() => true),
+      new Promise((resolve) => setTimeout(() => resolve(false), 2000)),
+    ]);
+    if (answered) return;
+  }
+}
+
+async function ensureTopics() {
+  const admin = kafka().admin();
+  await admin.connect();
+  await admin.createTopics({
+    waitForLeaders: true,
+    topics: [
+      { topic: commands, numPartitions: 6, replicationFactor: 1 },
+      { topic: replies, numPartitions: 1, replicationFactor: 1 },
+    ],
+  });
+  await admin.disconnect();
+}
+
+function startRole(role, port) {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), role, String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const ready = new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => chunk.toString().includes('ready') && resolve());
+    child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
+  });
+  return { child, ready };
+}
+
+async function bench() {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '20' },
+      rounds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '16' },
+      'warm-up': { type: 'string', default: '10' },
+    },
+  });
+  ensureDependencies();
+  const startedKafka = ensureKafka();
+  ensureBuild();
+  await ensureTopics();
+  const port = 14290;
+  const back = startRole('back', 0);
+  await back.ready;
+  const front = startRole('front', port);
+  await front.ready;
+  const processes = { front: () => front.child.pid, back: () => back.child.pid };
+  const load = (path, duration) =>
+    autocannon({
+      url: `http://127.0.0.1:${port}${path}`,
+      method: 'POST',
+      connections: Number(values.connections),
+      duration,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 1000, reference: 'floor' }),
+    });
+  log(`warming up for ${values['warm-up']} s`);
+  await load('/floor', Number(values['warm-up']));
+  const rows = { '/floor': [], '/bare': [] };
+  for (let round = 1; round <= Number(values.rounds); round++) {
+    for (const path of Object.keys(rows)) {
+      log(`round ${round}/${values.rounds}: ${path}, ${values.connections} clients, ${values.seconds} s`);
+      const meter = new CpuMeter(processes);
+      await quiet(meter);
+      const before = meter.snapshot();
+      const result = await load(path, Number(values.seconds));
+      await quiet(meter);
+      const done = result.requests.total;
+      rows[path].push({
+        rate: done / Number(values.seconds),
+        result,
+        cpu: perOperation(meter.used(before, meter.snapshot()), done),
+      });
+    }
+  }
+  const names = { '/floor': 'request/reply over Kafka, no work', '/bare': 'the same route answered at once' };
+  printTable(
+    ['operation', 'per second', 'p50 ms', 'p99 ms', 'non-2xx'],
+    Object.entries(rows).map(([path, runs]) => {
+      const rates = runs.map((run) => run.rate);
+      const middle = runs.find((run) => run.rate === median(rates));
+      return [
+        names[path],
+        median(rates).toFixed(0),
+        middle.result.latency.p50,
+        middle.result.latency.p99,
+        middle.result.non2xx,
+      ];
+    }),
+  );
+  printCpuTable(Object.entries(rows).map(([path, runs]) => ({ name: names[path], cpu: runs.map((run) => run.cpu) })));
+  await finish([front.child, back.child], startedKafka);
+}
+
+const [role, port] = process.argv.slice(2);
+if (role === 'front') await front(Number(port));
+else if (role === 'back') await back();
+else await bench();
