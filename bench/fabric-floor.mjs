@@ -26,7 +26,13 @@ import { CpuMeter, finish, median, perOperation, printCpuTable, printTable, quie
 const commands = 'bench.floor.commands.v1';
 const replies = 'bench.floor.replies.v1';
 const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
-const kafka = () => new Kafka({ clientId: `floor-${process.argv[2] ?? 'bench'}`, brokers, logLevel: logLevel.NOTHING });
+const [role, port] = process.argv.slice(2);
+const kafka = () =>
+  new Kafka({
+    clientId: `bench-floor-${role === 'front' || role === 'back' ? role : 'admin'}`,
+    brokers,
+    logLevel: logLevel.NOTHING,
+  });
 const fetchSettings = { allowAutoTopicCreation: false, maxWaitTimeInMs: 1000, sessionTimeout: 15_000 };
 
 /** Commits each partition's next offset once a second instead of after every batch. */
@@ -232,7 +238,6 @@ async function bench() {
   await finish([front.child, back.child], startedKafka);
 }
 
-const [role, port] = process.argv.slice(2);
 if (role === 'front') await front(Number(port));
 else if (role === 'back') await back();
 else await bench();
