@@ -21,8 +21,7 @@ export const StickyKeylessPartitioner: ICustomPartitioner = () => {
 
   return (args: PartitionerArgs) => {
     const { topic, partitionMetadata, message } = args;
-    const available = partitionMetadata.filter((partition) => partition.leader >= 0);
-    if (message.partition != null || message.key != null || available.length === 0) return placed(args);
+    if (message.partition != null || message.key != null) return placed(args);
     if (!chosen) {
       const pass = new Map<string, number>();
       chosen = pass;
@@ -32,6 +31,8 @@ export const StickyKeylessPartitioner: ICustomPartitioner = () => {
     }
     let partition = chosen.get(topic);
     if (partition === undefined) {
+      const available = partitionMetadata.filter((candidate) => candidate.leader >= 0);
+      if (available.length === 0) return placed(args);
       const turn = ((turns.get(topic) ?? randomInt(available.length)) + 1) % available.length;
       turns.set(topic, turn);
       partition = available[turn].partitionId;
