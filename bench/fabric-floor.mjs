@@ -1,7 +1,7 @@
 // What the fabric itself costs: an HTTP request answered through a Kafka request/reply in which
 // no one does any work. No authentication, validation, database, logging or tracing; kafkajs
-// used as the platform uses it, with the platform's pieces from dist/ (acks=all, one batching
-// producer a process with the platform's partitioner, keyless commands, the consumer settings,
+// used as the platform uses it, with the platform's pieces from dist/ (acks=all, the apps' own
+// batching producer with its partitioner, keyless commands, the consumer settings,
 // offsets committed once a second by PeriodicCommits, replies on one partition the requester reads).
 //
 //   npm run bench:floor [-- --seconds 20 --rounds 3 --connections 16 --warm-up 10]
@@ -57,33 +57,12 @@ async function consumerOf(groupId, topic, eachBatch) {
   });
 }
 
-/**
- * The platform's batching (BatchedWrites, with the producer's default 1 ms linger) and partitioner
- * around a kafkajs producer. Not KafkaProducer itself: in alternating single rounds it measured
- * about 190 µs more a request/reply here, for reasons not yet found (docs/benchmarks.md).
- */
+/** The apps' own producer (KafkaProducer: batching, the producer linger, the sticky partitioner). */
 function producer() {
-  const { StickyKeylessPartitioner } = platformKafka();
-  const { BatchedWrites } = createRequire(import.meta.url)('@payments/platform-async');
-  const kafkaProducer = kafka().producer({
-    allowAutoTopicCreation: false,
-    createPartitioner: StickyKeylessPartitioner,
-  });
-  const connected = kafkaProducer.connect();
-  const byTopic = (batch) => {
-    const topics = new Map();
-    for (const { topic, message } of batch) topics.set(topic, [...(topics.get(topic) ?? []), message]);
-    return [...topics].map(([topic, messages]) => ({ topic, messages }));
-  };
-  const sends = new BatchedWrites(
-    async (batch) => {
-      await connected;
-      return kafkaProducer.sendBatch({ acks: -1, topicMessages: byTopic(batch) });
-    },
-    1000,
-    Number(process.env.KAFKA_PRODUCER_LINGER_MS ?? 1),
-  );
-  return (topic, message) => sends.add({ topic, message });
+  const { KafkaProducer } = platformKafka();
+  const lingerMs = Number(process.env.KAFKA_PRODUCER_LINGER_MS ?? 1);
+  const kafkaProducer = new KafkaProducer(kafka(), { KAFKA_PRODUCER_LINGER_MS: lingerMs });
+  return (topic, message) => kafkaProducer.send(topic, message);
 }
 
 /** The back: answers every command on the partition its requester named. */
