@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
-import { ensureBuild, ensureDependencies, ensureKafka, root, stopKafka } from '../tools/lib.mjs';
+import { ensureBuild, ensureDependencies, ensureKafka, nodeOptionsOf, root, stopKafka } from '../tools/lib.mjs';
 
 /** Prepares the machine and an empty database; returns the environment for the apps. */
 export async function prepare(database) {
@@ -87,7 +87,7 @@ export function startApp(app, port, env, { cpuProfileDir } = {}) {
   const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
   return spawn(
     process.execPath,
-    [...profiling, '-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/main.js`],
+    [...nodeOptionsOf(app), ...profiling, '-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/main.js`],
     {
       cwd: root,
       env: { ...env, PORT: String(port), SERVICE_NAME: app },

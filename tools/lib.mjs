@@ -125,8 +125,18 @@ export function localEnv(extra = {}) {
 }
 
 /** Spawns a built app; `node -r` maps the @payments/* aliases to dist/. */
+/**
+ * The Node.js options an app runs with (deploy/node-options.json), as its container gets them in
+ * NODE_OPTIONS from docker-compose.yml and the Kubernetes config. Why each: docs/operations.md.
+ */
+export function nodeOptionsOf(name) {
+  const options = JSON.parse(readFileSync(join(root, 'deploy/node-options.json'), 'utf8'));
+  return options[name]?.split(/\s+/) ?? [];
+}
+
 export function spawnApp(name, env, stdio) {
-  return spawn(process.execPath, ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${name}/src/main.js`], {
+  const args = [...nodeOptionsOf(name), '-r', './tools/runtime/register-paths.cjs', `dist/apps/${name}/src/main.js`];
+  return spawn(process.execPath, args, {
     cwd: root,
     env,
     stdio,

@@ -9,6 +9,25 @@ export const repoRoot = resolve(__dirname, '../../..');
 /** The one Dockerfile every app's image is built from, with the app as the build argument APP. */
 export const appDockerfile = 'deploy/Dockerfile';
 
+/** Each app's Node.js options (deploy/node-options.json): its NODE_OPTIONS wherever it is deployed. */
+export function appNodeOptions(): Record<string, string> {
+  return JSON.parse(readFileSync(resolve(repoRoot, 'deploy/node-options.json'), 'utf8')) as Record<string, string>;
+}
+
+/**
+ * What is wrong with an app's environment beyond its Env class: a variable nothing reads, or
+ * NODE_OPTIONS (read by Node.js itself) other than deploy/node-options.json gives the app.
+ */
+export function unreadOrMisplacedVariables(name: string, declared: Set<string>, environment: Record<string, string>) {
+  const problems = Object.keys(environment)
+    .filter((key) => !declared.has(key) && key !== 'NODE_OPTIONS')
+    .map((key) => `environment: ${key} is not read by the app`);
+  const nodeOptions = appNodeOptions()[name];
+  if (environment.NODE_OPTIONS !== nodeOptions)
+    problems.push(`environment: NODE_OPTIONS must be ${nodeOptions ?? 'unset'}, as deploy/node-options.json says`);
+  return problems;
+}
+
 interface ComposeService {
   image?: string;
   build?: { context: string; dockerfile: string; args?: Record<string, string> };
@@ -47,9 +66,7 @@ export function composeServiceProblems<E extends PlatformEnv>(name: string, envC
     if (!(error instanceof InvalidEnvironmentError)) throw error;
     problems.push(...error.problems.map((problem) => `environment: ${problem}`));
   }
-  for (const key of Object.keys(environment)) {
-    if (!declared.has(key)) problems.push(`environment: ${key} is not read by the app`);
-  }
+  problems.push(...unreadOrMisplacedVariables(name, declared, environment));
   if (!service.ports?.includes(`${defaults.PORT}:${defaults.PORT}`))
     problems.push(`ports must publish ${defaults.PORT}:${defaults.PORT}`);
   for (const dependency of ['postgres', 'kafka']) {

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
 import { parseAllDocuments } from 'yaml';
 
-import { repoRoot } from './compose';
+import { repoRoot, unreadOrMisplacedVariables } from './compose';
 
 export const overlays = ['local', 'production'] as const;
 export type Overlay = (typeof overlays)[number];
@@ -142,9 +142,7 @@ export function deploymentProblems<E extends PlatformEnv>(
     if (!(error instanceof InvalidEnvironmentError)) throw error;
     problems.push(...error.problems.map((problem) => `environment: ${problem}`));
   }
-  for (const key of Object.keys(environment)) {
-    if (!declared.has(key)) problems.push(`environment: ${key} is not read by the app`);
-  }
+  problems.push(...unreadOrMisplacedVariables(name, declared, environment));
   const probes = {
     liveness: container.livenessProbe?.httpGet,
     readiness: container.readinessProbe?.httpGet,
