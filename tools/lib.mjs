@@ -124,7 +124,6 @@ export function localEnv(extra = {}) {
   return { ...localSecrets(), ...extra, ...process.env };
 }
 
-/** Spawns a built app; `node -r` maps the @payments/* aliases to dist/. */
 /**
  * The Node.js options an app runs with (deploy/node-options.json), as its container gets them in
  * NODE_OPTIONS from docker-compose.yml and the Kubernetes config. Why each: docs/operations.md.
@@ -134,6 +133,7 @@ export function nodeOptionsOf(name) {
   return options[name]?.split(/\s+/) ?? [];
 }
 
+/** Spawns a built app with its Node.js options; `node -r` maps the @payments/* aliases to dist/. */
 export function spawnApp(name, env, stdio) {
   const args = [...nodeOptionsOf(name), '-r', './tools/runtime/register-paths.cjs', `dist/apps/${name}/src/main.js`];
   return spawn(process.execPath, args, {
