@@ -1,11 +1,11 @@
 // What every benchmark does first: dependencies, Kafka, a build, a fresh database, and the
 // apps under test started as production runs them.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
-import { ensureBuild, ensureDependencies, ensureKafka, nodeOptionsOf, root, stopKafka } from '../tools/lib.mjs';
+import { ensureBuild, ensureDependencies, ensureKafka, root, spawnApp, stopKafka } from '../tools/lib.mjs';
 
 /** Prepares the machine and an empty database; returns the environment for the apps. */
 export async function prepare(database) {
@@ -85,15 +85,7 @@ async function commitAsGroup(kafka, groupId, topics, ends) {
 /** Starts a built app; with `cpuProfileDir`, it writes a V8 CPU profile there when it exits. */
 export function startApp(app, port, env, { cpuProfileDir } = {}) {
   const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
-  return spawn(
-    process.execPath,
-    [...nodeOptionsOf(app), ...profiling, '-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/main.js`],
-    {
-      cwd: root,
-      env: { ...env, PORT: String(port), SERVICE_NAME: app },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  return spawnApp(app, { ...env, PORT: String(port), SERVICE_NAME: app }, ['ignore', 'ignore', 'inherit'], profiling);
 }
 
 /**

@@ -133,9 +133,13 @@ export function nodeOptionsOf(name) {
   return options[name]?.split(/\s+/) ?? [];
 }
 
-/** Spawns a built app with its Node.js options; `node -r` maps the @payments/* aliases to dist/. */
-export function spawnApp(name, env, stdio) {
-  const args = [...nodeOptionsOf(name), '-r', './tools/runtime/register-paths.cjs', `dist/apps/${name}/src/main.js`];
+/**
+ * Spawns a built app with its Node.js options, and any `extraNodeOptions` (a profiler, say);
+ * `node -r` maps the @payments/* aliases to dist/.
+ */
+export function spawnApp(name, env, stdio, extraNodeOptions = []) {
+  const main = `dist/apps/${name}/src/main.js`;
+  const args = [...nodeOptionsOf(name), ...extraNodeOptions, '-r', './tools/runtime/register-paths.cjs', main];
   return spawn(process.execPath, args, {
     cwd: root,
     env,

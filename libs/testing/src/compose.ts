@@ -10,7 +10,7 @@ export const repoRoot = resolve(__dirname, '../../..');
 export const appDockerfile = 'deploy/Dockerfile';
 
 /** Each app's Node.js options (deploy/node-options.json): its NODE_OPTIONS wherever it is deployed. */
-export function appNodeOptions(): Record<string, string> {
+function appNodeOptions(): Record<string, string> {
   return JSON.parse(readFileSync(resolve(repoRoot, 'deploy/node-options.json'), 'utf8')) as Record<string, string>;
 }
 
