@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 import { WebhookEndpointResponse } from '@payments/contracts';
 import { firstRow } from '@payments/platform-database';
@@ -29,6 +29,18 @@ function freePort(): Promise<number> {
       const { port } = server.address() as { port: number };
       server.close(() => done(port));
     });
+  });
+}
+
+/** Whether something listens on the port yet (an interpreter may take seconds to start on a busy machine). */
+function listening(port: number): Promise<true | undefined> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1')
+      .once('connect', () => {
+        socket.destroy();
+        done(true);
+      })
+      .once('error', () => done(undefined));
   });
 }
 
@@ -89,6 +101,8 @@ describe('the documented receivers verify real deliveries', () => {
       PAYMENTS_SIGNING_SECRET: signingSecret,
     });
     running.push(receiver);
+    // The dispatcher's test schedule gives up after about two seconds, so the receiver must be up first.
+    await eventually(() => listening(port), 30_000);
 
     const eventId = await fixture.event(genuine.businessId, trickyEventData);
     const status = async (businessId: string) => (await fixture.deliveries(businessId))[0]?.status;
