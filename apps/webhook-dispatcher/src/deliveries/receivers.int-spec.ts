@@ -102,7 +102,9 @@ describe('the documented receivers verify real deliveries', () => {
     });
     running.push(receiver);
     // The dispatcher's test schedule gives up after about two seconds, so the receiver must be up first.
-    await eventually(() => listening(port), 30_000);
+    await eventually(() => listening(port), 30_000).catch((error: Error) => {
+      throw new Error(`the ${language} receiver is not listening (${error.message}); it wrote: ${receiver.output()}`);
+    });
 
     const eventId = await fixture.event(genuine.businessId, trickyEventData);
     const status = async (businessId: string) => (await fixture.deliveries(businessId))[0]?.status;
