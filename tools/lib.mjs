@@ -128,7 +128,7 @@ export function localEnv(extra = {}) {
  * The Node.js options an app runs with (deploy/node-options.json), as its container gets them in
  * NODE_OPTIONS from docker-compose.yml and the Kubernetes config. Why each: docs/operations.md.
  */
-export function nodeOptionsOf(name) {
+function nodeOptionsOf(name) {
   const options = JSON.parse(readFileSync(join(root, 'deploy/node-options.json'), 'utf8'));
   return options[name]?.split(/\s+/) ?? [];
 }
