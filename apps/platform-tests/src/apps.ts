@@ -1,7 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
-import { repoRoot, testEnvironment } from '@payments/testing';
+import { nodeOptionsOf, repoRoot, testEnvironment } from '@payments/testing';
 
 export { repoRoot };
 
@@ -40,13 +40,14 @@ export interface RunningApp {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts the built app as production runs it: `node -r register-paths dist/.../main.js`. */
+/** Starts the built app as production runs it: `node <its options> -r register-paths dist/.../main.js`. */
 export function spawnApp(name: AppName, overrides: Record<string, string> = {}): RunningApp {
   const env = {
     ...process.env,
     ...testEnvironment({ PORT: String(appPorts[name]), LOG_LEVEL: 'info', ...sharedSecrets, ...overrides }),
   };
-  const child = spawn(process.execPath, ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${name}/src/main.js`], {
+  const main = `dist/apps/${name}/src/main.js`;
+  const child = spawn(process.execPath, [...nodeOptionsOf(name), '-r', './tools/runtime/register-paths.cjs', main], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

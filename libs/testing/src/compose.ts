@@ -14,6 +14,11 @@ function appNodeOptions(): Record<string, string> {
   return JSON.parse(readFileSync(resolve(repoRoot, 'deploy/node-options.json'), 'utf8')) as Record<string, string>;
 }
 
+/** The Node.js options `name` runs with in production, as command-line arguments. */
+export function nodeOptionsOf(name: string): string[] {
+  return appNodeOptions()[name]?.split(/\s+/) ?? [];
+}
+
 /**
  * What is wrong with an app's environment beyond its Env class: a variable nothing reads, or
  * NODE_OPTIONS (read by Node.js itself) other than deploy/node-options.json gives the app.
