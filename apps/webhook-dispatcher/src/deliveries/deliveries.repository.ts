@@ -50,6 +50,47 @@ export interface ClaimLimits {
   leaseMs: number;
 }
 
+/**
+ * DeliveriesRepository.claim's statement. Each endpoint's waiting deliveries come off an index of
+ * their own, so a claim costs the number of endpoints and rows it takes, whatever the backlog
+ * behind them. A row another claim took since `candidates` read it is skipped on the version
+ * `picked` locked (its status and lease), not by filtering `d` again: a filter on `d` would let
+ * the planner read every waiting delivery to join them, wherever statistics taken with an empty
+ * queue make that look cheap.
+ */
+export const claimStatement = `WITH RECURSIVE urls AS (
+     (SELECT url FROM webhooks.deliveries WHERE status = 'pending' ORDER BY url LIMIT 1)
+     UNION ALL
+     SELECT (SELECT d.url FROM webhooks.deliveries d WHERE d.status = 'pending' AND d.url > urls.url ORDER BY d.url LIMIT 1)
+     FROM urls WHERE urls.url IS NOT NULL
+   ),
+   room AS (
+     SELECT u.url,
+       CASE WHEN c.open_until > now() THEN 0 WHEN c.consecutive_failures >= $3 THEN 1 ELSE $2 END
+         - (SELECT count(*) FROM webhooks.deliveries b WHERE b.url = u.url AND b.status = 'pending' AND b.lease_until > now()) AS free
+     FROM urls u LEFT JOIN webhooks.circuits c ON c.url = u.url
+     WHERE u.url IS NOT NULL
+   ),
+   candidates AS (
+     SELECT d.id, d.next_attempt_at FROM room r CROSS JOIN LATERAL (
+       SELECT id, next_attempt_at FROM webhooks.deliveries d
+       WHERE d.url = r.url AND d.status = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until <= now())
+       ORDER BY d.next_attempt_at LIMIT greatest(r.free, 0)
+     ) d
+   ),
+   picked AS (
+     SELECT id, status, lease_until FROM webhooks.deliveries
+     WHERE id IN (SELECT id FROM candidates ORDER BY next_attempt_at LIMIT $1)
+     FOR UPDATE SKIP LOCKED
+   )
+   UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $4), attempts = attempts + 1, updated_at = now()
+   FROM picked WHERE d.id = picked.id AND picked.status = 'pending' AND (picked.lease_until IS NULL OR picked.lease_until <= now())
+   RETURNING d.*`;
+
+export function claimParameters(limits: ClaimLimits): number[] {
+  return [limits.count, limits.perEndpoint, limits.circuitThreshold, limits.leaseMs / 1000];
+}
+
 /** Deliveries due now across every business, and how long the oldest of them has waited. */
 export interface DueBacklog {
   due: number;
@@ -95,39 +136,7 @@ export class DeliveriesRepository {
    * died mid-delivery) makes the delivery due again. Replicas skip each other's rows.
    */
   async claim(limits: ClaimLimits): Promise<DeliveryRow[]> {
-    // Each endpoint's waiting deliveries come off an index of their own, so a claim costs the
-    // number of endpoints and rows it takes, whatever the backlog behind them.
-    const [rows] = (await this.dataSource.query(
-      `WITH RECURSIVE urls AS (
-         (SELECT url FROM webhooks.deliveries WHERE status = 'pending' ORDER BY url LIMIT 1)
-         UNION ALL
-         SELECT (SELECT d.url FROM webhooks.deliveries d WHERE d.status = 'pending' AND d.url > urls.url ORDER BY d.url LIMIT 1)
-         FROM urls WHERE urls.url IS NOT NULL
-       ),
-       room AS (
-         SELECT u.url,
-           CASE WHEN c.open_until > now() THEN 0 WHEN c.consecutive_failures >= $3 THEN 1 ELSE $2 END
-             - (SELECT count(*) FROM webhooks.deliveries b WHERE b.url = u.url AND b.status = 'pending' AND b.lease_until > now()) AS free
-         FROM urls u LEFT JOIN webhooks.circuits c ON c.url = u.url
-         WHERE u.url IS NOT NULL
-       ),
-       candidates AS (
-         SELECT d.id, d.next_attempt_at FROM room r CROSS JOIN LATERAL (
-           SELECT id, next_attempt_at FROM webhooks.deliveries d
-           WHERE d.url = r.url AND d.status = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until <= now())
-           ORDER BY d.next_attempt_at LIMIT greatest(r.free, 0)
-         ) d
-       ),
-       picked AS (
-         SELECT id FROM webhooks.deliveries
-         WHERE id IN (SELECT id FROM candidates ORDER BY next_attempt_at LIMIT $1)
-         FOR UPDATE SKIP LOCKED
-       )
-       UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $4), attempts = attempts + 1, updated_at = now()
-       FROM picked WHERE d.id = picked.id AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until <= now())
-       RETURNING d.*`,
-      [limits.count, limits.perEndpoint, limits.circuitThreshold, limits.leaseMs / 1000],
-    )) as [DeliveryRow[], number];
+    const [rows] = (await this.dataSource.query(claimStatement, claimParameters(limits))) as [DeliveryRow[], number];
     return rows;
   }
 

@@ -4,6 +4,7 @@ import { HeldDeliveries1763769600024 } from './1763769600024-held-deliveries';
 import { PendingByUrl1763769600027 } from './1763769600027-pending-by-url';
 import { DeliveryTraceContext1763769600030 } from './1763769600030-delivery-trace-context';
 import { PreviousApiKey1763769600032 } from './1763769600032-previous-api-key';
+import { DropDueIndex1763769600037 } from './1763769600037-drop-due-index';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   PendingByUrl1763769600027,
   DeliveryTraceContext1763769600030,
   PreviousApiKey1763769600032,
+  DropDueIndex1763769600037,
 ];
