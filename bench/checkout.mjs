@@ -30,6 +30,7 @@ import {
   printTable,
   quiet,
   startApp,
+  vacuumAnalyze,
 } from './support.mjs';
 
 const { values } = parseArgs({
@@ -70,7 +71,10 @@ const meter = new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, c
  */
 async function measure({ path, method = 'POST', headers, body, rate, duration = seconds, settle = true }) {
   // Rounds with a backlog are meant to share the machine with it.
-  if (settle) await quiet(meter);
+  if (settle) {
+    await vacuumAnalyze(env.DATABASE_URL);
+    await quiet(meter);
+  }
   const before = meter.snapshot();
   const result = rate
     ? await paced({

@@ -27,6 +27,7 @@ import {
   printTable,
   quiet,
   startApp,
+  vacuumAnalyze,
 } from './support.mjs';
 
 const { values } = parseArgs({
@@ -75,6 +76,7 @@ function pgbench(args) {
 /** One round of transfers: rate, latency, and CPU per transfer of every process. */
 async function transferRound(wallets, headers, duration) {
   const meter = new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, () => child.pid])));
+  await vacuumAnalyze(env.DATABASE_URL);
   await quiet(meter);
   const before = meter.snapshot();
   const result = await autocannon({

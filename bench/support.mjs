@@ -217,6 +217,22 @@ export class CpuMeter {
 }
 
 /**
+ * Vacuums the bench database and takes its statistics, as autovacuum keeps a production
+ * server's: without them the planner plans against tables it has never measured, and a plan
+ * that only statistics bring out (a queue measured empty, then full) would go unseen.
+ */
+export async function vacuumAnalyze(databaseUrl) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('VACUUM ANALYZE');
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * Waits until every measured process together uses less than `cores` of CPU over half a
  * second (at most `maxMs`): before a round, so that it does not pay for work the one before it
  * queued (outbox events, the transaction history, a bulk stream catching up); after it, so

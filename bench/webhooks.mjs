@@ -9,7 +9,8 @@
 // path of its own, so each is an endpoint of its own. Partner events are published straight to
 // `partner.events.v1`; each is timed from publication to its arrival at the receiver. Each round:
 // a burst spread over every endpoint, a steady `rate` per second over every endpoint, and a
-// burst to a single endpoint.
+// burst to a single endpoint, each after the database is vacuumed and its statistics taken, as
+// autovacuum keeps a production server's.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -25,7 +26,9 @@ import {
   prepare,
   printCpuTable,
   printTable,
+  quiet,
   startApp,
+  vacuumAnalyze,
 } from './support.mjs';
 
 const { values } = parseArgs({
@@ -99,6 +102,8 @@ async function publish(events) {
 
 /** Publishes `total` events over `businesses` (in tens; `perSecond` paces them) and waits for every arrival. */
 async function scenario(businesses, total, perSecond) {
+  await vacuumAnalyze(env.DATABASE_URL);
+  await quiet(meter);
   const sent = new Map();
   const before = meter.snapshot();
   const began = now();
