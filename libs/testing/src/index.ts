@@ -9,3 +9,4 @@ export * from './pos-payload';
 export * from './deployment-checks';
 export * from './events';
 export * from './docs';
+export * from './query-plans';

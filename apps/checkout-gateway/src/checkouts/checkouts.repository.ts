@@ -33,6 +33,17 @@ export interface NewCheckout {
 }
 
 /** gateway.checkouts. Partner-facing reads take the business first; the link and the expirer are the two exceptions. */
+/** CheckoutsRepository.end's statement: $1 business, $2 reference, $3–$6 the outcome, $7–$11 the outbox row. */
+export const endCheckoutStatement = `WITH ended AS (
+     UPDATE gateway.checkouts SET status = $3, used_method = $4, masked_card = $5, updated_at = $6
+     WHERE business_id = $1 AND reference = $2 AND status = 'PROCESSING' RETURNING reference
+   )
+   INSERT INTO gateway.outbox (id, topic, message_key, payload, headers) SELECT $7, $8, $9, $10, $11 FROM ended`;
+
+/** CheckoutsRepository.dueForExpiry's statement: $1 the most to take. */
+export const dueForExpiryStatement = `SELECT business_id, reference FROM gateway.checkouts
+   WHERE status = 'PROCESSING' AND expires_at <= now() ORDER BY expires_at LIMIT $1`;
+
 @Injectable()
 export class CheckoutsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -83,36 +94,26 @@ export class CheckoutsRepository {
    * already ended is left as it is and no event is queued.
    */
   async end(outcome: CheckoutOutcome, at: Date, event: OutboxRow): Promise<void> {
-    await preparedQuery(
-      this.dataSource,
-      'gateway.end_checkout',
-      `WITH ended AS (
-         UPDATE gateway.checkouts SET status = $3, used_method = $4, masked_card = $5, updated_at = $6
-         WHERE business_id = $1 AND reference = $2 AND status = 'PROCESSING' RETURNING reference
-       )
-       INSERT INTO gateway.outbox (id, topic, message_key, payload, headers) SELECT $7, $8, $9, $10, $11 FROM ended`,
-      [
-        outcome.businessId,
-        outcome.checkoutReference,
-        outcome.status,
-        outcome.method,
-        outcome.maskedCard,
-        at,
-        event.id,
-        event.topic,
-        event.key,
-        event.payload,
-        event.headers,
-      ],
-    );
+    await preparedQuery(this.dataSource, 'gateway.end_checkout', endCheckoutStatement, [
+      outcome.businessId,
+      outcome.checkoutReference,
+      outcome.status,
+      outcome.method,
+      outcome.maskedCard,
+      at,
+      event.id,
+      event.topic,
+      event.key,
+      event.payload,
+      event.headers,
+    ]);
   }
 
   /** Every business's checkouts past their expiry and still open, oldest first: the expirer's work. */
   async dueForExpiry(limit: number): Promise<Pick<CheckoutRow, 'business_id' | 'reference'>[]> {
-    return (await this.dataSource.query(
-      `SELECT business_id, reference FROM gateway.checkouts
-       WHERE status = 'PROCESSING' AND expires_at <= now() ORDER BY expires_at LIMIT $1`,
-      [limit],
-    )) as Pick<CheckoutRow, 'business_id' | 'reference'>[];
+    return (await this.dataSource.query(dueForExpiryStatement, [limit])) as Pick<
+      CheckoutRow,
+      'business_id' | 'reference'
+    >[];
   }
 }

@@ -4,6 +4,7 @@ import { Checkouts1763769600010 } from './1763769600010-checkouts';
 import { CheckoutReturnUrl1763769600020 } from './1763769600020-checkout-return-url';
 import { BusinessKeys1763769600031 } from './1763769600031-business-keys';
 import { Transactions1763769600034 } from './1763769600034-transactions';
+import { ExpiringCheckoutsIndex1763769600038 } from './1763769600038-expiring-checkouts-index';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   CheckoutReturnUrl1763769600020,
   BusinessKeys1763769600031,
   Transactions1763769600034,
+  ExpiringCheckoutsIndex1763769600038,
 ];
