@@ -32,7 +32,6 @@ export interface NewCheckout {
   ttlMinutes: number;
 }
 
-/** gateway.checkouts. Partner-facing reads take the business first; the link and the expirer are the two exceptions. */
 /** CheckoutsRepository.end's statement: $1 business, $2 reference, $3–$6 the outcome, $7–$11 the outbox row. */
 export const endCheckoutStatement = `WITH ended AS (
      UPDATE gateway.checkouts SET status = $3, used_method = $4, masked_card = $5, updated_at = $6
@@ -40,10 +39,13 @@ export const endCheckoutStatement = `WITH ended AS (
    )
    INSERT INTO gateway.outbox (id, topic, message_key, payload, headers) SELECT $7, $8, $9, $10, $11 FROM ended`;
 
+type ExpiredCheckout = Pick<CheckoutRow, 'business_id' | 'reference'>;
+
 /** CheckoutsRepository.dueForExpiry's statement: $1 the most to take. */
 export const dueForExpiryStatement = `SELECT business_id, reference FROM gateway.checkouts
    WHERE status = 'PROCESSING' AND expires_at <= now() ORDER BY expires_at LIMIT $1`;
 
+/** gateway.checkouts. Partner-facing reads take the business first; the link and the expirer are the two exceptions. */
 @Injectable()
 export class CheckoutsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -110,10 +112,7 @@ export class CheckoutsRepository {
   }
 
   /** Every business's checkouts past their expiry and still open, oldest first: the expirer's work. */
-  async dueForExpiry(limit: number): Promise<Pick<CheckoutRow, 'business_id' | 'reference'>[]> {
-    return (await this.dataSource.query(dueForExpiryStatement, [limit])) as Pick<
-      CheckoutRow,
-      'business_id' | 'reference'
-    >[];
+  async dueForExpiry(limit: number): Promise<ExpiredCheckout[]> {
+    return (await this.dataSource.query(dueForExpiryStatement, [limit])) as ExpiredCheckout[];
   }
 }

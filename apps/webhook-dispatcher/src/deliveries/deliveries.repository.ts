@@ -87,6 +87,7 @@ export const claimStatement = `WITH RECURSIVE urls AS (
    FROM picked WHERE d.id = picked.id AND picked.status = 'pending' AND (picked.lease_until IS NULL OR picked.lease_until <= now())
    RETURNING d.*`;
 
+/** The claim's parameters, in its statement's order. */
 export function claimParameters(limits: ClaimLimits): number[] {
   return [limits.count, limits.perEndpoint, limits.circuitThreshold, limits.leaseMs / 1000];
 }
