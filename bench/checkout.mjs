@@ -20,6 +20,7 @@ import autocannon from 'autocannon';
 import { log, waitUntilReady } from '../tools/lib.mjs';
 import { paced } from './paced.mjs';
 import {
+  beforeRound,
   CpuMeter,
   createPartner,
   finish,
@@ -30,7 +31,6 @@ import {
   printTable,
   quiet,
   startApp,
-  vacuumAnalyze,
 } from './support.mjs';
 
 const { values } = parseArgs({
@@ -71,10 +71,7 @@ const meter = new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, c
  */
 async function measure({ path, method = 'POST', headers, body, rate, duration = seconds, settle = true }) {
   // Rounds with a backlog are meant to share the machine with it.
-  if (settle) {
-    await vacuumAnalyze(env.DATABASE_URL);
-    await quiet(meter);
-  }
+  if (settle) await beforeRound(meter, env.DATABASE_URL);
   const before = meter.snapshot();
   const result = rate
     ? await paced({

@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 
 import { log, waitUntilReady } from '../tools/lib.mjs';
 import {
+  beforeRound,
   CpuMeter,
   createPartner,
   finish,
@@ -27,7 +28,6 @@ import {
   printTable,
   quiet,
   startApp,
-  vacuumAnalyze,
 } from './support.mjs';
 
 const { values } = parseArgs({
@@ -76,8 +76,7 @@ function pgbench(args) {
 /** One round of transfers: rate, latency, and CPU per transfer of every process. */
 async function transferRound(wallets, headers, duration) {
   const meter = new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, () => child.pid])));
-  await vacuumAnalyze(env.DATABASE_URL);
-  await quiet(meter);
+  await beforeRound(meter, env.DATABASE_URL);
   const before = meter.snapshot();
   const result = await autocannon({
     url: `${gateway}/transfer/internal`,

@@ -217,11 +217,20 @@ export class CpuMeter {
 }
 
 /**
+ * Readies the machine for a round: the bench database vacuumed and its statistics taken, then
+ * every measured process quiet, so that the vacuum's own work lands in no round.
+ */
+export async function beforeRound(meter, databaseUrl) {
+  await vacuumAnalyze(databaseUrl);
+  await quiet(meter);
+}
+
+/**
  * Vacuums the bench database and takes its statistics, as autovacuum keeps a production
  * server's: without them the planner plans against tables it has never measured, and a plan
  * that only statistics bring out (a queue measured empty, then full) would go unseen.
  */
-export async function vacuumAnalyze(databaseUrl) {
+async function vacuumAnalyze(databaseUrl) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 
 import { log, waitUntilReady } from '../tools/lib.mjs';
 import {
+  beforeRound,
   CpuMeter,
   createPartner,
   finish,
@@ -26,9 +27,7 @@ import {
   prepare,
   printCpuTable,
   printTable,
-  quiet,
   startApp,
-  vacuumAnalyze,
 } from './support.mjs';
 
 const { values } = parseArgs({
@@ -102,8 +101,7 @@ async function publish(events) {
 
 /** Publishes `total` events over `businesses` (in tens; `perSecond` paces them) and waits for every arrival. */
 async function scenario(businesses, total, perSecond) {
-  await vacuumAnalyze(env.DATABASE_URL);
-  await quiet(meter);
+  await beforeRound(meter, env.DATABASE_URL);
   const sent = new Map();
   const before = meter.snapshot();
   const began = now();
