@@ -9,4 +9,5 @@ export * from './pos-payload';
 export * from './deployment-checks';
 export * from './events';
 export * from './docs';
+export * from './private-database';
 export * from './query-plans';

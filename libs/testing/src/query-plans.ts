@@ -1,7 +1,4 @@
-import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
 import { DataSource } from 'typeorm';
-
-import { queryTestDatabase, testEnvironment, uniqueName } from './test-env';
 
 export interface PlanNode {
   'Node Type': string;
@@ -29,24 +26,4 @@ export function rowsRead(node: PlanNode, table: string): number {
   const scanned = node['Relation Name'] === table && node['Node Type'].endsWith('Scan');
   const own = scanned ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'] : 0;
   return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, table), 0);
-}
-
-/**
- * A migrated database of one app's schema for one suite, beside the shared test database: the
- * statistics a plan test takes, and the rows its statements touch, reach no other suite.
- */
-export async function privateDatabase(
-  database: AppDatabase,
-): Promise<{ dataSource: DataSource; drop: () => Promise<void> }> {
-  const name = uniqueName('payments_plans');
-  const url = Object.assign(new URL(testEnvironment().DATABASE_URL ?? ''), { pathname: `/${name}` }).toString();
-  await migrate(postgresOptions(url, 2, database));
-  const dataSource = await new DataSource(postgresOptions(url, 2, database)).initialize();
-  return {
-    dataSource,
-    drop: async () => {
-      await dataSource.destroy();
-      await queryTestDatabase(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    },
-  };
 }

@@ -5,13 +5,14 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BusinessProvisionedV1, CommandReply, PartnerEventV1, WebhookCommand } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { commandReply } from '@payments/platform-envelope';
-import { startTestApp } from '@payments/testing';
+import { privateDatabaseUrl, startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { webhookDispatcherApp } from '../app';
 import { BusinessEventsConsumer } from '../businesses/business-events.consumer';
 import { WebhookCommandsController } from '../commands/webhook-commands.controller';
+import { database } from '../database/data-source';
 import { PartnerEventsConsumer } from '../deliveries/partner-events.consumer';
 
 const logger = new Logger('DispatcherFixture');
@@ -21,12 +22,26 @@ export interface TestBusiness {
   apiKey: string;
 }
 
-/** webhook-dispatcher in-process on the real database, fed events by calling its consumers. */
+/**
+ * webhook-dispatcher in-process on a real database of its own, fed events by calling its
+ * consumers. Its own, because its worker claims every due delivery it can see: on a shared
+ * database it would take another suite's deliveries, which it cannot sign (another data key)
+ * and would send with its own retry and circuit settings.
+ */
 export class DispatcherFixture {
-  readonly dataKey = randomBytes(32).toString('base64');
   private app!: NestFastifyApplication;
+  private settings: Record<string, string> = {};
+  private dropDatabase?: () => Promise<void>;
+
+  constructor(readonly dataKey = randomBytes(32).toString('base64')) {}
 
   async start(overrides: Record<string, string> = {}): Promise<this> {
+    this.settings = { ...overrides };
+    if (!this.settings.DATABASE_URL) {
+      const created = await privateDatabaseUrl(database);
+      this.settings.DATABASE_URL = created.url;
+      this.dropDatabase = created.drop;
+    }
     ({ app: this.app } = await startTestApp(
       { ...webhookDispatcherApp, kafkaConsumer: false },
       {
@@ -37,10 +52,15 @@ export class DispatcherFixture {
         WEBHOOK_CIRCUIT_THRESHOLD: '1000',
         // The test receivers listen on loopback, as a developer's would.
         WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true',
-        ...overrides,
+        ...this.settings,
       },
     ));
     return this;
+  }
+
+  /** Another instance on the same database, data key and settings, as a second replica runs. */
+  replica(): Promise<DispatcherFixture> {
+    return new DispatcherFixture(this.dataKey).start(this.settings);
   }
 
   get<T>(type: new (...args: never[]) => T): T {
@@ -112,7 +132,8 @@ export class DispatcherFixture {
     );
   }
 
-  close(): Promise<void> {
-    return this.app.close();
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.dropDatabase?.();
   }
 }
