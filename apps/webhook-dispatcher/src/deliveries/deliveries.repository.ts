@@ -57,6 +57,9 @@ export interface ClaimLimits {
  * `picked` locked (its status and lease), not by filtering `d` again: a filter on `d` would let
  * the planner read every waiting delivery to join them, wherever statistics taken with an empty
  * queue make that look cheap.
+ *
+ * An endpoint with deliveries leased to another instance has no room here: an endpoint is served
+ * by one instance at a time, so its slots are not multiplied by the number of replicas.
  */
 export const claimStatement = `WITH RECURSIVE urls AS (
      (SELECT url FROM webhooks.deliveries WHERE status = 'pending' ORDER BY url LIMIT 1)
@@ -67,7 +70,8 @@ export const claimStatement = `WITH RECURSIVE urls AS (
    room AS (
      SELECT u.url,
        CASE WHEN c.open_until > now() THEN 0 WHEN c.consecutive_failures >= $3 THEN 1 ELSE $2 END
-         - (SELECT count(*) FROM webhooks.deliveries b WHERE b.url = u.url AND b.status = 'pending' AND b.lease_until > now()) AS free
+         - (SELECT CASE WHEN bool_or(b.leased_by IS DISTINCT FROM $5) THEN $2 ELSE count(*) END
+            FROM webhooks.deliveries b WHERE b.url = u.url AND b.status = 'pending' AND b.lease_until > now()) AS free
      FROM urls u LEFT JOIN webhooks.circuits c ON c.url = u.url
      WHERE u.url IS NOT NULL
    ),
@@ -83,13 +87,14 @@ export const claimStatement = `WITH RECURSIVE urls AS (
      WHERE id IN (SELECT id FROM candidates ORDER BY next_attempt_at LIMIT $1)
      FOR UPDATE SKIP LOCKED
    )
-   UPDATE webhooks.deliveries d SET lease_until = now() + make_interval(secs => $4), attempts = attempts + 1, updated_at = now()
+   UPDATE webhooks.deliveries d
+   SET lease_until = now() + make_interval(secs => $4), leased_by = $5, attempts = attempts + 1, updated_at = now()
    FROM picked WHERE d.id = picked.id AND picked.status = 'pending' AND (picked.lease_until IS NULL OR picked.lease_until <= now())
    RETURNING d.*`;
 
-/** The claim's parameters, in its statement's order. */
-export function claimParameters(limits: ClaimLimits): number[] {
-  return [limits.count, limits.perEndpoint, limits.circuitThreshold, limits.leaseMs / 1000];
+/** The claim's parameters, in its statement's order; `claimant` names the instance that claims. */
+export function claimParameters(claimant: string, limits: ClaimLimits): (number | string)[] {
+  return [limits.count, limits.perEndpoint, limits.circuitThreshold, limits.leaseMs / 1000, claimant];
 }
 
 /** Deliveries due now across every business, and how long the oldest of them has waited. */
@@ -132,13 +137,19 @@ export class DeliveriesRepository {
   }
 
   /**
-   * Leases up to `count` due deliveries, no more per URL than its free slots (one while its
-   * circuit is half-open, none while open), oldest first. A lease that expires (the process
-   * died mid-delivery) makes the delivery due again. Replicas skip each other's rows.
+   * Leases up to `count` due deliveries to `claimant`, no more per URL than its free slots (one
+   * while its circuit is half-open, none while open, none while another instance holds any of
+   * its deliveries), oldest first. A lease that expires (the process died mid-delivery) makes the
+   * delivery due again. Instances claim one at a time, each seeing the leases of the claims
+   * before it: two claiming at once would each find an idle endpoint free and both take its
+   * deliveries. A claim is one statement for hundreds of deliveries, so the wait is short.
    */
-  async claim(limits: ClaimLimits): Promise<DeliveryRow[]> {
-    const [rows] = (await this.dataSource.query(claimStatement, claimParameters(limits))) as [DeliveryRow[], number];
-    return rows;
+  async claim(claimant: string, limits: ClaimLimits): Promise<DeliveryRow[]> {
+    return this.dataSource.transaction(async (em) => {
+      await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks.claims', 0))`);
+      const [rows] = (await em.query(claimStatement, claimParameters(claimant, limits))) as [DeliveryRow[], number];
+      return rows;
+    });
   }
 
   /** Keeps events whose business has no endpoint record yet; see releaseParked. */

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { WakeUp } from '@payments/platform-async';
 import { SpanKind, traceContinued } from '@payments/platform-tracing';
@@ -32,6 +35,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private running = false;
   private loop?: Promise<void>;
   private readonly wakeUp = new WakeUp();
+  /** Names this instance on the deliveries it leases: the host (a pod's name) and a random part. */
+  private readonly claimant = `${hostname()}/${randomUUID().slice(0, 8)}`;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -71,7 +76,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       if (this.queued < claimAhead) {
         wanted = claimAhead - this.queued;
         try {
-          const rows = await this.deliveries.claim({
+          const rows = await this.deliveries.claim(this.claimant, {
             count: wanted,
             perEndpoint: slots * claimDepth,
             circuitThreshold: this.env.WEBHOOK_CIRCUIT_THRESHOLD,

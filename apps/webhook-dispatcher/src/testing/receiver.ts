@@ -10,7 +10,7 @@ export interface Received {
 export type Behaviour = (
   request: Received,
   count: number,
-) => { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | 'hang';
 
 /** A real HTTP receiver on a free loopback port that records what it gets. */
 export class Receiver {
@@ -36,7 +36,9 @@ export class Receiver {
           this.hanging.add(response);
           return;
         }
-        response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+        const respond = () => response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+        if (answer.delayMs) setTimeout(respond, answer.delayMs);
+        else respond();
       });
     });
   }

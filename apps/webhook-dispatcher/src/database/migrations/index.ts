@@ -5,6 +5,7 @@ import { PendingByUrl1763769600027 } from './1763769600027-pending-by-url';
 import { DeliveryTraceContext1763769600030 } from './1763769600030-delivery-trace-context';
 import { PreviousApiKey1763769600032 } from './1763769600032-previous-api-key';
 import { DropDueIndex1763769600037 } from './1763769600037-drop-due-index';
+import { DeliveryClaimant1763769600039 } from './1763769600039-delivery-claimant';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   DeliveryTraceContext1763769600030,
   PreviousApiKey1763769600032,
   DropDueIndex1763769600037,
+  DeliveryClaimant1763769600039,
 ];
