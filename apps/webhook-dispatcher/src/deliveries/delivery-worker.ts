@@ -113,22 +113,35 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         const row = rows.shift()!;
         this.queued -= 1;
         this.busy.set(url, (this.busy.get(url) ?? 0) + 1);
-        this.track(url, this.deliver(row));
+        let freed = false;
+        const freeSlot = () => {
+          if (freed) return;
+          freed = true;
+          this.freeSlot(url);
+        };
+        this.track(url, this.deliver(row, freeSlot), freeSlot);
       }
       if (rows.length === 0) this.waiting.delete(url);
     }
   }
 
-  private track(url: string, delivery: Promise<void>): void {
+  /** A delivery counts against the instance's concurrency, and holds its lease, until its attempt is recorded. */
+  private track(url: string, delivery: Promise<void>, freeSlot: () => void): void {
     this.inFlight.add(delivery);
     void delivery.finally(() => {
       this.inFlight.delete(delivery);
-      this.busy.set(url, (this.busy.get(url) ?? 1) - 1);
+      freeSlot();
       if (this.running) this.dispatch();
       // Claiming again once an endpoint is down to a slot's worth of claimed deliveries, not
       // after each one: a claim then takes several rows, and costs the same as one taking one.
+      // Recording an attempt, not the answer, releases a lease and so makes room for a claim.
       if ((this.waiting.get(url)?.length ?? 0) <= this.env.WEBHOOK_PER_ENDPOINT_CONCURRENCY) this.signal();
     });
+  }
+
+  private freeSlot(url: string): void {
+    this.busy.set(url, (this.busy.get(url) ?? 1) - 1);
+    if (this.running) this.dispatch();
   }
 
   private signal(): void {
@@ -139,7 +152,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     return this.running ? this.wakeUp.sleep(this.env.WEBHOOK_POLL_INTERVAL_MS) : Promise.resolve();
   }
 
-  private async deliver(row: DeliveryRow): Promise<void> {
+  /**
+   * Sends one delivery and records its attempt. Once the endpoint has answered, its slot is freed
+   * before the attempt is recorded: a slot limits the requests an endpoint has in progress, and
+   * the recording waits for a batch. An attempt that timed out or failed to connect keeps its
+   * slot until it is recorded, as the endpoint may still be working on it. Either way the
+   * delivery stays leased until it is recorded.
+   */
+  private async deliver(row: DeliveryRow, freeSlot: () => void): Promise<void> {
     try {
       const startedAt = new Date();
       // Secrets that cannot be opened (a rotated data key) fail the attempt like any other error.
@@ -159,6 +179,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
           : await this.attempt(row, endpoint);
       const decision = decide(result, row.attempts, this.schedule);
       const next = decision.status === 'gone' ? await this.afterGone(row) : decision;
+      if (result.statusCode !== null) freeSlot();
       await this.recorder.record({ delivery: row, startedAt, ...result, next });
     } catch (error) {
       // The lease expires and the delivery is retried: nothing is lost.
