@@ -29,6 +29,8 @@ export interface DeliveryRow {
   created_at: Date;
   /** The W3C trace headers of the event it came from; null while tracing is off. */
   trace_context: Record<string, string> | null;
+  /** The instance that last leased it (see claimStatement); null if none has since the column was added. */
+  leased_by: string | null;
 }
 
 export interface NewDelivery {
