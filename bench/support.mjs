@@ -5,7 +5,16 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
-import { ensureBuild, ensureDependencies, ensureKafka, root, spawnApp, stopKafka } from '../tools/lib.mjs';
+import {
+  ensureBuild,
+  ensureDependencies,
+  ensureKafka,
+  onPostgres,
+  recreateDatabase,
+  root,
+  spawnApp,
+  stopKafka,
+} from '../tools/lib.mjs';
 
 /** Prepares the machine and an empty database; returns the environment for the apps. */
 export async function prepare(database) {
@@ -13,11 +22,7 @@ export async function prepare(database) {
   const startedKafka = ensureKafka();
   ensureBuild();
   const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
+  await recreateDatabase(database);
   const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
   await skipEarlierMessages(brokers);
   const env = {
@@ -231,14 +236,7 @@ export async function beforeRound(meter, databaseUrl) {
  * that only statistics bring out (a queue measured empty, then full) would go unseen.
  */
 async function vacuumAnalyze(databaseUrl) {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query('VACUUM ANALYZE');
-  } finally {
-    await client.end();
-  }
+  await onPostgres((client) => client.query('VACUUM ANALYZE'), databaseUrl);
 }
 
 /**

@@ -185,13 +185,14 @@ export async function ensureDatabase(name) {
   });
 }
 
-async function onPostgres(work) {
+/** Runs `work` with a client connected to the local PostgreSQL (its `postgres` database unless named), then closes it. */
+export async function onPostgres(work, connectionString = 'postgres://postgres@127.0.0.1:5432/postgres') {
   const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-  await admin.connect();
+  const client = new pg.Client({ connectionString });
+  await client.connect();
   try {
-    await work(admin);
+    return await work(client);
   } finally {
-    await admin.end();
+    await client.end();
   }
 }
