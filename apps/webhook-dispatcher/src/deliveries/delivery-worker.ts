@@ -113,35 +113,36 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         const row = rows.shift()!;
         this.queued -= 1;
         this.busy.set(url, (this.busy.get(url) ?? 0) + 1);
-        let freed = false;
+        let slotHeld = true;
+        /** Gives the endpoint's slot back, once; true if this call did. */
         const freeSlot = () => {
-          if (freed) return;
-          freed = true;
-          this.freeSlot(url);
+          if (!slotHeld) return false;
+          slotHeld = false;
+          this.busy.set(url, (this.busy.get(url) ?? 1) - 1);
+          return true;
         };
-        this.track(url, this.deliver(row, freeSlot), freeSlot);
+        const onAnswer = () => {
+          if (freeSlot() && this.running) this.dispatch();
+        };
+        this.track(url, this.deliver(row, onAnswer), freeSlot);
       }
       if (rows.length === 0) this.waiting.delete(url);
     }
   }
 
   /** A delivery counts against the instance's concurrency, and holds its lease, until its attempt is recorded. */
-  private track(url: string, delivery: Promise<void>, freeSlot: () => void): void {
+  private track(url: string, delivery: Promise<void>, freeSlot: () => boolean): void {
     this.inFlight.add(delivery);
     void delivery.finally(() => {
+      const instanceWasFull = this.inFlight.size >= this.env.WEBHOOK_CONCURRENCY;
       this.inFlight.delete(delivery);
-      freeSlot();
-      if (this.running) this.dispatch();
+      // Another delivery can start now only if this gave back its slot or made room in a full instance.
+      if ((freeSlot() || instanceWasFull) && this.running) this.dispatch();
       // Claiming again once an endpoint is down to a slot's worth of claimed deliveries, not
       // after each one: a claim then takes several rows, and costs the same as one taking one.
       // Recording an attempt, not the answer, releases a lease and so makes room for a claim.
       if ((this.waiting.get(url)?.length ?? 0) <= this.env.WEBHOOK_PER_ENDPOINT_CONCURRENCY) this.signal();
     });
-  }
-
-  private freeSlot(url: string): void {
-    this.busy.set(url, (this.busy.get(url) ?? 1) - 1);
-    if (this.running) this.dispatch();
   }
 
   private signal(): void {
@@ -159,7 +160,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * slot until it is recorded, as the endpoint may still be working on it. Either way the
    * delivery stays leased until it is recorded.
    */
-  private async deliver(row: DeliveryRow, freeSlot: () => void): Promise<void> {
+  private async deliver(row: DeliveryRow, onAnswer: () => void): Promise<void> {
     try {
       const startedAt = new Date();
       // Secrets that cannot be opened (a rotated data key) fail the attempt like any other error.
@@ -179,7 +180,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
           : await this.attempt(row, endpoint);
       const decision = decide(result, row.attempts, this.schedule);
       const next = decision.status === 'gone' ? await this.afterGone(row) : decision;
-      if (result.statusCode !== null) freeSlot();
+      if (result.statusCode !== null) onAnswer();
       await this.recorder.record({ delivery: row, startedAt, ...result, next });
     } catch (error) {
       // The lease expires and the delivery is retried: nothing is lost.

@@ -132,8 +132,12 @@ export class DispatcherFixture {
     );
   }
 
+  /** Stops the app and drops the database it made, also after a start that failed. */
   async close(): Promise<void> {
-    await this.app.close();
-    await this.dropDatabase?.();
+    try {
+      if (this.app) await this.app.close();
+    } finally {
+      await this.dropDatabase?.();
+    }
   }
 }
