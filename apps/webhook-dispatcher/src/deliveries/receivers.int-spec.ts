@@ -23,13 +23,22 @@ const trickyEventData = {
   settled: true,
 };
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
+/**
+ * A free port below Linux's ephemeral range (32768 and up). The receiver binds it only after
+ * this check lets go of it; a port from the ephemeral range could meanwhile be handed to any
+ * outgoing connection of the suite (Kafka, PostgreSQL), one below it only to a process that
+ * asks for it by number.
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((done) => {
+      const server = createServer()
+        .once('error', () => done(false))
+        .listen(port, '127.0.0.1', () => server.close(() => done(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 /** Whether something listens on the port yet (an interpreter may take seconds to start on a busy machine). */
