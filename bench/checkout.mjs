@@ -13,7 +13,6 @@
 // measured again while it works through them. Tables: each measurement's median round and the
 // CPU per operation of every process.
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
 
@@ -21,6 +20,7 @@ import { log, waitUntilReady } from '../tools/lib.mjs';
 import { paced } from './paced.mjs';
 import {
   beforeRound,
+  benchOptions,
   CpuMeter,
   createPartner,
   finish,
@@ -33,30 +33,24 @@ import {
   startApp,
 } from './support.mjs';
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '10' },
-    rounds: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '16' },
-    drain: { type: 'string', default: '20000' },
-    backlog: { type: 'string', default: '200000' },
-    'warm-up': { type: 'string', default: '10' },
-    profile: { type: 'string' },
-  },
-});
-const [seconds, rounds, connections, drain, backlog] = [
-  Number(values.seconds),
-  Number(values.rounds),
-  Number(values.connections),
-  Number(values.drain),
-  Number(values.backlog),
-];
+const {
+  seconds,
+  rounds,
+  connections,
+  drain,
+  backlog,
+  'warm-up': warmUp,
+  profile,
+} = benchOptions(
+  { seconds: 10, rounds: 3, connections: 16, drain: 20_000, backlog: 200_000, 'warm-up': 10 },
+  { profiles: true },
+);
 
 const { env, startedKafka, pg } = await prepare('payments_bench_checkout');
 const require = createRequire(import.meta.url);
 require('../tools/runtime/register-paths.cjs');
 // --profile writes V8 CPU profiles of the three apps into <dir> (open them in Chrome's DevTools).
-const profiling = { cpuProfileDir: values.profile };
+const profiling = { cpuProfileDir: profile };
 const apps = {
   'checkout-gateway': startApp('checkout-gateway', 14300, env, profiling),
   'card-processor': startApp('card-processor', 14301, env, profiling),
@@ -151,14 +145,14 @@ try {
     });
   };
 
-  log(`warming up for ${values['warm-up']} s`);
+  log(`warming up for ${warmUp} s`);
   await measure({
     path: () => '/payin/charge/requests',
     headers,
     body: checkoutBody,
-    duration: Number(values['warm-up']),
+    duration: warmUp,
   });
-  await payments({ headers, duration: Number(values['warm-up']) });
+  await payments({ headers, duration: warmUp });
 
   const results = { creates: [], payments: [], paced: [], drained: [], backlog: [] };
   for (let round = 1; round <= rounds; round += 1) {

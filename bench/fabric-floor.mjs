@@ -15,13 +15,12 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 
 import { ensureBuild, ensureDependencies, ensureKafka, log } from '../tools/lib.mjs';
-import { CpuMeter, finish, median, perOperation, printCpuTable, printTable, quiet } from './support.mjs';
+import { benchOptions, CpuMeter, finish, median, perOperation, printCpuTable, printTable, quiet } from './support.mjs';
 
 const commands = 'bench.floor.commands.v1';
 const replies = 'bench.floor.replies.v1';
@@ -141,13 +140,16 @@ function startRole(role, port) {
 }
 
 async function bench() {
-  const { values } = parseArgs({
-    options: {
-      seconds: { type: 'string', default: '20' },
-      rounds: { type: 'string', default: '3' },
-      connections: { type: 'string', default: '16' },
-      'warm-up': { type: 'string', default: '10' },
-    },
+  const {
+    seconds,
+    rounds,
+    connections,
+    'warm-up': warmUp,
+  } = benchOptions({
+    seconds: 20,
+    rounds: 3,
+    connections: 16,
+    'warm-up': 10,
   });
   ensureDependencies();
   const startedKafka = ensureKafka();
@@ -163,25 +165,25 @@ async function bench() {
     autocannon({
       url: `http://127.0.0.1:${port}${path}`,
       method: 'POST',
-      connections: Number(values.connections),
+      connections,
       duration,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ amount: 1000, reference: 'floor' }),
     });
-  log(`warming up for ${values['warm-up']} s`);
-  await load('/floor', Number(values['warm-up']));
+  log(`warming up for ${warmUp} s`);
+  await load('/floor', warmUp);
   const rows = { '/floor': [], '/bare': [] };
-  for (let round = 1; round <= Number(values.rounds); round++) {
+  for (let round = 1; round <= rounds; round++) {
     for (const path of Object.keys(rows)) {
-      log(`round ${round}/${values.rounds}: ${path}, ${values.connections} clients, ${values.seconds} s`);
+      log(`round ${round}/${rounds}: ${path}, ${connections} clients, ${seconds} s`);
       const meter = new CpuMeter(processes);
       await quiet(meter);
       const before = meter.snapshot();
-      const result = await load(path, Number(values.seconds));
+      const result = await load(path, seconds);
       await quiet(meter);
       const done = result.requests.total;
       rows[path].push({
-        rate: done / Number(values.seconds),
+        rate: done / seconds,
         result,
         cpu: perOperation(meter.used(before, meter.snapshot()), done),
       });

@@ -11,13 +11,13 @@
 // --profile writes V8 CPU profiles of both apps into <dir> (open them in Chrome's DevTools).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
 
 import { log, waitUntilReady } from '../tools/lib.mjs';
 import {
   beforeRound,
+  benchOptions,
   CpuMeter,
   createPartner,
   finish,
@@ -30,25 +30,17 @@ import {
   startApp,
 } from './support.mjs';
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '20' },
-    rounds: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '16' },
-    outlets: { type: 'string', default: '20' },
-    'warm-up': { type: 'string', default: '10' },
-    profile: { type: 'string' },
-  },
-});
-const [seconds, rounds, connections, outletCount] = [
-  Number(values.seconds),
-  Number(values.rounds),
-  Number(values.connections),
-  Number(values.outlets),
-];
+const {
+  seconds,
+  rounds,
+  connections,
+  outlets: outletCount,
+  'warm-up': warmUp,
+  profile,
+} = benchOptions({ seconds: 20, rounds: 3, connections: 16, outlets: 20, 'warm-up': 10 }, { profiles: true });
 
 const { env, startedKafka, pg } = await prepare('payments_bench');
-const profiling = { cpuProfileDir: values.profile };
+const profiling = { cpuProfileDir: profile };
 const apps = {
   'outlet-service': startApp('outlet-service', 14003, env, profiling),
   'checkout-gateway': startApp('checkout-gateway', 14000, env, profiling),
@@ -180,8 +172,8 @@ try {
   await admin.end();
   await pgbench(['-i', '-s', '10', '-q']).done;
 
-  log(`warming up for ${values['warm-up']} s`);
-  await transferRound(wallets, headers, Number(values['warm-up']));
+  log(`warming up for ${warmUp} s`);
+  await transferRound(wallets, headers, warmUp);
   const transfers = [];
   const banks = [];
   for (let round = 1; round <= rounds; round += 1) {

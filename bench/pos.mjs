@@ -12,29 +12,25 @@
 // --profile writes a V8 CPU profile of pos-ingest into <dir> (open it in Chrome's DevTools).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
 
 import { log, root, waitUntilReady } from '../tools/lib.mjs';
-import { CpuMeter, finish, median, perOperation, prepare, printCpuTable, startApp } from './support.mjs';
+import { benchOptions, CpuMeter, finish, median, perOperation, prepare, printCpuTable, startApp } from './support.mjs';
 
-const { values } = parseArgs({
-  options: {
-    connections: { type: 'string', default: '32' },
-    seconds: { type: 'string', default: '10' },
-    rounds: { type: 'string', default: '3' },
-    'warm-up': { type: 'string', default: '15' },
-    profile: { type: 'string' },
-  },
-});
-const [connections, duration, rounds] = [Number(values.connections), Number(values.seconds), Number(values.rounds)];
+const {
+  connections,
+  seconds: duration,
+  rounds,
+  'warm-up': warmUp,
+  profile,
+} = benchOptions({ connections: 32, seconds: 10, rounds: 3, 'warm-up': 15 }, { profiles: true });
 
 const { env, startedKafka, pg } = await prepare('payments_bench_pos');
 const require = createRequire(import.meta.url);
 require('../tools/runtime/register-paths.cjs');
 const { Sealer, encryptPosPayload } = require('@payments/platform-crypto');
-const posIngest = startApp('pos-ingest', 14202, env, { cpuProfileDir: values.profile });
+const posIngest = startApp('pos-ingest', 14202, env, { cpuProfileDir: profile });
 const bareRoute = spawn(process.execPath, ['bench/bare-route.mjs'], {
   cwd: root,
   env: { ...env, PORT: '14299' },
@@ -105,7 +101,7 @@ try {
     { name: 'pos-ingest POST /pos', url: 'http://127.0.0.1:14202/pos', process: posIngest, results: [], sent: 0 },
   ];
   log('warming up both targets');
-  for (const target of targets) await run(target, bodies, Number(values['warm-up']));
+  for (const target of targets) await run(target, bodies, warmUp);
   // Rounds alternate between the targets, so a noisy neighbour on the machine hits both alike.
   for (let round = 1; round <= rounds; round += 1) {
     for (const target of targets) {

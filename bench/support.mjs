@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
 
 import {
   ensureBuild,
@@ -15,6 +16,27 @@ import {
   spawnApp,
   stopKafka,
 } from '../tools/lib.mjs';
+
+/**
+ * The bench's command line: `--name value` for each of `defaults`, answered as numbers (a value
+ * that is not one stops the bench, naming the option), and `--profile <dir>` where the bench
+ * can write its apps' V8 CPU profiles.
+ */
+export function benchOptions(defaults, { profiles = false } = {}) {
+  const options = Object.fromEntries(
+    Object.entries(defaults).map(([name, value]) => [name, { type: 'string', default: String(value) }]),
+  );
+  if (profiles) options.profile = { type: 'string' };
+  const { values } = parseArgs({ options });
+  const parsed = { profile: values.profile };
+  for (const name of Object.keys(defaults)) {
+    const number = Number(values[name]);
+    if (!Number.isFinite(number) || number < 0)
+      throw new Error(`--${name} takes a number of 0 or more, not ${values[name]}`);
+    parsed[name] = number;
+  }
+  return parsed;
+}
 
 /** Prepares the machine and an empty database; returns the environment for the apps. */
 export async function prepare(database) {

@@ -13,11 +13,11 @@
 // autovacuum keeps a production server's.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { parseArgs } from 'node:util';
 
 import { log, waitUntilReady } from '../tools/lib.mjs';
 import {
   beforeRound,
+  benchOptions,
   CpuMeter,
   createPartner,
   finish,
@@ -30,24 +30,14 @@ import {
   startApp,
 } from './support.mjs';
 
-const { values } = parseArgs({
-  options: {
-    endpoints: { type: 'string', default: '100' },
-    burst: { type: 'string', default: '10000' },
-    single: { type: 'string', default: '5000' },
-    rate: { type: 'string', default: '1000' },
-    seconds: { type: 'string', default: '10' },
-    rounds: { type: 'string', default: '3' },
-  },
-});
-const [endpointCount, burst, single, rate, seconds, rounds] = [
-  'endpoints',
-  'burst',
-  'single',
-  'rate',
-  'seconds',
-  'rounds',
-].map((name) => Number(values[name]));
+const {
+  endpoints: endpointCount,
+  burst,
+  single,
+  rate,
+  seconds,
+  rounds,
+} = benchOptions({ endpoints: 100, burst: 10_000, single: 5_000, rate: 1_000, seconds: 10, rounds: 3 });
 
 const { env, startedKafka } = await prepare('payments_bench_webhooks');
 // The receivers are on this machine: a developer's setting, never a production one.
