@@ -25,6 +25,6 @@ export class Env extends PlatformEnv {
   /** How often the key audit trail notes rolled key pairs whose grace has ended. */
   @IntSetting(100, 600_000) KEY_EXPIRY_POLL_MS: number = 10_000;
 
-  /** How long a request waits for outlet-service or webhook-dispatcher before answering 503. */
+  /** How long a request waits for card-processor, outlet-service or webhook-dispatcher before answering 503. */
   @IntSetting(500, 60_000) SERVICE_TIMEOUT_MS: number = 8000;
 }
