@@ -143,6 +143,23 @@ describe('outlets, wallets and transfers through the gateway', () => {
     expect(foreign.text.replace(theirs, 'ID')).toBe(unknown.text.replace(unknownId, 'ID'));
   });
 
+  it('credits only the caller’s own accounts in the sandbox: another business’s number answers as an unknown one', async () => {
+    type Outlet = { outletId: string; collectionWallet: { accountNumber: string; ledgerBalance: string } };
+    const theirs = (await call<Outlet>(partner, 'POST', '/outlets', { accountName: 'Their Till' })).body.data;
+    const theirNumber = theirs.collectionWallet.accountNumber;
+    const unknownNumber = '0000000001';
+    const credit = (accountNumber: string) =>
+      call(other, 'POST', `/sandbox/virtual-accounts/${accountNumber}/credit`, {
+        amount: '5000',
+        sessionId: randomUUID(),
+      });
+    const [unknown, foreign] = [await credit(unknownNumber), await credit(theirNumber)];
+    expect(unknown.body).toMatchObject({ statusCode: 404, data: { code: 'VIRTUAL_ACCOUNT_NOT_FOUND' } });
+    expect(foreign.text.replace(theirNumber, 'N')).toBe(unknown.text.replace(unknownNumber, 'N'));
+    const after = await call<Outlet>(partner, 'GET', `/outlets/${theirs.outletId}`);
+    expect(after.body.data.collectionWallet.ledgerBalance).toBe('0');
+  });
+
   it('paginates search within the caller’s business and bounds the page size', async () => {
     const page = await call<{ items: unknown[]; meta: { page: number; limit: number; total: number } }>(
       other,

@@ -94,6 +94,46 @@ describe('checkout outcomes in the ledger', () => {
     expect(await entries('checkout', reference)).toBe(0);
   });
 
+  it("credits only the caller's own accounts: another business's answer as unknown numbers, and move nothing", async () => {
+    const owner = await fixture.business();
+    const reference = newCheckout();
+    const checkoutAccount = (
+      await ok<{ accountNumber: string }>({
+        type: 'assignCheckoutAccount',
+        businessId: owner,
+        checkoutReference: reference,
+        amount: '5000',
+        expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+      })
+    ).accountNumber;
+    const outlet = await fixture.outlet(owner);
+    const sessionId = randomUUID();
+    for (const accountNumber of [checkoutAccount, outlet.collectionWallet.accountNumber]) {
+      expect(await transfer(accountNumber, sessionId)).toMatchObject({
+        ok: false,
+        error: { code: 'VIRTUAL_ACCOUNT_NOT_FOUND', status: 404 },
+      });
+    }
+    expect(await decidedEvents(reference)).toEqual([]);
+    expect(await fixture.balances(outlet.collectionWallet.walletId)).toEqual({ ledger: 0n, available: 0n });
+
+    // The owner's own credits go through, the first under the session id the refused caller used.
+    const own = (accountNumber: string, ownSessionId: string) =>
+      ok<{ netAmount: string }>({
+        type: 'creditVirtualAccount',
+        businessId: owner,
+        accountNumber,
+        sessionId: ownSessionId,
+        request: { amount: '5000' },
+      });
+    await own(checkoutAccount, sessionId);
+    expect(await decidedEvents(reference)).toEqual([
+      expect.objectContaining({ status: 'SUCCESS', method: 'pay-with-transfer' }),
+    ]);
+    const { netAmount } = await own(outlet.collectionWallet.accountNumber, randomUUID());
+    expect((await fixture.balances(outlet.collectionWallet.walletId)).ledger).toBe(BigInt(netAmount));
+  });
+
   it('answers closing with SUCCESS when a transfer paid the checkout first', async () => {
     const reference = newCheckout();
     const account = await accountFor(reference);

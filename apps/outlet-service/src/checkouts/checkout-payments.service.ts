@@ -89,18 +89,20 @@ export class CheckoutPaymentsService {
   }
 
   /**
-   * Money arrived on an account number that is not a wallet: maybe a checkout's (null when not).
-   * The rail's session id makes a repeated notification answer as the first one did. The sandbox
-   * bank refuses what the checkout cannot take, so nothing lands half-matched.
+   * Money arrived on an account number that is not a wallet: maybe a checkout's (null when not,
+   * or when `holder` is given and is not the checkout's business). The rail's session id makes a
+   * repeated notification answer as the first one did. The sandbox bank refuses what the checkout
+   * cannot take, so nothing lands half-matched.
    */
   async receiveTransfer(
     em: EntityManager,
     accountNumber: string,
     sessionId: string,
     request: CreditVirtualAccountRequest,
+    holder?: string,
   ): Promise<CreditVirtualAccountResult | null> {
     const account = await this.accounts.lockSandboxAccount(em, accountNumber);
-    if (!account) return null;
+    if (!account || (holder !== undefined && account.business_id !== holder)) return null;
     const key = { namespace: 'session', reference: sessionId } as const;
     return this.commands.once(
       em,

@@ -40,9 +40,7 @@ export class OutletCommandsController {
     creditVirtualAccount: (command) =>
       this.funding.execute(command.accountNumber, command.request, {
         sessionId: command.sessionId,
-        idempotency: command.idempotencyKey
-          ? { businessId: command.businessId, key: command.idempotencyKey }
-          : undefined,
+        caller: { businessId: command.businessId, idempotencyKey: command.idempotencyKey },
       }),
     assignCheckoutAccount: (command) =>
       this.checkoutPayments.assignAccount(

@@ -14,8 +14,13 @@ import { WalletsRepository } from '../wallets/wallets.repository';
 export interface CreditOptions {
   /** The rail's session id; the gateway always gives one. */
   sessionId?: string;
-  /** The caller's Idempotency-Key: a retry with the same key and body gets the first answer. */
-  idempotency?: { businessId: string; key: string };
+  /**
+   * The business that asked the sandbox simulator for this credit: only its own accounts take
+   * it. Another business's account answers as an unknown number does, so a caller neither moves
+   * money into it nor learns that it exists. With its Idempotency-Key, a retry with the same key
+   * and body gets the first answer.
+   */
+  caller?: { businessId: string; idempotencyKey?: string };
 }
 
 /**
@@ -41,13 +46,13 @@ export class CreditVirtualAccountUseCase {
   ): Promise<CreditVirtualAccountResult> {
     const sessionId = options.sessionId ?? request.sessionId ?? newUlid();
     return this.dataSource.transaction(async (em) => {
-      const credit = () => this.credit(em, accountNumber, sessionId, request);
-      if (!options.idempotency) return credit();
-      const { businessId, key } = options.idempotency;
+      const credit = () => this.credit(em, accountNumber, sessionId, request, options.caller?.businessId);
+      if (!options.caller?.idempotencyKey) return credit();
+      const { businessId, idempotencyKey } = options.caller;
       return this.commands.once(
         em,
         businessId,
-        { namespace: 'idempotency-key', reference: key },
+        { namespace: 'idempotency-key', reference: idempotencyKey },
         'sandbox_credit',
         { accountNumber, ...request },
         credit,
@@ -60,12 +65,14 @@ export class CreditVirtualAccountUseCase {
     accountNumber: string,
     sessionId: string,
     request: CreditVirtualAccountRequest,
+    holder: string | undefined,
   ): Promise<CreditVirtualAccountResult> {
-    const forCheckout = await this.checkoutPayments.receiveTransfer(em, accountNumber, sessionId, request);
+    const forCheckout = await this.checkoutPayments.receiveTransfer(em, accountNumber, sessionId, request, holder);
     if (forCheckout) return forCheckout;
     const account = await this.wallets.byAccountNumber(em, accountNumber);
-    // Sandbox money never lands in a live business's account.
-    if (!account || account.mode !== 'test' || account.type === 'rail') {
+    // Sandbox money never lands in a live business's account, nor in another business's.
+    const othersAccount = holder !== undefined && account?.businessId !== holder;
+    if (!account || othersAccount || account.mode !== 'test' || account.type === 'rail') {
       throw apiError('VIRTUAL_ACCOUNT_NOT_FOUND', `Virtual account ${accountNumber} not found`);
     }
     const businessId = account.businessId;
