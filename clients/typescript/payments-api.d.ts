@@ -371,7 +371,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Simulate an inbound bank transfer to a virtual account (test keys only) */
+        /** Simulate an inbound bank transfer to one of your virtual accounts (test keys only) */
         post: operations["SandboxController_credit"];
         delete?: never;
         options?: never;

@@ -14,7 +14,7 @@ export class SandboxController {
 
   @Route.post(
     'virtual-accounts/:accountNumber/credit',
-    'Simulate an inbound bank transfer to a virtual account (test keys only)',
+    'Simulate an inbound bank transfer to one of your virtual accounts (test keys only)',
   )
   @AcceptsIdempotencyKey()
   @Answers(CreditVirtualAccountResponse, 'Virtual account credited', 403, 404, 422, 503)
