@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 
 import autocannon from 'autocannon';
 
-import { log, waitUntilReady } from '../tools/lib.mjs';
+import { log, onPostgres, waitUntilReady } from '../tools/lib.mjs';
 import { paced } from './paced.mjs';
 import {
   beforeRound,
@@ -46,7 +46,7 @@ const {
   { profiles: true },
 );
 
-const { env, startedKafka, pg } = await prepare('payments_bench_checkout');
+const { env, startedKafka } = await prepare('payments_bench_checkout');
 const require = createRequire(import.meta.url);
 require('../tools/runtime/register-paths.cjs');
 // --profile writes V8 CPU profiles of the three apps into <dir> (open them in Chrome's DevTools).
@@ -221,17 +221,15 @@ try {
  * the rate they were worked through at, and the CPU each cost from the queue to the ledger.
  */
 async function drainPos(count, businessId, batch) {
-  const ledger = new pg.Client({ connectionString: env.DATABASE_URL });
-  await ledger.connect();
-  const credited = async () =>
-    Number(
-      (
-        await ledger.query(`SELECT count(*) FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'pos'`, [
-          businessId,
-        ])
-      ).rows[0].count,
-    );
-  try {
+  return onPostgres(async (ledger) => {
+    const credited = async () =>
+      Number(
+        (
+          await ledger.query(`SELECT count(*) FROM outlets.journal_entries WHERE business_id = $1 AND kind = 'pos'`, [
+            businessId,
+          ])
+        ).rows[0].count,
+      );
     const target = (await credited()) + count;
     await quiet(meter);
     const before = meter.snapshot();
@@ -241,9 +239,7 @@ async function drainPos(count, businessId, batch) {
     const perSecond = count / ((performance.now() - started) / 1000);
     await quiet(meter);
     return { perSecond, cpu: perOperation(meter.used(before, meter.snapshot()), count) };
-  } finally {
-    await ledger.end();
-  }
+  }, env.DATABASE_URL);
 }
 
 /** Publishes accepted POS transactions as pos-ingest would, sealed with the shared card key. */

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 
 import autocannon from 'autocannon';
 
-import { log, waitUntilReady } from '../tools/lib.mjs';
+import { log, recreateDatabase, waitUntilReady } from '../tools/lib.mjs';
 import {
   beforeRound,
   benchOptions,
@@ -39,7 +39,7 @@ const {
   profile,
 } = benchOptions({ seconds: 20, rounds: 3, connections: 16, outlets: 20, 'warm-up': 10 }, { profiles: true });
 
-const { env, startedKafka, pg } = await prepare('payments_bench');
+const { env, startedKafka } = await prepare('payments_bench');
 const profiling = { cpuProfileDir: profile };
 const apps = {
   'outlet-service': startApp('outlet-service', 14003, env, profiling),
@@ -165,11 +165,7 @@ try {
   }
 
   log('initialising pgbench (scale 10)');
-  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${pgbenchDatabase} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${pgbenchDatabase}`);
-  await admin.end();
+  await recreateDatabase(pgbenchDatabase);
   await pgbench(['-i', '-s', '10', '-q']).done;
 
   log(`warming up for ${warmUp} s`);

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 
 import autocannon from 'autocannon';
 
-import { log, root, waitUntilReady } from '../tools/lib.mjs';
+import { log, onPostgres, root, waitUntilReady } from '../tools/lib.mjs';
 import { benchOptions, CpuMeter, finish, median, perOperation, prepare, printCpuTable, startApp } from './support.mjs';
 
 const {
@@ -26,7 +26,7 @@ const {
   profile,
 } = benchOptions({ connections: 32, seconds: 10, rounds: 3, 'warm-up': 15 }, { profiles: true });
 
-const { env, startedKafka, pg } = await prepare('payments_bench_pos');
+const { env, startedKafka } = await prepare('payments_bench_pos');
 const require = createRequire(import.meta.url);
 require('../tools/runtime/register-paths.cjs');
 const { Sealer, encryptPosPayload } = require('@payments/platform-crypto');
@@ -62,15 +62,17 @@ function run(target, bodies, seconds = duration) {
 
 try {
   await Promise.all([waitUntilReady('http://127.0.0.1:14202/health/ready', 90_000)]);
-  const db = new pg.Client({ connectionString: env.DATABASE_URL });
-  await db.connect();
   const [businessId, posKey, serial] = ['01BENCHBUSINESS0000000000A', 'AbCdEfGh12345678', 'SN-BENCH-1'];
-  await db.query(`INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, 'test', $2)`, [
-    businessId,
-    new Sealer(env.DATA_ENCRYPTION_KEY).seal(posKey, businessId),
-  ]);
-  await db.query(`INSERT INTO pos_ingest.terminals (serial_number, business_id) VALUES ($1, $2)`, [serial, businessId]);
-  await db.end();
+  await onPostgres(async (db) => {
+    await db.query(`INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, 'test', $2)`, [
+      businessId,
+      new Sealer(env.DATA_ENCRYPTION_KEY).seal(posKey, businessId),
+    ]);
+    await db.query(`INSERT INTO pos_ingest.terminals (serial_number, business_id) VALUES ($1, $2)`, [
+      serial,
+      businessId,
+    ]);
+  }, env.DATABASE_URL);
 
   log('preparing distinct encrypted transactions');
   const bodies = Array.from({ length: 400_000 }, (_, i) =>

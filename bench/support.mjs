@@ -43,7 +43,6 @@ export async function prepare(database) {
   ensureDependencies();
   const startedKafka = ensureKafka();
   ensureBuild();
-  const { default: pg } = await import('pg');
   await recreateDatabase(database);
   const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
   await skipEarlierMessages(brokers);
@@ -57,7 +56,7 @@ export async function prepare(database) {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
   };
-  return { env, startedKafka, pg };
+  return { env, startedKafka };
 }
 
 /**
