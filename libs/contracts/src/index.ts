@@ -35,6 +35,7 @@ export * from './messages/message-contracts';
 export * from './messages/outlet-commands.v1';
 export * from './messages/webhook-commands.v1';
 export * from './topics';
+export * from './validation/business-mode';
 export * from './validation/calendar-date';
 export * from './validation/json-numbers';
 export * from './validation/kobo-amount';

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   answeredSteps,
+  BusinessMode,
   CardAuthorizationRequest,
   CardChargeState,
   CardChargeSucceededV1,
@@ -45,7 +46,7 @@ export class CardChargesService {
 
   async start(command: {
     businessId: string;
-    mode: 'test' | 'live';
+    mode: BusinessMode;
     checkoutReference: string;
     amount: string;
     expiresAt?: string;

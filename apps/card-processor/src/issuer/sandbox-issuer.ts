@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { VerificationStep } from '@payments/contracts';
+import { BusinessMode, VerificationStep } from '@payments/contracts';
 
 export interface CardForAuthorisation {
   pan: string;
@@ -34,7 +34,7 @@ export const sandboxDeclines: Record<string, string> = {
  */
 @Injectable()
 export class SandboxIssuer {
-  authorise(card: CardForAuthorisation, mode: 'test' | 'live', now = new Date()): IssuerDecision {
+  authorise(card: CardForAuthorisation, mode: BusinessMode, now = new Date()): IssuerDecision {
     if (mode === 'live') return { approved: false, reason: 'Live card processing is not available yet' };
     const decline = sandboxDeclines[card.pan];
     if (decline) return { approved: false, reason: decline };

@@ -1,6 +1,5 @@
+import { BusinessMode } from '@payments/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-
-export type BusinessMode = 'test' | 'live';
 
 /** A partner. Its key pairs are in business_keys (BusinessKey). */
 @Entity({ name: 'businesses' })

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { BusinessProvisionedV1, BusinessProvisionedV1Payload, PartnerCredentials, Topics } from '@payments/contracts';
+import {
+  BusinessMode,
+  BusinessProvisionedV1,
+  BusinessProvisionedV1Payload,
+  PartnerCredentials,
+  Topics,
+} from '@payments/contracts';
 import {
   constantTimeEquals,
   hashSecret,
@@ -12,7 +18,7 @@ import { Outbox } from '@payments/platform-outbox';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 
-import { Business, BusinessMode } from './business.entity';
+import { Business } from './business.entity';
 import { BusinessKeysRepository } from './business-keys.repository';
 import { BusinessesRepository } from './businesses.repository';
 import { issueKeyPair } from './key-pairs';

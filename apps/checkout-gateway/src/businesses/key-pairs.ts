@@ -1,6 +1,6 @@
+import { BusinessMode } from '@payments/contracts';
 import { hashSecret, randomToken, Sealer } from '@payments/platform-crypto';
 
-import { BusinessMode } from './business.entity';
 import { BusinessKey } from './business-key.entity';
 
 /** A new key pair in clear, shown to its owner once, and the row that keeps it (hashed and sealed). */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BusinessMode } from '@payments/contracts';
 import { camelCased, firstRow } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
 import { EntityManager } from 'typeorm';
@@ -6,7 +7,7 @@ import { EntityManager } from 'typeorm';
 export interface Business {
   businessId: string;
   name: string;
-  mode: 'test' | 'live';
+  mode: BusinessMode;
   sweepEnabled: boolean;
   sweepThreshold: bigint;
   sweepIntervalSeconds: number;
@@ -15,7 +16,7 @@ export interface Business {
 interface BusinessRow {
   business_id: string;
   name: string;
-  mode: 'test' | 'live';
+  mode: BusinessMode;
   sweep_enabled: boolean;
   sweep_threshold: string;
   sweep_interval_seconds: number;
@@ -43,10 +44,7 @@ export class BusinessesRepository {
   }
 
   /** True if this call created the tenant. */
-  async insert(
-    em: EntityManager,
-    tenant: { businessId: string; name: string; mode: 'test' | 'live' },
-  ): Promise<boolean> {
+  async insert(em: EntityManager, tenant: { businessId: string; name: string; mode: BusinessMode }): Promise<boolean> {
     const rows: unknown[] = await em.query(
       `INSERT INTO outlets.tenants (business_id, name, mode) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING business_id`,
       [tenant.businessId, tenant.name, tenant.mode],

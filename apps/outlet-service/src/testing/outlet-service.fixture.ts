@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
+  BusinessMode,
   BusinessProvisionedV1,
   CommandReply,
   CreateOutletRequest,
@@ -120,7 +121,7 @@ export class OutletServiceFixture {
    * `pricing` is 'default', so tests about other things can count money in round figures.
    */
   async business(
-    mode: 'test' | 'live' = 'test',
+    mode: BusinessMode = 'test',
     businessId = ulid(),
     pricing: 'free' | 'default' = 'free',
   ): Promise<string> {

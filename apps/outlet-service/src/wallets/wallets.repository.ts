@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WalletResponse } from '@payments/contracts';
+import { BusinessMode, WalletResponse } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { camelCased, firstRow, singleRow } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
@@ -159,11 +159,8 @@ export class WalletsRepository {
   }
 
   /** The wallet behind a virtual account number, with its business's mode. */
-  async byAccountNumber(
-    em: EntityManager,
-    accountNumber: string,
-  ): Promise<(Wallet & { mode: 'test' | 'live' }) | null> {
-    const row = await firstRow<WalletRow & { mode: 'test' | 'live' }>(
+  async byAccountNumber(em: EntityManager, accountNumber: string): Promise<(Wallet & { mode: BusinessMode }) | null> {
+    const row = await firstRow<WalletRow & { mode: BusinessMode }>(
       em,
       `SELECT w.*, t.mode FROM outlets.wallets w JOIN outlets.tenants t USING (business_id) WHERE w.account_number = $1`,
       [accountNumber],

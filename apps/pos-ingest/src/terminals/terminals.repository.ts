@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BusinessMode } from '@payments/contracts';
 import { firstRow } from '@payments/platform-database';
 import { DataSource } from 'typeorm';
 
@@ -7,7 +8,7 @@ export interface TerminalRow {
   serial_number: string;
   business_id: string;
   outlet_id: string | null;
-  mode: 'test' | 'live';
+  mode: BusinessMode;
   pos_key_sealed: string;
 }
 
@@ -37,7 +38,7 @@ export class TerminalsRepository {
   }
 
   /** Keeps a business's POS key, still sealed; a second call for the same business changes nothing. */
-  async addBusiness(businessId: string, mode: 'test' | 'live', posKeySealed: string): Promise<void> {
+  async addBusiness(businessId: string, mode: BusinessMode, posKeySealed: string): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
       [businessId, mode, posKeySealed],

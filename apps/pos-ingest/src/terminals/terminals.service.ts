@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BusinessMode } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { LRUCache } from 'lru-cache';
 
@@ -9,7 +10,7 @@ export interface Terminal {
   serialNumber: string;
   businessId: string;
   outletId: string | null;
-  mode: 'test' | 'live';
+  mode: BusinessMode;
   posKey: string;
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { PosPayload } from '@payments/contracts';
+import { BusinessMode, PosPayload } from '@payments/contracts';
 import { encryptPosPayload, Sealer } from '@payments/platform-crypto';
 import { approvedPosCard, samplePosPayload, startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
@@ -46,7 +46,7 @@ export class PosIngestFixture {
   /** A business with a POS key and one terminal; returns the serial number and the key. */
   async terminal(
     posKey = 'AbCdEfGh12345678',
-    mode: 'test' | 'live' = 'test',
+    mode: BusinessMode = 'test',
   ): Promise<{ serialNumber: string; posKey: string; businessId: string }> {
     const businessId = ulid();
     await this.dataSource.query(

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
 import { Injectable } from '@nestjs/common';
-import { WebhookEndpointResponse } from '@payments/contracts';
+import { BusinessMode, WebhookEndpointResponse } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
 
@@ -52,7 +52,7 @@ export class EndpointSettings {
    * businesses where a developer allowed them), and https for live businesses. The sender
    * checks again at connect time.
    */
-  private async assertAllowed(url: string, mode: 'test' | 'live'): Promise<void> {
+  private async assertAllowed(url: string, mode: BusinessMode): Promise<void> {
     const parsed = new URL(url);
     if (mode === 'live' && parsed.protocol !== 'https:')
       throw apiError('WEBHOOK_URL_NOT_ALLOWED', 'Live webhook URLs must use https');

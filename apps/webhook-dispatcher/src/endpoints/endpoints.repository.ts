@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
+import { BusinessMode } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { firstRow } from '@payments/platform-database';
 import { LRUCache } from 'lru-cache';
@@ -8,7 +9,7 @@ import { DataSource, EntityManager } from 'typeorm';
 
 export interface Endpoint {
   businessId: string;
-  mode: 'test' | 'live';
+  mode: BusinessMode;
   url: string | null;
   apiKey: string;
   /** The key the business rolled, while its grace lasts: webhooks carry its signature too. */
@@ -20,7 +21,7 @@ export interface Endpoint {
 
 interface EndpointRow {
   business_id: string;
-  mode: 'test' | 'live';
+  mode: BusinessMode;
   url: string | null;
   api_key_sealed: string;
   previous_api_key_sealed: string | null;
@@ -48,7 +49,7 @@ export class EndpointsRepository {
 
   async provision(
     em: EntityManager,
-    endpoint: { businessId: string; mode: 'test' | 'live'; url: string | null; sealedApiKey: string },
+    endpoint: { businessId: string; mode: BusinessMode; url: string | null; sealedApiKey: string },
   ) {
     const signingSecret = `whsec_${randomBytes(32).toString('base64')}`;
     await em.query(

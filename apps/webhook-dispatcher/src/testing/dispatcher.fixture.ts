@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BusinessProvisionedV1, CommandReply, PartnerEventV1, WebhookCommand } from '@payments/contracts';
+import { BusinessMode, BusinessProvisionedV1, CommandReply, PartnerEventV1, WebhookCommand } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { commandReply } from '@payments/platform-envelope';
 import { privateDatabaseUrl, startTestApp } from '@payments/testing';
@@ -77,17 +77,14 @@ export class DispatcherFixture {
     return this.app.get(DataSource);
   }
 
-  async business(url: string | null, mode: 'test' | 'live' = 'test'): Promise<TestBusiness> {
+  async business(url: string | null, mode: BusinessMode = 'test'): Promise<TestBusiness> {
     const pending = this.pendingBusiness(url, mode);
     await pending.provision();
     return pending;
   }
 
   /** A business whose onboarding event has not arrived yet: provision() delivers it. */
-  pendingBusiness(
-    url: string | null,
-    mode: 'test' | 'live' = 'test',
-  ): TestBusiness & { provision: () => Promise<void> } {
+  pendingBusiness(url: string | null, mode: BusinessMode = 'test'): TestBusiness & { provision: () => Promise<void> } {
     const businessId = ulid();
     const apiKey = `pk_${mode}_${randomBytes(12).toString('hex')}`;
     const provision = () =>

@@ -1,6 +1,7 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString } from 'class-validator';
 
 import { ForBusiness } from '../messages/scopes';
+import { BusinessMode, IsBusinessMode } from '../validation/business-mode';
 
 /**
  * A partner was onboarded, on Topics.businessEvents. Secrets travel sealed (AES-256-GCM,
@@ -13,8 +14,8 @@ export class BusinessProvisionedV1Payload extends ForBusiness {
   @IsString()
   name!: string;
 
-  @IsIn(['test', 'live'])
-  mode!: 'test' | 'live';
+  @IsBusinessMode()
+  mode!: BusinessMode;
 
   @IsOptional()
   @IsString()

@@ -1,6 +1,7 @@
-import { IsIn, IsNotEmpty, IsString } from 'class-validator';
+import { IsNotEmpty, IsString } from 'class-validator';
 
 import { PosPayload } from '../http/pos/pos-submission';
+import { BusinessMode, IsBusinessMode } from '../validation/business-mode';
 import { PosTransactionFields } from './pos-transaction-fields';
 
 /**
@@ -11,8 +12,8 @@ export const PosTransactionAcceptedV1 = 'pos.transaction.accepted.v1';
 
 export class PosTransactionAcceptedV1Payload extends PosTransactionFields {
   /** test: the sandbox issuer decides; live: real card rails. */
-  @IsIn(['test', 'live'])
-  mode!: 'test' | 'live';
+  @IsBusinessMode()
+  mode!: BusinessMode;
 
   @IsString()
   sequenceNumber!: string;

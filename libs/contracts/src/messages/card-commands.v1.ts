@@ -1,6 +1,7 @@
 import { IsBoolean, IsIn, IsISO8601, IsNotEmpty, IsString } from 'class-validator';
 
 import type { CardChargeResponse } from '../http/checkout/card.dto';
+import { BusinessMode, IsBusinessMode } from '../validation/business-mode';
 import { IsKoboAmount } from '../validation/kobo-amount';
 import { ForCheckout } from './scopes';
 
@@ -13,8 +14,8 @@ export class StartChargeCommand extends ForCheckout {
   @IsIn(['startCharge'])
   type!: 'startCharge';
 
-  @IsIn(['test', 'live'])
-  mode!: 'test' | 'live';
+  @IsBusinessMode()
+  mode!: BusinessMode;
 
   @IsKoboAmount()
   amount!: string;

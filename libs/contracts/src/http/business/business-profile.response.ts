@@ -1,4 +1,6 @@
-import { IsIn, IsISO8601, IsOptional, IsString, IsUrl } from 'class-validator';
+import { IsISO8601, IsOptional, IsString, IsUrl } from 'class-validator';
+
+import { BusinessMode, IsBusinessMode } from '../../validation/business-mode';
 
 /** GET /business: the business behind the calling keys, so integrators can check their setup. */
 export class BusinessProfileResponse {
@@ -9,8 +11,8 @@ export class BusinessProfileResponse {
   name!: string;
 
   /** `test` keys act on the sandbox; `live` keys on real rails. */
-  @IsIn(['test', 'live'])
-  mode!: 'test' | 'live';
+  @IsBusinessMode()
+  mode!: BusinessMode;
 
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false })
