@@ -17,7 +17,7 @@ export * from './http/checkout/checkout.dto';
 export * from './http/checkout/hosted-checkout.dto';
 export * from './http/outlets/create-outlet.request';
 export * from './http/outlets/outlet.response';
-export * from './http/outlets/search-outlets.query';
+export * from './http/outlets/search-outlets';
 export * from './http/outlets/sweep-settings.request';
 export * from './http/page.query';
 export * from './http/pos/pos-submission';

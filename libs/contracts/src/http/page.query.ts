@@ -28,3 +28,16 @@ export class PageQuery {
   @QueryInt(1, MAX_PAGE_SIZE)
   limit: number = 20;
 }
+
+/** Where a page stands in a listing that answers `meta` beside its items. */
+export class PageMeta {
+  @IsInt()
+  page!: number;
+
+  @IsInt()
+  limit!: number;
+
+  /** Matching items across all pages. */
+  @IsInt()
+  total!: number;
+}

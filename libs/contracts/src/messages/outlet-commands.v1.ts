@@ -15,7 +15,8 @@ import {
 import { CheckoutOutcome } from '../events/checkout-decided.v1';
 import { PaymentMethod, paymentMethods } from '../http/checkout/checkout.dto';
 import { CreateOutletRequest } from '../http/outlets/create-outlet.request';
-import type { OutletPageResponse, OutletResponse, WalletResponse } from '../http/outlets/outlet.response';
+import type { OutletResponse, WalletResponse } from '../http/outlets/outlet.response';
+import type { OutletPageResponse } from '../http/outlets/search-outlets';
 import { SweepSettingsRequest, SweepSettingsResponse } from '../http/outlets/sweep-settings.request';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../http/page.query';
 import { CreateRefundRequest, RefundResponse } from '../http/refunds/refunds.dto';

@@ -1,6 +1,6 @@
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, Matches } from 'class-validator';
 
-import { Nested, NestedList } from '../../validation/nested';
+import { Nested } from '../../validation/nested';
 
 export const walletTypes = ['collection', 'deposit', 'settlement'] as const;
 export type WalletType = (typeof walletTypes)[number];
@@ -59,24 +59,4 @@ export class OutletResponse {
 
   @IsISO8601()
   createdAt!: string;
-}
-
-export class PageMeta {
-  @IsInt()
-  page!: number;
-
-  @IsInt()
-  limit!: number;
-
-  /** Matching outlets across all pages. */
-  @IsInt()
-  total!: number;
-}
-
-export class OutletPageResponse {
-  @NestedList(() => OutletResponse)
-  items!: OutletResponse[];
-
-  @Nested(() => PageMeta)
-  meta!: PageMeta;
 }
