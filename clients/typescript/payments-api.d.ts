@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** The business behind the calling keys: check your credentials and mode */
-        get: operations["BusinessController_profile"];
+        get: operations["getBusiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -31,7 +31,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Issue a new key pair; the pair in use keeps working for the grace period you choose (0 to 72 hours) */
-        post: operations["BusinessController_roll"];
+        post: operations["rollKeys"];
         delete?: never;
         options?: never;
         head?: never;
@@ -46,7 +46,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your key pairs (never the keys themselves) and the audit trail of their creation, rolls and expiry */
-        get: operations["BusinessController_keyList"];
+        get: operations["listKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -65,7 +65,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start a checkout: a reference and the hosted page link to send the customer to */
-        post: operations["CheckoutsController_create"];
+        post: operations["createCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -80,7 +80,7 @@ export interface paths {
             cookie?: never;
         };
         /** The checkout as it is now: verify its status before you fulfil */
-        get: operations["CheckoutsController_get"];
+        get: operations["getCheckout"];
         put?: never;
         post?: never;
         delete?: never;
@@ -99,7 +99,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Charge a card for the checkout; the answer says which verification comes next */
-        post: operations["CardPaymentsController_pay"];
+        post: operations["payByCard"];
         delete?: never;
         options?: never;
         head?: never;
@@ -116,7 +116,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Answer the verification the last answer asked for: pin, otp, address, birthday or phone */
-        post: operations["CardPaymentsController_authorize"];
+        post: operations["authorizeCard"];
         delete?: never;
         options?: never;
         head?: never;
@@ -133,7 +133,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The dynamic bank account to pay this checkout into; the exact amount completes it */
-        post: operations["TransferAndQrController_transfer"];
+        post: operations["getTransferAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -150,7 +150,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The QR code a wallet app scans to pay this checkout */
-        post: operations["TransferAndQrController_qr"];
+        post: operations["getCheckoutQr"];
         delete?: never;
         options?: never;
         head?: never;
@@ -167,7 +167,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The sandbox wallet app scans a checkout QR code and pays it (test keys only) */
-        post: operations["TransferAndQrController_pay"];
+        post: operations["payWithQrWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -182,10 +182,10 @@ export interface paths {
             cookie?: never;
         };
         /** Find outlets by externalReference (exact) or accountName (prefix, any case) */
-        get: operations["OutletsController_search"];
+        get: operations["searchOutlets"];
         put?: never;
         /** Create an outlet with its collection and deposit wallets */
-        post: operations["OutletsController_create"];
+        post: operations["createOutlet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -201,7 +201,7 @@ export interface paths {
         };
         get?: never;
         /** Sweep collection wallets to the settlement wallet automatically */
-        put: operations["OutletsController_updateSweepSettings"];
+        put: operations["setSweepSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -217,7 +217,7 @@ export interface paths {
             cookie?: never;
         };
         /** Fetch one outlet with the live balances of its wallets */
-        get: operations["OutletsController_get"];
+        get: operations["getOutlet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -234,7 +234,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your settlement wallet: checkout payments and sweeps land here */
-        get: operations["WalletsController_settlement"];
+        get: operations["getSettlementWallet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -253,7 +253,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Move money between two wallets of your business; idempotent on reference */
-        post: operations["TransfersController_internal"];
+        post: operations["createInternalTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -270,7 +270,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Pay out from a deposit wallet to a bank account; settles asynchronously */
-        post: operations["TransfersController_bank"];
+        post: operations["createBankTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -285,7 +285,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your transactions, newest first, filtered and a page at a time */
-        get: operations["TransactionsController_list"];
+        get: operations["listTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -302,7 +302,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your transactions in a date range as CSV (UTF-8 with BOM, amounts in naira) */
-        get: operations["TransactionsController_export"];
+        get: operations["exportTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -319,7 +319,7 @@ export interface paths {
             cookie?: never;
         };
         /** One of your transactions, by its reference */
-        get: operations["TransactionsController_get"];
+        get: operations["getTransaction"];
         put?: never;
         post?: never;
         delete?: never;
@@ -338,7 +338,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Refund a paid checkout or POS payment, in full or in part; its amount is held at once */
-        post: operations["RefundsController_create"];
+        post: operations["createRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -353,7 +353,7 @@ export interface paths {
             cookie?: never;
         };
         /** A refund and its status: PENDING, then PROCESSED or FAILED */
-        get: operations["RefundsController_get"];
+        get: operations["getRefund"];
         put?: never;
         post?: never;
         delete?: never;
@@ -372,7 +372,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Simulate an inbound bank transfer to one of your virtual accounts (test keys only) */
-        post: operations["SandboxController_credit"];
+        post: operations["creditVirtualAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -387,9 +387,9 @@ export interface paths {
             cookie?: never;
         };
         /** Your webhook URL, its status and the Standard Webhooks signing secret */
-        get: operations["WebhooksController_endpoint"];
+        get: operations["getWebhookEndpoint"];
         /** Set the URL events are delivered to (re-enables an endpoint disabled by 410) */
-        put: operations["WebhooksController_setEndpoint"];
+        put: operations["setWebhookEndpoint"];
         post?: never;
         delete?: never;
         options?: never;
@@ -405,7 +405,7 @@ export interface paths {
             cookie?: never;
         };
         /** Deliveries, newest first; filter by status, event and creation time */
-        get: operations["WebhooksController_deliveries"];
+        get: operations["listDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -422,7 +422,7 @@ export interface paths {
             cookie?: never;
         };
         /** One delivery with every attempt: time, status code, latency, first 1 KB of the answer */
-        get: operations["WebhooksController_delivery"];
+        get: operations["getDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -441,7 +441,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a delivery again, as a new delivery with the same event id */
-        post: operations["WebhooksController_replay"];
+        post: operations["replayDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -458,7 +458,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a signed webhook.test event to your endpoint */
-        post: operations["WebhooksController_test"];
+        post: operations["sendTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -475,7 +475,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Submit an encrypted card transaction from a terminal; no key headers */
-        post: operations["PosRoute_submit"];
+        post: operations["submitPosTransaction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1116,7 +1116,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    BusinessController_profile: {
+    getBusiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -1152,7 +1152,7 @@ export interface operations {
             };
         };
     };
-    BusinessController_roll: {
+    rollKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -1210,7 +1210,7 @@ export interface operations {
             };
         };
     };
-    BusinessController_keyList: {
+    listKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -1246,7 +1246,7 @@ export interface operations {
             };
         };
     };
-    CheckoutsController_create: {
+    createCheckout: {
         parameters: {
             query?: never;
             header?: {
@@ -1298,7 +1298,7 @@ export interface operations {
             };
         };
     };
-    CheckoutsController_get: {
+    getCheckout: {
         parameters: {
             query?: never;
             header?: never;
@@ -1345,7 +1345,7 @@ export interface operations {
             };
         };
     };
-    CardPaymentsController_pay: {
+    payByCard: {
         parameters: {
             query?: never;
             header?: never;
@@ -1414,7 +1414,7 @@ export interface operations {
             };
         };
     };
-    CardPaymentsController_authorize: {
+    authorizeCard: {
         parameters: {
             query?: never;
             header?: never;
@@ -1483,7 +1483,7 @@ export interface operations {
             };
         };
     };
-    TransferAndQrController_transfer: {
+    getTransferAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -1548,7 +1548,7 @@ export interface operations {
             };
         };
     };
-    TransferAndQrController_qr: {
+    getCheckoutQr: {
         parameters: {
             query?: never;
             header?: never;
@@ -1604,7 +1604,7 @@ export interface operations {
             };
         };
     };
-    TransferAndQrController_pay: {
+    payWithQrWallet: {
         parameters: {
             query?: never;
             header?: never;
@@ -1689,7 +1689,7 @@ export interface operations {
             };
         };
     };
-    OutletsController_search: {
+    searchOutlets: {
         parameters: {
             query?: never;
             header?: never;
@@ -1743,7 +1743,7 @@ export interface operations {
             };
         };
     };
-    OutletsController_create: {
+    createOutlet: {
         parameters: {
             query?: never;
             header?: {
@@ -1804,7 +1804,7 @@ export interface operations {
             };
         };
     };
-    OutletsController_updateSweepSettings: {
+    setSweepSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -1862,7 +1862,7 @@ export interface operations {
             };
         };
     };
-    OutletsController_get: {
+    getOutlet: {
         parameters: {
             query?: never;
             header?: never;
@@ -1918,7 +1918,7 @@ export interface operations {
             };
         };
     };
-    WalletsController_settlement: {
+    getSettlementWallet: {
         parameters: {
             query?: never;
             header?: never;
@@ -1963,7 +1963,7 @@ export interface operations {
             };
         };
     };
-    TransfersController_internal: {
+    createInternalTransfer: {
         parameters: {
             query?: never;
             header?: never;
@@ -2030,7 +2030,7 @@ export interface operations {
             };
         };
     };
-    TransfersController_bank: {
+    createBankTransfer: {
         parameters: {
             query?: never;
             header?: never;
@@ -2106,7 +2106,7 @@ export interface operations {
             };
         };
     };
-    TransactionsController_list: {
+    listTransactions: {
         parameters: {
             query?: never;
             header?: never;
@@ -2151,7 +2151,7 @@ export interface operations {
             };
         };
     };
-    TransactionsController_export: {
+    exportTransactions: {
         parameters: {
             query?: never;
             header?: never;
@@ -2189,7 +2189,7 @@ export interface operations {
             };
         };
     };
-    TransactionsController_get: {
+    getTransaction: {
         parameters: {
             query?: never;
             header?: never;
@@ -2236,7 +2236,7 @@ export interface operations {
             };
         };
     };
-    RefundsController_create: {
+    createRefund: {
         parameters: {
             query?: never;
             header: {
@@ -2306,7 +2306,7 @@ export interface operations {
             };
         };
     };
-    RefundsController_get: {
+    getRefund: {
         parameters: {
             query?: never;
             header?: never;
@@ -2362,7 +2362,7 @@ export interface operations {
             };
         };
     };
-    SandboxController_credit: {
+    creditVirtualAccount: {
         parameters: {
             query?: never;
             header?: {
@@ -2443,7 +2443,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_endpoint: {
+    getWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -2488,7 +2488,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_setEndpoint: {
+    setWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -2546,7 +2546,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_deliveries: {
+    listDeliveries: {
         parameters: {
             query?: never;
             header?: never;
@@ -2600,7 +2600,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_delivery: {
+    getDelivery: {
         parameters: {
             query?: never;
             header?: never;
@@ -2656,7 +2656,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_replay: {
+    replayDelivery: {
         parameters: {
             query?: never;
             header?: never;
@@ -2721,7 +2721,7 @@ export interface operations {
             };
         };
     };
-    WebhooksController_test: {
+    sendTestWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -2775,7 +2775,7 @@ export interface operations {
             };
         };
     };
-    PosRoute_submit: {
+    submitPosTransaction: {
         parameters: {
             query?: never;
             header?: never;

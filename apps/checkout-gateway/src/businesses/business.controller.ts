@@ -17,7 +17,7 @@ export class BusinessController {
 
   @Route.get('', 'The business behind the calling keys: check your credentials and mode')
   @Answers(BusinessProfileResponse, 'Business retrieved')
-  profile(@CurrentBusiness() business: Business) {
+  getBusiness(@CurrentBusiness() business: Business) {
     return {
       businessId: business.id,
       name: business.name,
@@ -32,7 +32,7 @@ export class BusinessController {
     'Issue a new key pair; the pair in use keeps working for the grace period you choose (0 to 72 hours)',
   )
   @Answers(RolledKeysResponse, 'Keys rolled', 403, 422)
-  roll(
+  rollKeys(
     @CurrentBusiness() business: Business,
     @CallingApiKey() callingApiKey: string,
     @Body() request: RollKeysRequest,
@@ -46,7 +46,7 @@ export class BusinessController {
     'Your key pairs (never the keys themselves) and the audit trail of their creation, rolls and expiry',
   )
   @Answers(BusinessKeysResponse, 'Keys retrieved')
-  keyList(@CurrentBusiness() business: Business) {
+  listKeys(@CurrentBusiness() business: Business) {
     return this.keys.list(business.id);
   }
 }

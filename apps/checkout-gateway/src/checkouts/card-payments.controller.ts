@@ -12,7 +12,11 @@ export class CardPaymentsController {
 
   @Route.post('card-payment', 'Charge a card for the checkout; the answer says which verification comes next')
   @Answers(CardChargeResponse, 'Card charge processed', 404, 422, 503)
-  pay(@CurrentBusiness() business: Business, @Param('reference') reference: string, @Body() card: CardPaymentRequest) {
+  payByCard(
+    @CurrentBusiness() business: Business,
+    @Param('reference') reference: string,
+    @Body() card: CardPaymentRequest,
+  ) {
     return this.payments.pay(business, reference, card);
   }
 
@@ -21,7 +25,7 @@ export class CardPaymentsController {
     'Answer the verification the last answer asked for: pin, otp, address, birthday or phone',
   )
   @Answers(CardChargeResponse, 'Card verification processed', 404, 422, 503)
-  authorize(
+  authorizeCard(
     @CurrentBusiness() business: Business,
     @Param('reference') reference: string,
     @Body() answer: CardAuthorizationRequest,

@@ -14,7 +14,7 @@ export class CheckoutsController {
   @Route.post('', 'Start a checkout: a reference and the hosted page link to send the customer to')
   @AcceptsIdempotencyKey()
   @Answers(CreateCheckoutResponse, 'Checkout created successfully', 422)
-  create(
+  createCheckout(
     @CurrentBusiness() business: Business,
     @Body() request: CreateCheckoutRequest,
     @IdempotencyKey() idempotencyKey?: string,
@@ -24,7 +24,7 @@ export class CheckoutsController {
 
   @Route.get(':reference', 'The checkout as it is now: verify its status before you fulfil')
   @Answers(CheckoutResponse, 'Transaction retrieved', 404)
-  get(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
+  getCheckout(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.checkouts.get(business.id, reference);
   }
 }

@@ -20,19 +20,19 @@ export class TransferAndQrController {
     'The dynamic bank account to pay this checkout into; the exact amount completes it',
   )
   @Answers(CheckoutAccountResponse, 'Transfer details ready', 404, 422, 503)
-  transfer(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
+  getTransferAccount(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.methods.bankAccount(business, reference);
   }
 
   @Route.post('checkout/:reference/qr', 'The QR code a wallet app scans to pay this checkout')
   @Answers(CheckoutQrResponse, 'QR code ready', 404, 422)
-  qr(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
+  getCheckoutQr(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.methods.qr(business, reference);
   }
 
   @Route.post('sandbox/qr-wallet/pay', 'The sandbox wallet app scans a checkout QR code and pays it (test keys only)')
   @Answers(QrWalletPayResponse, 'Paid', 400, 403, 404, 422, 503)
-  pay(@CurrentBusiness() business: Business, @Body() request: QrWalletPayRequest) {
+  payWithQrWallet(@CurrentBusiness() business: Business, @Body() request: QrWalletPayRequest) {
     return this.methods.payQr(business, request.qrPayload);
   }
 }

@@ -22,7 +22,7 @@ export class OutletsController {
   @Route.post('', 'Create an outlet with its collection and deposit wallets')
   @AcceptsIdempotencyKey()
   @Answers(OutletResponse, 'Outlet created successfully', 422, 503)
-  create(
+  createOutlet(
     @CurrentBusiness() business: Business,
     @Body() request: CreateOutletRequest,
     @IdempotencyKey() idempotencyKey?: string,
@@ -38,19 +38,19 @@ export class OutletsController {
 
   @Route.get('', 'Find outlets by externalReference (exact) or accountName (prefix, any case)')
   @Answers(OutletPageResponse, 'Outlets retrieved successfully', 422, 503)
-  search(@CurrentBusiness() business: Business, @Query() query: SearchOutletsQuery) {
+  searchOutlets(@CurrentBusiness() business: Business, @Query() query: SearchOutletsQuery) {
     return this.outletService.send({ type: 'searchOutlets', businessId: business.id, ...query });
   }
 
   @Route.put('sweep-settings', 'Sweep collection wallets to the settlement wallet automatically')
   @Answers(SweepSettingsResponse, 'Sweep settings updated', 422, 503)
-  updateSweepSettings(@CurrentBusiness() business: Business, @Body() request: SweepSettingsRequest) {
+  setSweepSettings(@CurrentBusiness() business: Business, @Body() request: SweepSettingsRequest) {
     return this.outletService.send({ type: 'setSweepSettings', businessId: business.id, request });
   }
 
   @Route.get(':outletId', 'Fetch one outlet with the live balances of its wallets')
   @Answers(OutletResponse, 'Outlet retrieved successfully', 404, 503)
-  get(@CurrentBusiness() business: Business, @Param('outletId') outletId: string) {
+  getOutlet(@CurrentBusiness() business: Business, @Param('outletId') outletId: string) {
     return this.outletService.send({ type: 'getOutlet', businessId: business.id, outletId });
   }
 }

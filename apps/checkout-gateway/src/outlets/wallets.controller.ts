@@ -11,7 +11,7 @@ export class WalletsController {
 
   @Route.get('settlement', 'Your settlement wallet: checkout payments and sweeps land here')
   @Answers(WalletResponse, 'Wallet retrieved successfully', 503)
-  settlement(@CurrentBusiness() business: Business) {
+  getSettlementWallet(@CurrentBusiness() business: Business) {
     return this.outletService.send({ type: 'getSettlementWallet', businessId: business.id });
   }
 }

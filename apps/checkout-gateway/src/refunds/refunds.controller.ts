@@ -14,7 +14,7 @@ export class RefundsController {
   @Route.post('', 'Refund a paid checkout or POS payment, in full or in part; its amount is held at once')
   @RequiresIdempotencyKey()
   @Answers(RefundResponse, 'Refund accepted', 404, 422, 503)
-  create(
+  createRefund(
     @CurrentBusiness() business: Business,
     @Body() request: CreateRefundRequest,
     @IdempotencyKey() idempotencyKey?: string,
@@ -24,7 +24,7 @@ export class RefundsController {
 
   @Route.get(':reference', 'A refund and its status: PENDING, then PROCESSED or FAILED')
   @Answers(RefundResponse, 'Refund retrieved successfully', 404, 503)
-  get(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
+  getRefund(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.refunds.get(business, reference);
   }
 }

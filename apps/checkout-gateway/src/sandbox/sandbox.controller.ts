@@ -18,7 +18,7 @@ export class SandboxController {
   )
   @AcceptsIdempotencyKey()
   @Answers(CreditVirtualAccountResponse, 'Virtual account credited', 403, 404, 422, 503)
-  credit(
+  creditVirtualAccount(
     @CurrentBusiness() business: Business,
     @Param('accountNumber') accountNumber: string,
     @Body() request: CreditVirtualAccountRequest,

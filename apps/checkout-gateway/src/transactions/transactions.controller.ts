@@ -15,7 +15,7 @@ export class TransactionsController {
 
   @Route.get('', 'Your transactions, newest first, filtered and a page at a time')
   @Answers(TransactionPage, 'Transactions retrieved successfully', 422)
-  list(@CurrentBusiness() business: Business, @Query() query: TransactionsQuery) {
+  listTransactions(@CurrentBusiness() business: Business, @Query() query: TransactionsQuery) {
     return this.transactions.page(business.id, query);
   }
 
@@ -27,7 +27,7 @@ export class TransactionsController {
     content: { 'text/csv': { schema: { type: 'string' } } },
   })
   @ApiEnvelopeErrors(422)
-  async export(
+  async exportTransactions(
     @CurrentBusiness() business: Business,
     @Query() query: TransactionsExportQuery,
     @Res() reply: FastifyReply,
@@ -45,7 +45,7 @@ export class TransactionsController {
 
   @Route.get(':reference', 'One of your transactions, by its reference')
   @Answers(TransactionResponse, 'Transaction retrieved successfully', 404)
-  get(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
+  getTransaction(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.transactions.get(business.id, reference);
   }
 }

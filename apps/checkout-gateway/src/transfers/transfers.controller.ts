@@ -17,13 +17,13 @@ export class TransfersController {
 
   @Route.post('internal', 'Move money between two wallets of your business; idempotent on reference')
   @Answers(InternalTransferResponse, 'Transfer successful', 404, 422, 503)
-  internal(@CurrentBusiness() business: Business, @Body() request: InternalTransferRequest) {
+  createInternalTransfer(@CurrentBusiness() business: Business, @Body() request: InternalTransferRequest) {
     return this.outletService.send({ type: 'internalTransfer', businessId: business.id, request });
   }
 
   @Route.post('bank', 'Pay out from a deposit wallet to a bank account; settles asynchronously')
   @Answers(BankTransferResponse, 'Transfer is processing', 403, 404, 422, 503)
-  bank(@CurrentBusiness() business: Business, @Body() request: BankTransferRequest) {
+  createBankTransfer(@CurrentBusiness() business: Business, @Body() request: BankTransferRequest) {
     return this.outletService.send({ type: 'bankTransfer', businessId: business.id, request });
   }
 }

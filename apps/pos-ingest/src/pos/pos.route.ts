@@ -11,7 +11,7 @@ import { posSubmission } from './pos-submission';
 export const posRouteDocs = {
   '/pos': {
     post: envelopeOperation({
-      operationId: 'PosRoute_submit',
+      operationId: 'submitPosTransaction',
       summary: 'Submit an encrypted card transaction from a terminal; no key headers',
       tag: 'pos',
       body: PosSubmissionRequest,

@@ -47,7 +47,11 @@ export function setupApiDocs(app: NestFastifyApplication, options: ApiDocsOption
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'apiKey')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-secret' }, 'apiSecret')
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  // A route's operationId is its handler's name (createOutlet, listDeliveries): code generators
+  // name their methods after it, so it must not change when a controller is split or renamed.
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (_controller: string, handler: string) => handler,
+  });
   document.paths = { ...document.paths, ...options.paths };
   document.components = {
     ...document.components,
