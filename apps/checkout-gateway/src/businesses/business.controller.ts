@@ -1,20 +1,11 @@
-import { Body } from '@nestjs/common';
-import {
-  BusinessKeysResponse,
-  BusinessProfileResponse,
-  RolledKeysResponse,
-  RollKeysRequest,
-} from '@payments/contracts';
+import { BusinessProfileResponse } from '@payments/contracts';
 import { Answers, Route } from '@payments/platform-envelope';
 
-import { CallingApiKey, CurrentBusiness, PartnerController } from './api-key.guard';
+import { CurrentBusiness, PartnerController } from './api-key.guard';
 import { Business } from './business.entity';
-import { BusinessKeysService, defaultGraceHours } from './business-keys.service';
 
 @PartnerController('business', 'business')
 export class BusinessController {
-  constructor(private readonly keys: BusinessKeysService) {}
-
   @Route.get('', 'The business behind the calling keys: check your credentials and mode')
   @Answers(BusinessProfileResponse, 'Business retrieved')
   getBusiness(@CurrentBusiness() business: Business) {
@@ -25,28 +16,5 @@ export class BusinessController {
       webhookUrl: business.webhookUrl,
       createdAt: business.createdAt.toISOString(),
     };
-  }
-
-  @Route.post(
-    'keys/roll',
-    'Issue a new key pair; the pair in use keeps working for the grace period you choose (0 to 72 hours)',
-  )
-  @Answers(RolledKeysResponse, 'Keys rolled', 403, 422)
-  rollKeys(
-    @CurrentBusiness() business: Business,
-    @CallingApiKey() callingApiKey: string,
-    @Body() request: RollKeysRequest,
-  ) {
-    const gracePeriodHours = request.gracePeriodHours ?? defaultGraceHours;
-    return this.keys.roll(business, { gracePeriodHours, actor: 'api', callingApiKey });
-  }
-
-  @Route.get(
-    'keys',
-    'Your key pairs (never the keys themselves) and the audit trail of their creation, rolls and expiry',
-  )
-  @Answers(BusinessKeysResponse, 'Keys retrieved')
-  listKeys(@CurrentBusiness() business: Business) {
-    return this.keys.list(business.id);
   }
 }

@@ -4,6 +4,7 @@ import { Sealer } from '@payments/platform-crypto';
 import { Env } from '../config/env';
 import { ApiKeyGuard } from './api-key.guard';
 import { BusinessController } from './business.controller';
+import { BusinessKeysController } from './business-keys.controller';
 import { BusinessKeysRepository } from './business-keys.repository';
 import { BusinessKeysService } from './business-keys.service';
 import { BusinessesRepository } from './businesses.repository';
@@ -11,7 +12,7 @@ import { BusinessesService } from './businesses.service';
 import { KeyExpiryRecorder } from './key-expiry-recorder';
 
 @Module({
-  controllers: [BusinessController],
+  controllers: [BusinessController, BusinessKeysController],
   providers: [
     BusinessesService,
     BusinessesRepository,

@@ -1,12 +1,5 @@
 import { Body, Param, Query } from '@nestjs/common';
-import {
-  CreateOutletRequest,
-  OutletPageResponse,
-  OutletResponse,
-  SearchOutletsQuery,
-  SweepSettingsRequest,
-  SweepSettingsResponse,
-} from '@payments/contracts';
+import { CreateOutletRequest, OutletPageResponse, OutletResponse, SearchOutletsQuery } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { Answers, Route } from '@payments/platform-envelope';
 
@@ -40,12 +33,6 @@ export class OutletsController {
   @Answers(OutletPageResponse, 'Outlets retrieved successfully', 422, 503)
   searchOutlets(@CurrentBusiness() business: Business, @Query() query: SearchOutletsQuery) {
     return this.outletService.send({ type: 'searchOutlets', businessId: business.id, ...query });
-  }
-
-  @Route.put('sweep-settings', 'Sweep collection wallets to the settlement wallet automatically')
-  @Answers(SweepSettingsResponse, 'Sweep settings updated', 422, 503)
-  setSweepSettings(@CurrentBusiness() business: Business, @Body() request: SweepSettingsRequest) {
-    return this.outletService.send({ type: 'setSweepSettings', businessId: business.id, request });
   }
 
   @Route.get(':outletId', 'Fetch one outlet with the live balances of its wallets')

@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 
 import { BusinessesModule } from '../businesses/businesses.module';
 import { KafkaClientsModule } from '../kafka-clients/kafka-clients.module';
-import { WebhooksController } from './webhooks.controller';
+import { WebhookDeliveriesController } from './webhook-deliveries.controller';
+import { WebhookEndpointController } from './webhook-endpoint.controller';
 
 /** The business's webhook endpoint and deliveries, kept by webhook-dispatcher. */
 @Module({
   imports: [BusinessesModule, KafkaClientsModule],
-  controllers: [WebhooksController],
+  controllers: [WebhookEndpointController, WebhookDeliveriesController],
 })
 export class WebhooksModule {}

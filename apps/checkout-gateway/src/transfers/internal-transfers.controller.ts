@@ -1,10 +1,5 @@
 import { Body } from '@nestjs/common';
-import {
-  BankTransferRequest,
-  BankTransferResponse,
-  InternalTransferRequest,
-  InternalTransferResponse,
-} from '@payments/contracts';
+import { InternalTransferRequest, InternalTransferResponse } from '@payments/contracts';
 import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
@@ -12,18 +7,12 @@ import { Business } from '../businesses/business.entity';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 
 @PartnerController('transfer', 'transfers')
-export class TransfersController {
+export class InternalTransfersController {
   constructor(private readonly outletService: OutletServiceClient) {}
 
   @Route.post('internal', 'Move money between two wallets of your business; idempotent on reference')
   @Answers(InternalTransferResponse, 'Transfer successful', 404, 422, 503)
   createInternalTransfer(@CurrentBusiness() business: Business, @Body() request: InternalTransferRequest) {
     return this.outletService.send({ type: 'internalTransfer', businessId: business.id, request });
-  }
-
-  @Route.post('bank', 'Pay out from a deposit wallet to a bank account; settles asynchronously')
-  @Answers(BankTransferResponse, 'Transfer is processing', 403, 404, 422, 503)
-  createBankTransfer(@CurrentBusiness() business: Business, @Body() request: BankTransferRequest) {
-    return this.outletService.send({ type: 'bankTransfer', businessId: business.id, request });
   }
 }
