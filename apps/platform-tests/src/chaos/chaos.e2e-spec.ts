@@ -223,6 +223,11 @@ describe('chaos: every flow while apps are killed, the broker stops and PostgreS
     process.stdout.write(`${lines.join('\n')}\n`);
     if (platform.crashes.length > 0)
       writeFileSync(join(repoRoot, '.data/chaos-exits.log'), platform.crashOutput.join('\n\n'));
+    // A violation is diagnosed from what the apps logged around it.
+    if (Object.values(violations).some((found) => found.length > 0)) {
+      writeFileSync(join(repoRoot, '.data/chaos-apps.log'), platform.output());
+      process.stdout.write('What every app instance printed is in .data/chaos-apps.log\n');
+    }
 
     expect(Object.fromEntries(Object.entries(violations).filter(([, found]) => found.length > 0))).toEqual({});
     // The run did real work. Faults cover most of it, so on a busy 2-core machine a third of a
