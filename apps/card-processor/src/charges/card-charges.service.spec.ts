@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { CardChargeState } from '@payments/contracts';
+import { BusinessMode, CardChargeState } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { NewEvent, Outbox, OutboxRow } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
@@ -65,10 +65,10 @@ function setup() {
     env,
   );
   const checkoutReference = `CHK-${++checkouts}`;
-  const start = (cardNumber: string, extra: { pin?: string; expiresAt?: string } = {}) =>
+  const start = (cardNumber: string, extra: { pin?: string; expiresAt?: string; mode?: BusinessMode } = {}) =>
     service.start({
       businessId,
-      mode: 'test',
+      mode: extra.mode ?? 'test',
       checkoutReference,
       amount: '150000',
       expiresAt: extra.expiresAt,
@@ -98,6 +98,18 @@ describe('CardChargesService: the card-charge state machine', () => {
     const state = await start(noVerification);
     expect(state).toMatchObject({ transactionStatus: 'SUCCESS', nextAction: 'none', maskedPan: '506099*********0019' });
     expect(succeededEvents()).toBe(1);
+  });
+
+  it('declines a live business’s card at once, never walking a sandbox card’s steps', async () => {
+    for (const card of [pinThenOtp, threeDs, noVerification]) {
+      const { start, succeededEvents } = setup();
+      expect(await start(card, { mode: 'live' })).toMatchObject({
+        transactionStatus: 'FAILED',
+        nextAction: 'none',
+        message: 'Live card processing is not available yet',
+      });
+      expect(succeededEvents()).toBe(0);
+    }
   });
 
   it('walks PIN then OTP, each step with its own three tries, and succeeds once', async () => {

@@ -18,7 +18,7 @@ import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { Env } from '../config/env';
-import { SANDBOX_OTP, SANDBOX_PIN, SandboxIssuer, sandboxScenarios } from '../issuer/sandbox-issuer';
+import { SANDBOX_OTP, SANDBOX_PIN, SandboxIssuer } from '../issuer/sandbox-issuer';
 import { CARD_SEALER } from '../tokens';
 import { CardChargesRepository, ChargeRow } from './card-charges.repository';
 
@@ -57,7 +57,7 @@ export class CardChargesService {
     if (command.expiresAt && Date.parse(command.expiresAt) <= Date.now())
       throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${command.checkoutReference} has expired`);
     const decision = this.issuer.authorise({ pan: card.cardNumber, cardExpiryDate: card.expiryDate }, command.mode);
-    let steps = [...(sandboxScenarios[card.cardNumber] ?? [])];
+    let steps = this.issuer.verificationSteps(card.cardNumber, command.mode);
     let attemptsLeft = maxAttempts;
     if (steps[0] === 'pin' && card.pin !== undefined) {
       if (card.pin === SANDBOX_PIN) steps = steps.slice(1);

@@ -34,6 +34,14 @@ export const sandboxDeclines: Record<string, string> = {
  */
 @Injectable()
 export class SandboxIssuer {
+  /**
+   * The steps a card must pass before the decision. A live business's card is declined whatever
+   * it is, so it is never walked through a sandbox card's steps (nor asked for the sandbox PIN).
+   */
+  verificationSteps(pan: string, mode: BusinessMode): VerificationStep[] {
+    return mode === 'live' ? [] : [...(sandboxScenarios[pan] ?? [])];
+  }
+
   authorise(card: CardForAuthorisation, mode: BusinessMode, now = new Date()): IssuerDecision {
     if (mode === 'live') return { approved: false, reason: 'Live card processing is not available yet' };
     const decline = sandboxDeclines[card.pan];
