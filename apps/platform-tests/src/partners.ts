@@ -42,7 +42,7 @@ export async function callGateway<T = Record<string, unknown>>(
   return { status: response.status, body: JSON.parse(text) as Envelope<T>, text };
 }
 
-/** Registers a terminal once the business's onboarding has reached pos-ingest over Kafka. */
+/** Registers a terminal once the business's onboarding and its outlet have reached pos-ingest over Kafka. */
 export async function registerTerminal(businessId: string, serial: string, outletId: string): Promise<void> {
   await eventually(
     async () =>

@@ -72,6 +72,32 @@ describe('POS transactions from terminal to wallet', () => {
     expect(taken.stderr).toContain(`terminal ${serial} belongs to another business`);
   });
 
+  it('registers a terminal only to an outlet of its own business', async () => {
+    const register = (businessId: string, serialNumber: string, outletId: string) =>
+      npmRun('terminal:register', ['--business', businessId, '--serial', serialNumber, '--outlet', outletId]);
+    const mistypedOutlet = `${outlet.outletId.slice(0, -1)}${outlet.outletId.endsWith('0') ? '1' : '0'}`;
+    const mistyped = register(partner.businessId, `${serial}-C`, mistypedOutlet);
+    const stranger = createPartner('Stranger POS Partner');
+    const borrowed = await eventually(async () => {
+      const attempt = register(stranger.businessId, `${serial}-D`, outlet.outletId);
+      return attempt.stderr.includes('not known to pos-ingest') ? undefined : attempt;
+    }, 30_000);
+
+    expect([mistyped.status, borrowed.status]).toEqual([2, 2]);
+    expect(mistyped.stderr).toContain(`outlet ${mistypedOutlet} is not an outlet of business ${partner.businessId}`);
+    expect(borrowed.stderr).toContain(`outlet ${outlet.outletId} is not an outlet of business ${stranger.businessId}`);
+    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query(`SELECT serial_number FROM pos_ingest.terminals WHERE serial_number = ANY($1)`, [
+        [`${serial}-C`, `${serial}-D`],
+      ]);
+      expect(rows).toEqual([]);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('credits the outlet’s collection wallet for an approved card, once, with fundAccount.success', async () => {
     const first = send(['--amount', '250000', '--sequence', '000001']);
     expect(first.status).toBe(0);

@@ -5,6 +5,7 @@ export * from './events/business-provisioned.v1';
 export * from './events/card-charge-succeeded.v1';
 export * from './events/checkout-decided.v1';
 export * from './events/checkout-paid.v1';
+export * from './events/outlet-opened.v1';
 export * from './events/partner-event.v1';
 export * from './events/pos-transaction-accepted.v1';
 export * from './events/pos-transaction-decided.v1';

@@ -1,6 +1,8 @@
-import { OutletResponse } from '@payments/contracts';
+import { OutletOpenedV1, OutletResponse, Topics } from '@payments/contracts';
 import { DomainError } from '@payments/platform-envelope';
+import { checkContract } from '@payments/platform-kafka';
 
+import { OutletsAnnounced1763769600040 } from '../database/migrations/1763769600040-outlets-announced';
 import { domainFailure, OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { OutletsService } from './outlets.service';
 
@@ -55,6 +57,65 @@ describe('outlets', () => {
     const outlet = await fixture.outlet(other, { accountName: 'Event Outlet' });
     const events = await fixture.partnerEvents(other);
     expect(events).toEqual([{ event: 'outlet.created', eventData: JSON.parse(JSON.stringify(outlet)) }]);
+  });
+
+  /** The outbox rows queued on business.events.v1 for this business, oldest first. */
+  const businessEvents = async (
+    runner: { query(sql: string, parameters: unknown[]): Promise<unknown> },
+    businessId: string,
+  ) =>
+    (await runner.query(
+      `SELECT id, payload, headers FROM outlets.outbox WHERE topic = $1 AND message_key = $2 ORDER BY sequence`,
+      [Topics.businessEvents.name, businessId],
+    )) as { id: string; payload: Record<string, unknown>; headers: Record<string, string> }[];
+
+  /** Each row is a whole outlet.opened.v1 event that keeps its contract, under the same id everywhere. */
+  const expectOutletOpened = (
+    rows: Awaited<ReturnType<typeof businessEvents>>,
+    businessId: string,
+    outletIds: string[],
+  ) => {
+    expect(rows.map((row) => row.payload.payload)).toEqual(outletIds.map((outletId) => ({ businessId, outletId })));
+    for (const { id, payload, headers } of rows) {
+      expect(payload).toMatchObject({ eventId: id, type: OutletOpenedV1, businessId });
+      expect(new Date(payload.occurredAt as string).getTime()).not.toBeNaN();
+      expect(headers).toEqual({ 'event-id': id, 'event-type': OutletOpenedV1 });
+      expect(() => checkContract(Topics.businessEvents.name, 'event', payload)).not.toThrow();
+    }
+  };
+
+  it('tells pos-ingest of the outlet with outlet.opened.v1 on business events, keyed by its business', async () => {
+    const other = await fixture.business();
+    const outlet = await fixture.outlet(other, { accountName: 'Announced Outlet' });
+    expectOutletOpened(await businessEvents(fixture.dataSource, other), other, [outlet.outletId]);
+  });
+
+  it('announces, when migrated, each outlet created before outlet.opened.v1 existed', async () => {
+    const other = await fixture.business();
+    const outlets = [
+      await fixture.outlet(other, { accountName: 'Older Outlet A' }),
+      await fixture.outlet(other, { accountName: 'Older Outlet B' }),
+    ];
+    // In a transaction rolled back at the end: the migration announces every outlet of the database.
+    const runner = fixture.dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      await runner.query(`DELETE FROM outlets.outbox WHERE topic = $1 AND message_key = $2`, [
+        Topics.businessEvents.name,
+        other,
+      ]);
+      await new OutletsAnnounced1763769600040().up(runner);
+      const rows = await businessEvents(runner, other);
+      expectOutletOpened(
+        rows,
+        other,
+        outlets.map((outlet) => outlet.outletId),
+      );
+      expect(new Set(rows.map((row) => row.id)).size).toBe(2);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
   });
 
   it('gives 50 concurrent creates with one externalReference exactly one outlet', async () => {

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import {
   CreateOutletRequest,
+  OutletOpenedV1,
+  OutletOpenedV1Payload,
   OutletPageResponse,
   OutletResponse,
   PartnerEvents,
+  Topics,
   WalletResponse,
 } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
+import { Outbox } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
@@ -25,12 +29,13 @@ export class OutletsService {
     private readonly businesses: BusinessesRepository,
     private readonly wallets: WalletsRepository,
     private readonly events: PartnerEventsOutbox,
+    private readonly outbox: Outbox,
     private readonly commands: MoneyCommandsRepository,
   ) {}
 
   /**
-   * The outlet, its two wallets and its outlet.created event commit together or not at all.
-   * Once per Idempotency-Key, or per gateway command when the partner sent none, so neither a
+   * The outlet, its two wallets, its outlet.created event and the outlet.opened.v1 that tells
+   * pos-ingest of it commit together or not at all. Once per Idempotency-Key, or per gateway command when the partner sent none, so neither a
    * retry after a 503 nor a redelivered command creates a second outlet.
    */
   async create(
@@ -78,6 +83,13 @@ export class OutletsService {
     });
     const outlet = toOutletResponse(row, [collection, deposit]);
     await this.events.add(em, businessId, PartnerEvents.outletCreated, outlet);
+    await this.outbox.enqueue<OutletOpenedV1Payload>(em, {
+      topic: Topics.businessEvents,
+      type: OutletOpenedV1,
+      key: businessId,
+      businessId,
+      payload: { businessId, outletId: row.id },
+    });
     return outlet;
   }
 

@@ -140,7 +140,7 @@ describe('chaos: every flow while apps are killed, the broker stops and PostgreS
           ]);
           return true;
         } catch {
-          return undefined; // onboarding reaches pos-ingest over Kafka
+          return undefined; // onboarding and the outlet reach pos-ingest over Kafka
         }
       }, 60_000);
     }

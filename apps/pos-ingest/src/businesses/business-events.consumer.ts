@@ -1,19 +1,33 @@
 import { Controller } from '@nestjs/common';
-import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Topics } from '@payments/contracts';
+import {
+  BusinessProvisionedV1,
+  BusinessProvisionedV1Payload,
+  EventEnvelope,
+  OutletOpenedV1,
+  OutletOpenedV1Payload,
+  Topics,
+} from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
 
 import { TerminalsRepository } from '../terminals/terminals.repository';
 
-/** Keeps each business's POS key (still sealed) so its terminals can be served. */
+/**
+ * Keeps each business's POS key (still sealed) so its terminals can be served, and the outlets
+ * outlet-service opened for it, so a terminal is registered only to one of them.
+ */
 @Controller()
 export class BusinessEventsConsumer {
   constructor(private readonly terminals: TerminalsRepository) {}
 
+  // Idempotent by the primary keys: a redelivered event changes nothing.
   @EventHandler(Topics.businessEvents)
-  async handle(event: EventEnvelope<BusinessProvisionedV1Payload>): Promise<void> {
-    if (event?.type !== BusinessProvisionedV1) return;
-    const { businessId, mode, sealedPosEncryptionKey } = event.payload;
-    // Idempotent by the primary key: a redelivered event changes nothing.
-    await this.terminals.addBusiness(businessId, mode, sealedPosEncryptionKey);
+  async handle(event: EventEnvelope<BusinessProvisionedV1Payload | OutletOpenedV1Payload>): Promise<void> {
+    if (event?.type === BusinessProvisionedV1) {
+      const { businessId, mode, sealedPosEncryptionKey } = event.payload as BusinessProvisionedV1Payload;
+      await this.terminals.addBusiness(businessId, mode, sealedPosEncryptionKey);
+    } else if (event?.type === OutletOpenedV1) {
+      const { businessId, outletId } = event.payload as OutletOpenedV1Payload;
+      await this.terminals.addOutlet(businessId, outletId);
+    }
   }
 }

@@ -16,7 +16,10 @@ const commandLine = {
   },
 } as const;
 
-/** Registers a terminal for a business (and optionally an outlet). A serial number belongs to one business. */
+/**
+ * Registers a terminal for a business, and optionally one of its outlets. A serial number belongs
+ * to one business; an outlet must be one outlet-service opened for that business.
+ */
 async function main(): Promise<void> {
   const values = commandOptions(commandLine);
   const { business: businessId, serial: serialNumber, outlet } = values;
@@ -27,6 +30,11 @@ async function main(): Promise<void> {
     if (!(await terminals.businessKnown(businessId))) {
       return fail(
         `business ${businessId} is not known to pos-ingest yet: onboard it with partner:create and let pos-ingest receive it`,
+      );
+    }
+    if (outlet && !(await terminals.outletKnown(businessId, outlet))) {
+      return fail(
+        `outlet ${outlet} is not an outlet of business ${businessId} known to pos-ingest: check its id (GET /outlets), or try again once pos-ingest has received it`,
       );
     }
     if (!(await terminals.register(businessId, serialNumber, terminal.outletId)))

@@ -13,7 +13,8 @@ export interface TerminalRow {
 }
 
 /**
- * pos_ingest.terminals and pos_ingest.integrators (the businesses pos-ingest serves). Built on a
+ * pos_ingest.terminals, pos_ingest.integrators (the businesses pos-ingest serves) and
+ * pos_ingest.outlets (their outlets, as outlet-service announced them). Built on a
  * data source rather than injected one, so the operator CLI uses the same queries as the app.
  */
 @Injectable()
@@ -43,6 +44,23 @@ export class TerminalsRepository {
       `INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
       [businessId, mode, posKeySealed],
     );
+  }
+
+  /** Keeps an outlet outlet-service announced; hearing of it again changes nothing. */
+  async addOutlet(businessId: string, outletId: string): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO pos_ingest.outlets (business_id, outlet_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+      [businessId, outletId],
+    );
+  }
+
+  /** Whether outlet-service announced this outlet for this business (another business's outlet is not known). */
+  async outletKnown(businessId: string, outletId: string): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      `SELECT 1 FROM pos_ingest.outlets WHERE business_id = $1 AND outlet_id = $2`,
+      [businessId, outletId],
+    )) as unknown[];
+    return rows.length === 1;
   }
 
   /** Registers the terminal or moves it to another outlet; false when it belongs to another business. */

@@ -3,6 +3,7 @@ import { BusinessProvisionedV1, BusinessProvisionedV1Payload } from '../events/b
 import { CardChargeSucceededV1, CardChargeSucceededV1Payload } from '../events/card-charge-succeeded.v1';
 import { CheckoutDecidedV1, CheckoutDecidedV1Payload } from '../events/checkout-decided.v1';
 import { CheckoutPaidV1, CheckoutPaidV1Payload } from '../events/checkout-paid.v1';
+import { OutletOpenedV1, OutletOpenedV1Payload } from '../events/outlet-opened.v1';
 import { PartnerEventV1, PartnerEventV1Payload } from '../events/partner-event.v1';
 import { PosTransactionAcceptedV1, PosTransactionAcceptedV1Payload } from '../events/pos-transaction-accepted.v1';
 import { PosTransactionDecidedV1, PosTransactionDecidedV1Payload } from '../events/pos-transaction-decided.v1';
@@ -20,6 +21,7 @@ export const eventContracts: Readonly<Record<string, MessageContract>> = {
   [CardChargeSucceededV1]: CardChargeSucceededV1Payload,
   [CheckoutDecidedV1]: CheckoutDecidedV1Payload,
   [CheckoutPaidV1]: CheckoutPaidV1Payload,
+  [OutletOpenedV1]: OutletOpenedV1Payload,
   [PartnerEventV1]: PartnerEventV1Payload,
   [PosTransactionAcceptedV1]: PosTransactionAcceptedV1Payload,
   [PosTransactionDecidedV1]: PosTransactionDecidedV1Payload,

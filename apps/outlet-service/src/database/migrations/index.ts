@@ -8,6 +8,7 @@ import { AwaitingOnboarding1763769600028 } from './1763769600028-awaiting-onboar
 import { Pricing1763769600033 } from './1763769600033-pricing';
 import { PartnerRefunds1763769600035 } from './1763769600035-partner-refunds';
 import { MoneyCommandDeadline1763769600036 } from './1763769600036-money-command-deadline';
+import { OutletsAnnounced1763769600040 } from './1763769600040-outlets-announced';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   Pricing1763769600033,
   PartnerRefunds1763769600035,
   MoneyCommandDeadline1763769600036,
+  OutletsAnnounced1763769600040,
 ];

@@ -2,6 +2,7 @@ import { InitialSchema1763769600001 } from './1763769600001-initial-schema';
 import { Terminals1763769600008 } from './1763769600008-terminals';
 import { SubmissionPublished1763769600022 } from './1763769600022-submission-published';
 import { DerivedReferences1763769600029 } from './1763769600029-derived-references';
+import { KnownOutlets1763769600041 } from './1763769600041-known-outlets';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   Terminals1763769600008,
   SubmissionPublished1763769600022,
   DerivedReferences1763769600029,
+  KnownOutlets1763769600041,
 ];
