@@ -9,16 +9,13 @@ import { BusinessEventsConsumer } from './business-events.consumer';
 
 describe('business events in pos-ingest', () => {
   const fixture = new PosIngestFixture();
-  let consumer: BusinessEventsConsumer;
-  let terminals: TerminalsRepository;
-
-  beforeAll(async () => {
-    await fixture.start();
-    consumer = fixture.app.get(BusinessEventsConsumer);
-    terminals = fixture.app.get(TerminalsRepository);
-  });
-
+  beforeAll(() => fixture.start());
   afterAll(() => fixture.close());
+
+  const handle = (event: Parameters<BusinessEventsConsumer['handle']>[0]) =>
+    fixture.app.get(BusinessEventsConsumer).handle(event);
+  const outletKnown = (businessId: string, outletId: string) =>
+    fixture.app.get(TerminalsRepository).outletKnown(businessId, outletId);
 
   const outletOpened = (businessId: string, outletId: string) => ({
     eventId: randomUUID(),
@@ -30,18 +27,18 @@ describe('business events in pos-ingest', () => {
 
   it('knows an outlet once outlet-service announced it, for its own business only', async () => {
     const [businessId, otherBusinessId, outletId] = [ulid(), ulid(), ulid()];
-    expect(await terminals.outletKnown(businessId, outletId)).toBe(false);
+    expect(await outletKnown(businessId, outletId)).toBe(false);
 
-    await consumer.handle(outletOpened(businessId, outletId));
+    await handle(outletOpened(businessId, outletId));
 
-    expect(await terminals.outletKnown(businessId, outletId)).toBe(true);
-    expect(await terminals.outletKnown(otherBusinessId, outletId)).toBe(false);
+    expect(await outletKnown(businessId, outletId)).toBe(true);
+    expect(await outletKnown(otherBusinessId, outletId)).toBe(false);
   });
 
   it('keeps an outlet announced twice once', async () => {
     const [businessId, outletId] = [ulid(), ulid()];
-    await consumer.handle(outletOpened(businessId, outletId));
-    await consumer.handle(outletOpened(businessId, outletId));
+    await handle(outletOpened(businessId, outletId));
+    await handle(outletOpened(businessId, outletId));
     const rows = (await fixture.dataSource.query(
       `SELECT count(*)::int AS count FROM pos_ingest.outlets WHERE business_id = $1`,
       [businessId],
