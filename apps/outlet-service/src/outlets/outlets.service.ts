@@ -35,8 +35,9 @@ export class OutletsService {
 
   /**
    * The outlet, its two wallets, its outlet.created event and the outlet.opened.v1 that tells
-   * pos-ingest of it commit together or not at all. Once per Idempotency-Key, or per gateway command when the partner sent none, so neither a
-   * retry after a 503 nor a redelivered command creates a second outlet.
+   * pos-ingest of it commit together or not at all. Once per Idempotency-Key, or per gateway
+   * command when the partner sent none, so neither a retry after a 503 nor a redelivered command
+   * creates a second outlet.
    */
   async create(
     businessId: string,
