@@ -140,8 +140,17 @@ export async function audit(
   for (const delivery of input.received)
     receivedIds.set(delivery.eventId, [...(receivedIds.get(delivery.eventId) ?? []), delivery]);
   for (const [eventId, businessId] of events) {
-    if (input.deliveringTo.includes(businessId) && !receivedIds.has(eventId))
-      violations["every event reached its business's endpoint"].push(`${eventId} of ${businessId}`);
+    if (!input.deliveringTo.includes(businessId) || receivedIds.has(eventId)) continue;
+    // Where its delivery stands, so a failed run says whether it was given up, still due or never routed.
+    const [delivery] = await q<{ status: string; attempts: number; codes: string }>(
+      `SELECT d.status, d.attempts, coalesce(string_agg(coalesce(a.status_code::text, a.error), ',' ORDER BY a.attempt), '') AS codes
+         FROM webhooks.deliveries d LEFT JOIN webhooks.attempts a ON a.delivery_id = d.id
+        WHERE d.event_id::text = $1 AND d.target = 'business' GROUP BY d.id`,
+      [eventId],
+    );
+    violations["every event reached its business's endpoint"].push(
+      `${eventId} of ${businessId}: ${delivery ? `${delivery.status} after ${delivery.attempts} attempts (${delivery.codes})` : 'no delivery'}`,
+    );
   }
   for (const [eventId, deliveries] of receivedIds) {
     if (new Set(deliveries.map((delivery) => delivery.body)).size > 1)
