@@ -3,7 +3,7 @@ import { DomainError } from '@payments/platform-envelope';
 import { checkContract } from '@payments/platform-kafka';
 
 import { OutletsAnnounced1763769600040 } from '../database/migrations/1763769600040-outlets-announced';
-import { domainFailure, OutletServiceFixture } from '../testing/outlet-service.fixture';
+import { domainFailure, OutboxRow, OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { OutletsService } from './outlets.service';
 
 describe('outlets', () => {
@@ -59,26 +59,12 @@ describe('outlets', () => {
     expect(events).toEqual([{ event: 'outlet.created', eventData: JSON.parse(JSON.stringify(outlet)) }]);
   });
 
-  /** The outbox rows queued on business.events.v1 for this business, oldest first. */
-  const businessEvents = async (
-    runner: { query(sql: string, parameters: unknown[]): Promise<unknown> },
-    businessId: string,
-  ) =>
-    (await runner.query(
-      `SELECT id, payload, headers FROM outlets.outbox WHERE topic = $1 AND message_key = $2 ORDER BY sequence`,
-      [Topics.businessEvents.name, businessId],
-    )) as { id: string; payload: Record<string, unknown>; headers: Record<string, string> }[];
-
   /** Each row is a whole outlet.opened.v1 event that keeps its contract, under the same id everywhere. */
-  const expectOutletOpened = (
-    rows: Awaited<ReturnType<typeof businessEvents>>,
-    businessId: string,
-    outletIds: string[],
-  ) => {
+  const expectOutletOpened = (rows: OutboxRow[], businessId: string, outletIds: string[]) => {
     expect(rows.map((row) => row.payload.payload)).toEqual(outletIds.map((outletId) => ({ businessId, outletId })));
     for (const { id, payload, headers } of rows) {
       expect(payload).toMatchObject({ eventId: id, type: OutletOpenedV1, businessId });
-      expect(new Date(payload.occurredAt as string).getTime()).not.toBeNaN();
+      expect(new Date(payload.occurredAt).getTime()).not.toBeNaN();
       expect(headers).toEqual({ 'event-id': id, 'event-type': OutletOpenedV1 });
       expect(() => checkContract(Topics.businessEvents.name, 'event', payload)).not.toThrow();
     }
@@ -87,7 +73,7 @@ describe('outlets', () => {
   it('tells pos-ingest of the outlet with outlet.opened.v1 on business events, keyed by its business', async () => {
     const other = await fixture.business();
     const outlet = await fixture.outlet(other, { accountName: 'Announced Outlet' });
-    expectOutletOpened(await businessEvents(fixture.dataSource, other), other, [outlet.outletId]);
+    expectOutletOpened(await fixture.outboxRows(Topics.businessEvents.name, other), other, [outlet.outletId]);
   });
 
   it('announces, when migrated, each outlet created before outlet.opened.v1 existed', async () => {
@@ -105,7 +91,7 @@ describe('outlets', () => {
         other,
       ]);
       await new OutletsAnnounced1763769600040().up(runner);
-      const rows = await businessEvents(runner, other);
+      const rows = await fixture.outboxRows(Topics.businessEvents.name, other, runner);
       expectOutletOpened(
         rows,
         other,

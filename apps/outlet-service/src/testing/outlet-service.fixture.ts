@@ -9,11 +9,12 @@ import {
   CreateOutletRequest,
   OutletCommand,
   OutletResponse,
+  Topics,
 } from '@payments/contracts';
 import { singleRow } from '@payments/platform-database';
 import { commandReply, DomainError } from '@payments/platform-envelope';
 import { eventually, startTestApp } from '@payments/testing';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { outletServiceApp } from '../app';
@@ -32,6 +33,13 @@ const logger = new Logger('OutletServiceFixture');
 const freePlan: PricePlan = { percentBps: 0, capKobo: null, floorKobo: 0n, flatKobo: 0n, commissionBps: 0 };
 
 /** The DomainError a promise rejects with; any other outcome fails the test. */
+/** An outbox row as the relay will publish it. */
+export interface OutboxRow {
+  id: string;
+  payload: { eventId: string; type: string; businessId?: string; occurredAt: string; payload: Record<string, unknown> };
+  headers: Record<string, string>;
+}
+
 export async function domainFailure(promise: Promise<unknown>): Promise<DomainError> {
   const error = await promise.then(
     () => undefined,
@@ -176,13 +184,25 @@ export class OutletServiceFixture {
     return rows.map((row) => row.entry_id);
   }
 
+  /**
+   * The outbox rows this business's commits queued on `topic`, oldest first; through `runner`
+   * to see a transaction's own uncommitted rows.
+   */
+  async outboxRows(
+    topic: string,
+    businessId: string,
+    runner: Pick<DataSource, 'query'> | Pick<QueryRunner, 'query'> = this.dataSource,
+  ): Promise<OutboxRow[]> {
+    return (await runner.query(
+      `SELECT id, payload, headers FROM outlets.outbox WHERE topic = $1 AND message_key = $2 ORDER BY sequence`,
+      [topic, businessId],
+    )) as OutboxRow[];
+  }
+
   /** Partner events this business's commits queued, oldest first. */
   async partnerEvents(businessId: string): Promise<{ event: string; eventData: Record<string, unknown> }[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT payload FROM outlets.outbox WHERE topic = 'partner.events.v1' AND message_key = $1 ORDER BY sequence`,
-      [businessId],
-    )) as { payload: { payload: { event: string; eventData: Record<string, unknown> } } }[];
-    return rows.map((row) => row.payload.payload);
+    const rows = await this.outboxRows(Topics.partnerEvents.name, businessId);
+    return rows.map((row) => row.payload.payload as { event: string; eventData: Record<string, unknown> });
   }
 
   close(): Promise<void> {
