@@ -1520,6 +1520,15 @@ export interface operations {
                 };
             };
             /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1577,6 +1586,15 @@ export interface operations {
             };
             /** @description Error envelope */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import { eventually, testEnvironment } from '@payments/testing';
 
 import { useApps } from './apps';
-import { callGateway, createCheckout, onboardedPartner, PartnerCredentials } from './partners';
+import { callGateway, createCheckout, createPartner, onboardedPartner, PartnerCredentials } from './partners';
 
 jest.setTimeout(180_000);
 
@@ -112,6 +112,21 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
     } finally {
       await db.end();
     }
+  });
+
+  it('refuses bank transfer and QR to a live business instead of showing details no bank or wallet knows', async () => {
+    const live = createPartner('Live Methods Partner', ['--live']);
+    const reference = await createCheckout(live, ['pay-with-transfer', 'qr-wallet'], '480000', 'Live Shop');
+    const ask = async (method: string) => {
+      const response = await callGateway(live, 'POST', `/checkout/${reference}/${method}`);
+      return [response.status, response.body.data.code];
+    };
+    // outlet-service hears of the business over Kafka; until then it does not know it at all.
+    await eventually(async () => ((await ask('pay-with-transfer'))[1] === 'SANDBOX_ONLY' ? true : undefined), 30_000);
+    expect(await ask('pay-with-transfer')).toEqual([403, 'SANDBOX_ONLY']);
+    expect(await ask('qr')).toEqual([403, 'SANDBOX_ONLY']);
+    const record = await callGateway(live, 'GET', `/payin/charge/requests/${reference}`);
+    expect(record.body.data.transactionStatus).toBe('PROCESSING');
   });
 
   it('refuses a method the checkout does not allow', async () => {

@@ -19,13 +19,13 @@ export class TransferAndQrController {
     'checkout/:reference/pay-with-transfer',
     'The dynamic bank account to pay this checkout into; the exact amount completes it',
   )
-  @Answers(CheckoutAccountResponse, 'Transfer details ready', 404, 422, 503)
+  @Answers(CheckoutAccountResponse, 'Transfer details ready', 403, 404, 422, 503)
   getTransferAccount(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.methods.bankAccount(business, reference);
   }
 
   @Route.post('checkout/:reference/qr', 'The QR code a wallet app scans to pay this checkout')
-  @Answers(CheckoutQrResponse, 'QR code ready', 404, 422)
+  @Answers(CheckoutQrResponse, 'QR code ready', 403, 404, 422)
   getCheckoutQr(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
     return this.methods.qr(business, reference);
   }

@@ -61,7 +61,10 @@ export class TransferAndQrService {
     return { reference, transactionStatus: 'SUCCESS' };
   }
 
+  /** Only the sandbox wallet reads our codes: a live checkout gets a clear refusal, not a code no app pays. */
   private async qrPayload(business: Business, reference: string): Promise<string> {
+    if (business.mode !== 'test')
+      throw apiError('SANDBOX_ONLY', 'QR wallet payments are not available to live businesses yet');
     const checkout = await this.checkouts.payable(business.id, reference, 'qr-wallet');
     return `${qrScheme}?${new URLSearchParams({ reference, amount: checkout.amount })}`;
   }

@@ -94,6 +94,24 @@ describe('checkout outcomes in the ledger', () => {
     expect(await entries('checkout', reference)).toBe(0);
   });
 
+  it('issues no checkout account to a live business: only the sandbox bank issues them', async () => {
+    const live = await fixture.business('live');
+    const checkoutReference = newCheckout();
+    const reply = await send({
+      type: 'assignCheckoutAccount',
+      businessId: live,
+      checkoutReference,
+      amount: '5000',
+      expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+    });
+    expect(reply).toMatchObject({ ok: false, error: { code: 'SANDBOX_ONLY' } });
+    const accounts = (await fixture.dataSource.query(
+      `SELECT count(*)::int AS count FROM outlets.checkout_accounts WHERE checkout_reference = $1`,
+      [checkoutReference],
+    )) as { count: number }[];
+    expect(accounts[0].count).toBe(0);
+  });
+
   it("credits only the caller's own accounts: another business's answer as unknown numbers, and move nothing", async () => {
     const owner = await fixture.business();
     const reference = newCheckout();

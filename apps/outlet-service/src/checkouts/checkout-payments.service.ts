@@ -68,7 +68,10 @@ export class CheckoutPaymentsService {
     private readonly railCredits: RailCredits,
   ) {}
 
-  /** The checkout's dynamic account; asking again returns the same one. */
+  /**
+   * The checkout's dynamic account; asking again returns the same one. Only the sandbox bank
+   * issues accounts: a live business is refused rather than shown an account no bank knows.
+   */
   async assignAccount(
     businessId: string,
     checkoutReference: string,
@@ -77,6 +80,8 @@ export class CheckoutPaymentsService {
   ): Promise<CheckoutAccount> {
     return this.dataSource.transaction(async (em) => {
       const tenant = await this.businesses.require(em, businessId);
+      if (tenant.mode !== 'test')
+        throw apiError('SANDBOX_ONLY', 'Bank transfer payments are not available to live businesses yet');
       const row = await this.accounts.assign(em, businessId, { checkoutReference, amount, expiresAt });
       return {
         accountNumber: row.account_number.trim(),
