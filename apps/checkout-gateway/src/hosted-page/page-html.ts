@@ -158,7 +158,8 @@ const transferPanel = (
 const qrPanel = (amount: string) => `<section class="panel" id="method-qr-wallet" aria-labelledby="qr-title" hidden>
   <h2 id="qr-title">Scan to pay</h2>
   <img id="qr-image" class="qr" width="240" height="240" alt="QR code to pay ${amount}">
-  <ol class="steps">
+  <p id="qr-status" class="hint" role="status" hidden></p>
+  <ol class="steps" id="qr-steps">
     <li>Open your wallet app and choose <strong>Scan to pay</strong>.</li>
     <li>Scan this code and confirm ${amount}.</li>
     <li>This page moves on by itself once the payment is confirmed.</li>

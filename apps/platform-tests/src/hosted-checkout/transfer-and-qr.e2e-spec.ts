@@ -1,7 +1,10 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser, hence the DOM types.
 
+import { eventually } from '@payments/testing';
+
 import { screenshot } from '../browser';
+import { callGateway, createPartner } from '../partners';
 import { gateway, hostedCheckoutSuite } from './hosted-checkout.fixture';
 
 jest.setTimeout(180_000);
@@ -45,5 +48,36 @@ describe('the hosted checkout page in a real browser: paying by bank transfer an
     expect((await h.call('POST', '/sandbox/qr-wallet/pay', { qrPayload: qr.qrPayload })).status).toBe(200);
     await expect(h.result().getByRole('heading').textContent({ timeout: 30_000 })).resolves.toBe('Payment successful');
     await screenshot(h.page, 'qr-success');
+  });
+
+  it("tells a live business's customer that bank transfer and QR are not available, instead of showing them", async () => {
+    const live = createPartner('Live Page Partner', ['--live']);
+    const created = await callGateway<{ reference: string; link: string }>(live, 'POST', '/payin/charge/requests', {
+      amount: '1234567',
+      accountName: 'Ada Obi',
+      paymentMethod: ['pay-with-transfer', 'qr-wallet'],
+    });
+    const { link, reference } = created.body.data;
+    // outlet-service hears of the business over Kafka; until then it does not know it at all.
+    await eventually(
+      async () =>
+        (await callGateway(live, 'POST', `/checkout/${reference}/pay-with-transfer`)).status === 403 ? true : undefined,
+      30_000,
+    );
+    await h.page.goto(link);
+    await h.page.getByRole('button', { name: 'Bank transfer' }).click();
+    await h.page
+      .locator('#transfer-loading')
+      .filter({ hasText: 'Bank transfer payments are not available to live businesses yet' })
+      .waitFor();
+    expect(await h.page.locator('#transfer-details').isVisible()).toBe(false);
+    await h.page.getByRole('button', { name: 'QR code' }).click();
+    await h.page
+      .locator('#qr-status')
+      .filter({ hasText: 'QR wallet payments are not available to live businesses yet' })
+      .waitFor();
+    expect(await h.page.locator('#qr-image').isVisible()).toBe(false);
+    expect(await h.page.locator('#qr-steps').isVisible()).toBe(false);
+    await screenshot(h.page, 'live-methods-refused');
   });
 });
