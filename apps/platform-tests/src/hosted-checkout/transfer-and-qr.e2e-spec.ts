@@ -65,19 +65,15 @@ describe('the hosted checkout page in a real browser: paying by bank transfer an
       30_000,
     );
     await h.page.goto(link);
-    await h.page.getByRole('button', { name: 'Bank transfer' }).click();
-    await h.page
-      .locator('#transfer-loading')
-      .filter({ hasText: 'Bank transfer payments are not available to live businesses yet' })
-      .waitFor();
-    expect(await h.page.locator('#transfer-details').isVisible()).toBe(false);
-    await h.page.getByRole('button', { name: 'QR code' }).click();
-    await h.page
-      .locator('#qr-status')
-      .filter({ hasText: 'QR wallet payments are not available to live businesses yet' })
-      .waitFor();
-    expect(await h.page.locator('#qr-image').isVisible()).toBe(false);
-    expect(await h.page.locator('#qr-steps').isVisible()).toBe(false);
+    const refusal = async (method: string, message: string, hidden: string[]) => {
+      await h.page.getByRole('button', { name: method }).click();
+      await h.page.getByRole('status').filter({ hasText: message }).waitFor();
+      for (const selector of hidden) expect(await h.page.locator(selector).isVisible()).toBe(false);
+    };
+    await refusal('Bank transfer', 'Bank transfer payments are not available to live businesses yet', [
+      '#transfer-details',
+    ]);
+    await refusal('QR code', 'QR wallet payments are not available to live businesses yet', ['#qr-image', '#qr-steps']);
     await screenshot(h.page, 'live-methods-refused');
   });
 });
