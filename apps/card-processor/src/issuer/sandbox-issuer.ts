@@ -30,7 +30,8 @@ export const sandboxDeclines: Record<string, string> = {
 
 /**
  * The sandbox issuer that test keys talk to. Live businesses are declined: no live card rail
- * is connected yet, and a live card must never be approved by a simulator.
+ * is connected yet, and a live card must never be approved by a simulator. The gateway refuses
+ * their payments before asking; this holds for a command that reaches us anyway.
  */
 @Injectable()
 export class SandboxIssuer {

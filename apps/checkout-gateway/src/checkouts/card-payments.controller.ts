@@ -11,7 +11,7 @@ export class CardPaymentsController {
   constructor(private readonly payments: CardPaymentsService) {}
 
   @Route.post('card-payment', 'Charge a card for the checkout; the answer says which verification comes next')
-  @Answers(CardChargeResponse, 'Card charge processed', 404, 422, 503)
+  @Answers(CardChargeResponse, 'Card charge processed', 403, 404, 422, 503)
   payByCard(
     @CurrentBusiness() business: Business,
     @Param('reference') reference: string,

@@ -5,7 +5,7 @@ import { eventually } from '@payments/testing';
 
 import { screenshot } from '../browser';
 import { callGateway, createPartner } from '../partners';
-import { gateway, hostedCheckoutSuite } from './hosted-checkout.fixture';
+import { card, gateway, hostedCheckoutSuite } from './hosted-checkout.fixture';
 
 jest.setTimeout(180_000);
 
@@ -50,12 +50,12 @@ describe('the hosted checkout page in a real browser: paying by bank transfer an
     await screenshot(h.page, 'qr-success');
   });
 
-  it("tells a live business's customer that bank transfer and QR are not available, instead of showing them", async () => {
+  it("tells a live business's customer that no method is available yet, instead of showing details or charging", async () => {
     const live = createPartner('Live Page Partner', ['--live']);
     const created = await callGateway<{ reference: string; link: string }>(live, 'POST', '/payin/charge/requests', {
       amount: '1234567',
       accountName: 'Ada Obi',
-      paymentMethod: ['pay-with-transfer', 'qr-wallet'],
+      paymentMethod: ['pay-with-transfer', 'qr-wallet', 'card'],
     });
     const { link, reference } = created.body.data;
     // outlet-service hears of the business over Kafka; until then it does not know it at all.
@@ -74,6 +74,13 @@ describe('the hosted checkout page in a real browser: paying by bank transfer an
       '#transfer-details',
     ]);
     await refusal('QR code', 'QR wallet payments are not available to live businesses yet', ['#qr-image', '#qr-steps']);
+    await h.page.getByRole('button', { name: 'Card' }).click();
+    await h.fillCard(card('no verification'));
+    await h.page
+      .getByRole('alert')
+      .filter({ hasText: 'Card payments are not available to live businesses yet' })
+      .waitFor();
+    expect(await h.result().isVisible()).toBe(false);
     await screenshot(h.page, 'live-methods-refused');
   });
 });
