@@ -32,7 +32,7 @@ async function queuePosTransactions(businessId: string, count: number): Promise<
         const payload = {
           reference,
           businessId,
-          mode: 'test',
+          mode: 'test' as const,
           serialNumber,
           outletId: null,
           amount: '1000',

@@ -1,7 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
-import { PartnerEventV1, PartnerEventV1Payload, Topics } from '@payments/contracts';
+import { PartnerEventV1, Topics } from '@payments/contracts';
 import { createKafkaClient } from '@payments/platform-kafka';
 import { eventually, testEnvironment, testEvent } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
@@ -103,7 +103,7 @@ describe('webhooks end to end', () => {
     await producer.connect();
     const ids: string[] = [];
     const messages = Array.from({ length: 2000 }, (_, i) => {
-      const envelope = testEvent<PartnerEventV1Payload>(
+      const envelope = testEvent(
         PartnerEventV1,
         { event: 'fundAccount.success', eventData: { amount: String(i + 1), transactionStatus: 'SUCCESS' } },
         partner.businessId,

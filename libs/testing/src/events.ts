@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 
-import { EventEnvelope } from '@payments/contracts';
+import { EventOf, EventPayloads } from '@payments/contracts';
 
 /**
  * An event as a producer envelopes it: a fresh id, now, and the business it concerns (by
  * default the one its payload names).
  */
-export function testEvent<T extends object>(
-  type: string,
-  payload: T,
+export function testEvent<Type extends keyof EventPayloads>(
+  type: Type,
+  payload: EventPayloads[Type],
   businessId = businessOf(payload),
-): EventEnvelope<T> {
+): EventOf<Type> {
   return {
     eventId: randomUUID(),
     type,

@@ -1,10 +1,5 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  PosSealedCard,
-  PosTransactionAcceptedV1,
-  PosTransactionAcceptedV1Payload,
-  PosTransactionDecidedV1Payload,
-} from '@payments/contracts';
+import { PosSealedCard, PosTransactionAcceptedV1, PosTransactionDecidedV1Payload } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { startTestApp, testEvent } from '@payments/testing';
 import { DataSource } from 'typeorm';
@@ -26,7 +21,7 @@ describe('POS transaction decisions', () => {
 
   const accepted = (card: Pick<PosSealedCard, 'pan' | 'cardExpiryDate'>) => {
     const reference = `POS-${ulid()}`;
-    return testEvent<PosTransactionAcceptedV1Payload>(PosTransactionAcceptedV1, {
+    return testEvent(PosTransactionAcceptedV1, {
       businessId: ulid(),
       reference,
       serialNumber: 'SN-DECIDE-1',

@@ -1,12 +1,5 @@
 import { Controller } from '@nestjs/common';
-import {
-  CheckoutDecidedV1,
-  CheckoutDecidedV1Payload,
-  CheckoutPaidV1,
-  CheckoutPaidV1Payload,
-  EventEnvelope,
-  Topics,
-} from '@payments/contracts';
+import { CheckoutDecidedV1, CheckoutPaidV1, EventOf, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
 
 import { CheckoutsService } from './checkouts.service';
@@ -20,11 +13,11 @@ export class CheckoutPaymentsConsumer {
   constructor(private readonly checkouts: CheckoutsService) {}
 
   @EventHandler(Topics.checkoutPayments)
-  async handle(event: EventEnvelope<CheckoutDecidedV1Payload | CheckoutPaidV1Payload>): Promise<void> {
-    if (event?.type === CheckoutDecidedV1) await this.checkouts.applyOutcome(event.payload as CheckoutDecidedV1Payload);
+  async handle(event: EventOf<typeof CheckoutDecidedV1 | typeof CheckoutPaidV1>): Promise<void> {
+    if (event?.type === CheckoutDecidedV1) await this.checkouts.applyOutcome(event.payload);
     if (event?.type === CheckoutPaidV1) {
       // Written by outlet-service before outcomes were decided there; read during an upgrade.
-      const paid = event.payload as CheckoutPaidV1Payload;
+      const paid = event.payload;
       await this.checkouts.applyOutcome({
         businessId: paid.businessId,
         checkoutReference: paid.checkoutReference,

@@ -1,5 +1,5 @@
 import { Controller, Logger } from '@nestjs/common';
-import { BusinessProvisionedV1, BusinessProvisionedV1Payload, EventEnvelope, Topics } from '@payments/contracts';
+import { BusinessProvisionedV1, EventOf, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
 import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
@@ -32,7 +32,7 @@ export class BusinessEventsConsumer {
   ) {}
 
   @EventHandler(Topics.businessEvents)
-  async handle(event: EventEnvelope<BusinessProvisionedV1Payload>): Promise<void> {
+  async handle(event: EventOf<typeof BusinessProvisionedV1>): Promise<void> {
     if (event?.type !== BusinessProvisionedV1) return;
     const provisioned = await this.dataSource.transaction(async (em) => {
       if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return false;

@@ -1,12 +1,5 @@
 import { Controller } from '@nestjs/common';
-import {
-  BusinessProvisionedV1,
-  BusinessProvisionedV1Payload,
-  EventEnvelope,
-  OutletOpenedV1,
-  OutletOpenedV1Payload,
-  Topics,
-} from '@payments/contracts';
+import { BusinessProvisionedV1, EventOf, OutletOpenedV1, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
 
 import { TerminalsRepository } from '../terminals/terminals.repository';
@@ -21,13 +14,12 @@ export class BusinessEventsConsumer {
 
   // Idempotent by the primary keys: a redelivered event changes nothing.
   @EventHandler(Topics.businessEvents)
-  async handle(event: EventEnvelope<BusinessProvisionedV1Payload | OutletOpenedV1Payload>): Promise<void> {
+  async handle(event: EventOf<typeof BusinessProvisionedV1 | typeof OutletOpenedV1>): Promise<void> {
     if (event?.type === BusinessProvisionedV1) {
-      const { businessId, mode, sealedPosEncryptionKey } = event.payload as BusinessProvisionedV1Payload;
+      const { businessId, mode, sealedPosEncryptionKey } = event.payload;
       await this.terminals.addBusiness(businessId, mode, sealedPosEncryptionKey);
     } else if (event?.type === OutletOpenedV1) {
-      const { businessId, outletId } = event.payload as OutletOpenedV1Payload;
-      await this.terminals.addOutlet(businessId, outletId);
+      await this.terminals.addOutlet(event.payload.businessId, event.payload.outletId);
     }
   }
 }

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-
 import { OutletOpenedV1 } from '@payments/contracts';
+import { testEvent } from '@payments/testing';
 import { ulid } from 'ulid';
 
 import { TerminalsRepository } from '../terminals/terminals.repository';
@@ -17,13 +16,7 @@ describe('business events in pos-ingest', () => {
   const outletKnown = (businessId: string, outletId: string) =>
     fixture.app.get(TerminalsRepository).outletKnown(businessId, outletId);
 
-  const outletOpened = (businessId: string, outletId: string) => ({
-    eventId: randomUUID(),
-    type: OutletOpenedV1,
-    occurredAt: new Date().toISOString(),
-    businessId,
-    payload: { businessId, outletId },
-  });
+  const outletOpened = (businessId: string, outletId: string) => testEvent(OutletOpenedV1, { businessId, outletId });
 
   it('knows an outlet once outlet-service announced it, for its own business only', async () => {
     const [businessId, otherBusinessId, outletId] = [ulid(), ulid(), ulid()];

@@ -1,12 +1,5 @@
 import { Controller } from '@nestjs/common';
-import {
-  BusinessKeysRolledV1,
-  BusinessKeysRolledV1Payload,
-  BusinessProvisionedV1,
-  BusinessProvisionedV1Payload,
-  EventEnvelope,
-  Topics,
-} from '@payments/contracts';
+import { BusinessKeysRolledV1, BusinessProvisionedV1, EventOf, Topics } from '@payments/contracts';
 import { EventHandler } from '@payments/platform-kafka';
 import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
@@ -30,16 +23,16 @@ export class BusinessEventsConsumer {
   ) {}
 
   @EventHandler(Topics.businessEvents)
-  async handle(event: EventEnvelope<BusinessProvisionedV1Payload | BusinessKeysRolledV1Payload>): Promise<void> {
+  async handle(event: EventOf<typeof BusinessProvisionedV1 | typeof BusinessKeysRolledV1>): Promise<void> {
     if (event?.type !== BusinessProvisionedV1 && event?.type !== BusinessKeysRolledV1) return;
     await this.dataSource.transaction(async (em) => {
       if (!(await this.processed.firstDelivery(em, consumer, event.eventId))) return;
       if (event.type === BusinessKeysRolledV1) {
-        const { businessId, sealedApiKey, previousKeyExpiresAt } = event.payload as BusinessKeysRolledV1Payload;
+        const { businessId, sealedApiKey, previousKeyExpiresAt } = event.payload;
         await this.endpoints.rollApiKey(em, businessId, sealedApiKey, new Date(previousKeyExpiresAt));
         return;
       }
-      const { businessId, mode, webhookUrl, sealedApiKey } = event.payload as BusinessProvisionedV1Payload;
+      const { businessId, mode, webhookUrl, sealedApiKey } = event.payload;
       await this.endpoints.lockRouting(em, businessId);
       await this.endpoints.provision(em, { businessId, mode, url: webhookUrl, sealedApiKey });
       await this.deliveries.releaseParked(em, businessId, webhookUrl);
