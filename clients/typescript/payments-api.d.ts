@@ -2841,6 +2841,15 @@ export interface operations {
                 };
             };
             /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,6 @@
 import { Topics } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
+import { KafkaProducer } from '@payments/platform-kafka';
 import { eventually, KafkaCollector, PrivateBroker, readDocs, testEnvironment } from '@payments/testing';
 import fc from 'fast-check';
 import type { Pool } from 'pg';
@@ -150,6 +151,18 @@ describe('POST /pos', () => {
     expect(response.json().data).toEqual({ code: 'TERMINAL_NOT_FOUND' });
   });
 
+  it("refuses a live business's terminal with 403 SANDBOX_ONLY and publishes nothing", async () => {
+    const live = await fixture.terminal('LiveKey123456789', 'live');
+    const send = jest.spyOn(fixture.app.get(KafkaProducer), 'send');
+    try {
+      const response = await fixture.submit(live.serialNumber, encrypt(payload(), live.posKey));
+      expect([response.statusCode, response.json().data]).toEqual([403, { code: 'SANDBOX_ONLY' }]);
+      expect(send).not.toHaveBeenCalled();
+    } finally {
+      send.mockRestore();
+    }
+  });
+
   it('answers every decryption, padding and JSON failure with one identical 400', async () => {
     const valid = encrypt(payload(), terminal.posKey);
     const block = Buffer.from(valid, 'base64');
@@ -254,7 +267,7 @@ describe('POST /pos', () => {
     expect(operation.responses['200'].content['application/json'].schema.properties.data).toEqual({
       $ref: '#/components/schemas/PosSubmissionResponse',
     });
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '413', '415', '422', '503']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '403', '404', '413', '415', '422', '503']);
     expect(document.components.schemas.PosSubmissionRequest.required).toEqual(['serialNumber', 'data']);
   });
 

@@ -16,7 +16,7 @@ export const posRouteDocs = {
       tag: 'pos',
       body: PosSubmissionRequest,
       ok: PosSubmissionResponse,
-      errors: [400, 404, 413, 415, 422, 503],
+      errors: [400, 403, 404, 413, 415, 422, 503],
     }),
   },
 };

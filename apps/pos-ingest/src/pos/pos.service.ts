@@ -48,6 +48,9 @@ export class PosService {
   async submit(request: PosSubmissionRequest): Promise<PosSubmissionResponse> {
     const terminal = await this.terminals.find(request.serialNumber);
     if (!terminal) throw apiError('TERMINAL_NOT_FOUND', `Terminal ${request.serialNumber} is not registered`);
+    // No live card rail is connected: the terminal hears so now, not as a decline later.
+    if (terminal.mode !== 'test')
+      throw apiError('SANDBOX_ONLY', 'POS card processing is not available to live businesses yet');
     const decrypted = decryptPosPayload(request.data, terminal.posKey);
     if (!decrypted)
       throw apiError('INVALID_PAYLOAD', "data could not be decrypted into a POS payload with this terminal's key");
