@@ -3,6 +3,7 @@
 // npm run partner:keys:roll -- ...   roll a partner's API key pair (docs/keys.md)
 // npm run pricing:set -- ...         change a business's price plan (docs/pricing.md)
 // npm run terminal:register -- ...   register a POS terminal (docs/pos.md)
+// npm run terminal:audit -- ...      list terminals registered to an outlet their business lacks
 // npm run pos:send -- ...            send an encrypted test transaction to POST /pos
 // npm run dlq:replay -- <topic>      send the messages parked on <topic>.dlq back to <topic>
 import { apps, ensureBuild, ensureDependencies, localEnv, log, nodeScript } from './lib.mjs';
@@ -33,6 +34,9 @@ switch (command) {
     break;
   case 'terminal-register':
     process.exit(nodeScript('dist/apps/pos-ingest/src/cli/terminal-register.js', args, env).status ?? 1);
+    break;
+  case 'terminal-audit':
+    process.exit(nodeScript('dist/apps/pos-ingest/src/cli/terminal-audit.js', args, env).status ?? 1);
     break;
   case 'pos-send':
     process.exit(nodeScript('dist/apps/pos-ingest/src/cli/pos-send.js', args, env).status ?? 1);

@@ -98,6 +98,32 @@ describe('POS transactions from terminal to wallet', () => {
     }
   });
 
+  it('lists a terminal registered to an unknown outlet until it is registered again to its real one', async () => {
+    const audit = (args: string[] = []) => npmRun('terminal:audit', ['--business', partner.businessId, ...args]);
+    const db = new Client({ connectionString: testEnvironment().DATABASE_URL });
+    await db.connect();
+    try {
+      // Registered before the outlet was checked, to a mistyped outlet: written as that release wrote it.
+      await db.query(`INSERT INTO pos_ingest.terminals (serial_number, business_id, outlet_id) VALUES ($1, $2, $3)`, [
+        `${serial}-E`,
+        partner.businessId,
+        'OUTLET-MISTYPED',
+      ]);
+    } finally {
+      await db.end();
+    }
+    const listed = audit(['--json']);
+    expect(listed.status).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { serialNumber: `${serial}-E`, businessId: partner.businessId, outletId: 'OUTLET-MISTYPED' },
+    ]);
+    expect(audit().stdout).toContain(`terminal ${serial}-E of business ${partner.businessId}: outlet OUTLET-MISTYPED`);
+
+    await registerTerminal(partner.businessId, `${serial}-E`, outlet.outletId);
+    expect(JSON.parse(audit(['--json']).stdout)).toEqual([]);
+    expect(audit().stdout).toContain('No terminal is registered to an unknown outlet');
+  });
+
   it('credits the outlet’s collection wallet for an approved card, once, with fundAccount.success', async () => {
     const first = send(['--amount', '250000', '--sequence', '000001']);
     expect(first.status).toBe(0);

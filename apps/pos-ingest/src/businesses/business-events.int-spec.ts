@@ -38,4 +38,28 @@ describe('business events in pos-ingest', () => {
     )) as { count: number }[];
     expect(rows).toEqual([{ count: 1 }]);
   });
+
+  it('finds the terminals registered to an outlet their business does not have, for one business or all', async () => {
+    const terminals = fixture.app.get(TerminalsRepository);
+    const [mine, theirs] = [await fixture.terminal(), await fixture.terminal()];
+    const outletId = ulid();
+    await handle(outletOpened(mine.businessId, outletId));
+    const [onKnown, onMistyped, withoutOutlet] = [
+      mine.serialNumber,
+      await fixture.anotherTerminal(mine.businessId),
+      await fixture.anotherTerminal(mine.businessId),
+    ];
+    await terminals.register(mine.businessId, onKnown, outletId);
+    await terminals.register(mine.businessId, onMistyped, `${outletId}X`);
+    // Another business's outlet is no outlet of this one.
+    await terminals.register(theirs.businessId, theirs.serialNumber, outletId);
+
+    expect(await terminals.withUnknownOutlets(mine.businessId)).toEqual([
+      { serialNumber: onMistyped, businessId: mine.businessId, outletId: `${outletId}X` },
+    ]);
+    const everyBusiness = (await terminals.withUnknownOutlets(null)).map((terminal) => terminal.serialNumber);
+    expect(everyBusiness).toEqual(expect.arrayContaining([onMistyped, theirs.serialNumber]));
+    expect(everyBusiness).not.toContain(onKnown);
+    expect(everyBusiness).not.toContain(withoutOutlet);
+  });
 });

@@ -12,6 +12,12 @@ export interface TerminalRow {
   pos_key_sealed: string;
 }
 
+export interface UnknownOutletTerminal {
+  serialNumber: string;
+  businessId: string;
+  outletId: string;
+}
+
 /**
  * pos_ingest.terminals, pos_ingest.integrators (the businesses pos-ingest serves) and
  * pos_ingest.outlets (their outlets, as outlet-service announced them). Built on a
@@ -61,6 +67,22 @@ export class TerminalsRepository {
       [businessId, outletId],
     )) as unknown[];
     return rows.length === 1;
+  }
+
+  /**
+   * Terminals registered to an outlet that is not one of their business's known outlets (only
+   * possible before registration checked the outlet): their approved transactions are credited to
+   * the settlement wallet instead. Every business's when `businessId` is null, for operators.
+   */
+  async withUnknownOutlets(businessId: string | null): Promise<UnknownOutletTerminal[]> {
+    return (await this.dataSource.query(
+      `SELECT t.serial_number AS "serialNumber", t.business_id AS "businessId", t.outlet_id AS "outletId"
+       FROM pos_ingest.terminals t
+       WHERE t.outlet_id IS NOT NULL AND ($1::text IS NULL OR t.business_id = $1)
+         AND NOT EXISTS (SELECT 1 FROM pos_ingest.outlets o WHERE o.business_id = t.business_id AND o.outlet_id = t.outlet_id)
+       ORDER BY t.business_id, t.serial_number`,
+      [businessId],
+    )) as UnknownOutletTerminal[];
   }
 
   /** Registers the terminal or moves it to another outlet; false when it belongs to another business. */
