@@ -9,7 +9,7 @@ import {
   CheckoutResponse,
 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
-import { apiError, DomainError, ValidationFailedError } from '@payments/platform-envelope';
+import { DomainError, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
 
 import { Business } from '../businesses/business.entity';
 import { Env } from '../config/env';
@@ -39,8 +39,7 @@ export class CardPaymentsService {
 
   /** No live card rail is connected: a live business is refused before any charge exists, not declined. */
   async pay(business: Business, reference: string, card: CardPaymentRequest): Promise<CardChargeResponse> {
-    if (business.mode !== 'test')
-      throw apiError('SANDBOX_ONLY', 'Card payments are not available to live businesses yet');
+    requireSandboxRail(business.mode, 'Card payments');
     const checkout = await this.checkouts.payable(business.id, reference, 'card');
     const state = await this.cards.send({
       type: 'startCharge',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CheckoutAccount, CheckoutQrResponse } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
-import { apiError } from '@payments/platform-envelope';
+import { apiError, requireSandboxRail } from '@payments/platform-envelope';
 import { toDataURL, toString } from 'qrcode';
 
 import { Business } from '../businesses/business.entity';
@@ -63,8 +63,7 @@ export class TransferAndQrService {
 
   /** Only the sandbox wallet reads our codes: a live checkout gets a clear refusal, not a code no app pays. */
   private async qrPayload(business: Business, reference: string): Promise<string> {
-    if (business.mode !== 'test')
-      throw apiError('SANDBOX_ONLY', 'QR wallet payments are not available to live businesses yet');
+    requireSandboxRail(business.mode, 'QR wallet payments');
     const checkout = await this.checkouts.payable(business.id, reference, 'qr-wallet');
     return `${qrScheme}?${new URLSearchParams({ reference, amount: checkout.amount })}`;
   }

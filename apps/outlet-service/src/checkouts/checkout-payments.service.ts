@@ -14,7 +14,7 @@ import {
 } from '@payments/contracts';
 import { JoinedRuns } from '@payments/platform-async';
 import { newUlid } from '@payments/platform-crypto';
-import { apiError } from '@payments/platform-envelope';
+import { apiError, requireSandboxRail } from '@payments/platform-envelope';
 import { Outbox } from '@payments/platform-outbox';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
@@ -80,8 +80,7 @@ export class CheckoutPaymentsService {
   ): Promise<CheckoutAccount> {
     return this.dataSource.transaction(async (em) => {
       const tenant = await this.businesses.require(em, businessId);
-      if (tenant.mode !== 'test')
-        throw apiError('SANDBOX_ONLY', 'Bank transfer payments are not available to live businesses yet');
+      requireSandboxRail(tenant.mode, 'Bank transfer payments');
       const row = await this.accounts.assign(em, businessId, { checkoutReference, amount, expiresAt });
       return {
         accountNumber: row.account_number.trim(),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CreateRefundRequest, PartnerEvents, RefundResponse } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
+import { apiError, requireSandboxRail } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
@@ -33,7 +33,7 @@ export class RefundsService {
   async create(businessId: string, request: CreateRefundRequest, idempotencyKey: string): Promise<RefundResponse> {
     return this.dataSource.transaction(async (em) => {
       const tenant = await this.businesses.require(em, businessId);
-      if (tenant.mode !== 'test') throw apiError('SANDBOX_ONLY', 'Live refunds are not available yet');
+      requireSandboxRail(tenant.mode, 'Refunds');
       const key = { namespace: 'idempotency-key', reference: idempotencyKey } as const;
       return this.commands.once(em, businessId, key, 'refund', request, async () => {
         const { transactionReference } = request;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BankTransferRequest, BankTransferResponse } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
+import { apiError, requireSandboxRail } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
@@ -29,7 +29,7 @@ export class BankTransferUseCase {
   async execute(businessId: string, request: BankTransferRequest): Promise<BankTransferResponse> {
     return this.dataSource.transaction(async (em) => {
       const tenant = await this.businesses.require(em, businessId);
-      if (tenant.mode !== 'test') throw apiError('SANDBOX_ONLY', 'Live bank payouts are not available yet');
+      requireSandboxRail(tenant.mode, 'Bank payouts');
       const key = { namespace: 'transfer', reference: request.reference } as const;
       const claim = await this.commands.claim<BankTransferResponse>(em, businessId, key, 'bank_transfer', request);
       if (!claim.first) return claim.result;

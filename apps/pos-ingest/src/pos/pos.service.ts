@@ -12,7 +12,7 @@ import {
   Topics,
 } from '@payments/contracts';
 import { decryptPosPayload, Sealer } from '@payments/platform-crypto';
-import { apiError, DomainError, ValidationFailedError } from '@payments/platform-envelope';
+import { apiError, DomainError, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
 import { KafkaProducer } from '@payments/platform-kafka';
 import { Message } from 'kafkajs';
 
@@ -49,8 +49,7 @@ export class PosService {
     const terminal = await this.terminals.find(request.serialNumber);
     if (!terminal) throw apiError('TERMINAL_NOT_FOUND', `Terminal ${request.serialNumber} is not registered`);
     // No live card rail is connected: the terminal hears so now, not as a decline later.
-    if (terminal.mode !== 'test')
-      throw apiError('SANDBOX_ONLY', 'POS card processing is not available to live businesses yet');
+    requireSandboxRail(terminal.mode, 'POS card payments');
     const decrypted = decryptPosPayload(request.data, terminal.posKey);
     if (!decrypted)
       throw apiError('INVALID_PAYLOAD', "data could not be decrypted into a POS payload with this terminal's key");

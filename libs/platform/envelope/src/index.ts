@@ -9,3 +9,4 @@ export * from './to-error-envelope';
 export * from './validation.pipe';
 export * from './transient';
 export * from './validation-metadata-cache';
+export * from './sandbox-only';
