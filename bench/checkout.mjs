@@ -14,17 +14,19 @@
 // CPU per operation of every process.
 import { createRequire } from 'node:module';
 
-import autocannon from 'autocannon';
-
 import { log, onPostgres, waitUntilReady } from '../tools/lib.mjs';
 import { paced } from './paced.mjs';
 import {
   beforeRound,
   benchOptions,
+  checkoutBody,
+  closedLoop,
   CpuMeter,
+  createCheckouts,
   createPartner,
   finish,
   median,
+  noVerificationCard,
   perOperation,
   prepare,
   printCpuTable,
@@ -74,27 +76,10 @@ async function measure({ path, method = 'POST', headers, body, rate, duration = 
         seconds: duration,
         request: () => ({ path: path(), method, headers, body: body?.() }),
       })
-    : await closedLoop({ path, method, headers, body, duration });
+    : await closedLoop({ origin: gateway, connections, path, method, headers, body, duration });
   // What the round queued and its apps finish afterwards (events, the transaction history) is its cost too.
   if (settle) await quiet(meter);
   return { ...result, cpu: perOperation(meter.used(before, meter.snapshot()), Math.max(1, result.total)) };
-}
-
-async function closedLoop({ path, method, headers, body, duration }) {
-  const result = await autocannon({
-    url: `${gateway}${path()}`,
-    connections,
-    duration,
-    headers,
-    requests: [{ setupRequest: (request) => ({ ...request, method, path: path(), body: body?.() }) }],
-  });
-  return {
-    perSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx + result.errors + result.timeouts,
-    total: result.requests.total,
-  };
 }
 
 try {
@@ -113,35 +98,15 @@ try {
     ready = (await fetch(`${gateway}/wallets/settlement`, { headers })).status === 200;
     if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  const checkoutBody = () => JSON.stringify({ amount: '150000', accountName: 'Bench Store', paymentMethod: ['card'] });
-  const cardBody = () => JSON.stringify({ cardNumber: '5060990000000000019', expiryDate: '12/30', cvv: '123' });
 
-  /** Checkouts to pay: created ahead, so a payment round measures payments only. */
-  async function checkouts(count) {
-    const references = [];
-    let started = 0;
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (started < count) {
-          started += 1;
-          const response = await fetch(`${gateway}/payin/charge/requests`, {
-            method: 'POST',
-            headers,
-            body: checkoutBody(),
-          });
-          references.push((await response.json()).data.reference);
-        }
-      }),
-    );
-    return references;
-  }
   const payments = async (options) => {
-    const references = await checkouts(options.rate ? options.rate * seconds * 1.2 : 1200 * seconds);
+    const count = options.rate ? options.rate * seconds * 1.2 : 1200 * seconds;
+    const references = await createCheckouts(gateway, headers, count);
     let next = 0;
     return measure({
       ...options,
       path: () => `/checkout/${references[next++ % references.length]}/card-payment`,
-      body: cardBody,
+      body: () => noVerificationCard,
     });
   };
 

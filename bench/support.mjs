@@ -6,6 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 
+import autocannon from 'autocannon';
+
 import {
   ensureBuild,
   ensureDependencies,
@@ -108,10 +110,16 @@ async function commitAsGroup(kafka, groupId, topics, ends) {
   await consumer.disconnect();
 }
 
-/** Starts a built app; with `cpuProfileDir`, it writes a V8 CPU profile there when it exits. */
-export function startApp(app, port, env, { cpuProfileDir } = {}) {
-  const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
-  return spawnApp(app, { ...env, PORT: String(port), SERVICE_NAME: app }, ['ignore', 'ignore', 'inherit'], profiling);
+/**
+ * Starts a built app; with `cpuProfileDir`, it writes a V8 CPU profile there when it exits, and
+ * with `preload`, node loads that script first (`node -r`).
+ */
+export function startApp(app, port, env, { cpuProfileDir, preload } = {}) {
+  const options = [
+    ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : []),
+    ...(preload ? ['-r', preload] : []),
+  ];
+  return spawnApp(app, { ...env, PORT: String(port), SERVICE_NAME: app }, ['ignore', 'ignore', 'inherit'], options);
 }
 
 /**
@@ -121,14 +129,19 @@ export function startApp(app, port, env, { cpuProfileDir } = {}) {
  * wade through them on the next run against the same local broker.
  */
 export async function finish(children, startedKafka) {
+  await stopApps(children);
+  await deleteRecords(process.env.KAFKA_BROKERS ?? '127.0.0.1:9092');
+  if (startedKafka) stopKafka();
+}
+
+/** SIGTERM to every child; resolves once all have exited. */
+export async function stopApps(children) {
   for (const child of children) child.kill('SIGTERM');
   await Promise.all(
     children.map(
       (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve))),
     ),
   );
-  await deleteRecords(process.env.KAFKA_BROKERS ?? '127.0.0.1:9092');
-  if (startedKafka) stopKafka();
 }
 
 async function deleteRecords(brokers) {
@@ -319,4 +332,53 @@ export function pidsMatching(needle) {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => readProcFile(pid, 'cmdline').includes(needle));
+}
+
+/** A checkout the bench pays by card: the body of `POST /payin/charge/requests`. */
+export const checkoutBody = () =>
+  JSON.stringify({ amount: '150000', accountName: 'Bench Store', paymentMethod: ['card'] });
+
+/** The sandbox card that asks for no verification step: the body of a card payment. */
+export const noVerificationCard = JSON.stringify({
+  cardNumber: '5060990000000000019',
+  expiryDate: '12/30',
+  cvv: '123',
+});
+
+/** Creates `count` checkouts through the gateway from 16 clients; their references, to pay in a round that measures payments only. */
+export async function createCheckouts(origin, headers, count) {
+  const references = [];
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (started < count) {
+        started += 1;
+        const response = await fetch(`${origin}/payin/charge/requests`, {
+          method: 'POST',
+          headers,
+          body: checkoutBody(),
+        });
+        references.push((await response.json()).data.reference);
+      }
+    }),
+  );
+  return references;
+}
+
+/** `connections` clients sending as fast as they are answered for `duration` s; `path` and `body` give each request its own. */
+export async function closedLoop({ origin, connections, path, method = 'POST', headers, body, duration }) {
+  const result = await autocannon({
+    url: `${origin}${path()}`,
+    connections,
+    duration,
+    headers,
+    requests: [{ setupRequest: (request) => ({ ...request, method, path: path(), body: body?.() }) }],
+  });
+  return {
+    perSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+    total: result.requests.total,
+  };
 }
