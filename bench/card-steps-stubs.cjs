@@ -1,0 +1,75 @@
+// Loaded with `node -r` into the apps that `npm run bench:card-steps` starts, and nowhere else:
+// answers the durable steps of a card payment named in BENCH_STUBBED_STEPS at once, with what
+// the real step answers for a no-verification card, so that the bench can charge each step's
+// cost (its statement, its outbox event and whoever consumes that event) by leaving it out.
+//
+//   charge    card-processor answers SUCCESS without its charge row or card.charge.succeeded
+//   ledger    outlet-service answers "booked" without move_money or checkout.decided
+//   checkout  the gateway neither reads the checkout nor ends it (no checkout.success, no history)
+const path = require('node:path');
+
+require('../tools/runtime/register-paths.cjs');
+
+const stubbed = new Set((process.env.BENCH_STUBBED_STEPS ?? '').split(',').filter(Boolean));
+const built = (file) => require(path.resolve(__dirname, '../dist/apps', file));
+
+if (process.env.SERVICE_NAME === 'card-processor' && stubbed.has('charge')) {
+  const { newUlid } = require('@payments/platform-crypto');
+  const { CardChargesService } = built('card-processor/src/charges/card-charges.service.js');
+  CardChargesService.prototype.start = async function start(command) {
+    // The card is still opened: that is card-processor's work, not the step's.
+    const { cardNumber } = JSON.parse(this.sealer.open(command.sealedCard, command.checkoutReference));
+    return {
+      chargeId: newUlid(),
+      checkoutReference: command.checkoutReference,
+      businessId: command.businessId,
+      maskedPan: `${cardNumber.slice(0, 6)}${'*'.repeat(cardNumber.length - 10)}${cardNumber.slice(-4)}`,
+      amount: command.amount,
+      reference: command.checkoutReference,
+      transactionStatus: 'SUCCESS',
+      nextAction: 'none',
+      message: 'Payment successful',
+    };
+  };
+}
+
+if (process.env.SERVICE_NAME === 'outlet-service' && stubbed.has('ledger')) {
+  const { CheckoutPaymentsService } = built('outlet-service/src/checkouts/checkout-payments.service.js');
+  CheckoutPaymentsService.prototype.payCard = async function payCard(charge) {
+    const outcome = {
+      businessId: charge.businessId,
+      checkoutReference: charge.checkoutReference,
+      status: 'SUCCESS',
+      method: 'card',
+      paymentId: charge.chargeId,
+      maskedCard: charge.maskedPan,
+      comment: 'Paid by card',
+      charge: { fee: '0', commission: '0', netAmount: charge.amount },
+    };
+    return { outcome, accepted: true };
+  };
+}
+
+if (process.env.SERVICE_NAME === 'checkout-gateway' && stubbed.has('checkout')) {
+  const { CheckoutsService } = built('checkout-gateway/src/checkouts/checkouts.service.js');
+  CheckoutsService.prototype.payable = async function payable(businessId, reference, method) {
+    const now = new Date();
+    return {
+      reference,
+      amount: '150000',
+      accountName: 'Bench Store',
+      paymentMethod: [method],
+      usedMethod: null,
+      transactionStatus: 'PROCESSING',
+      email: null,
+      callBackUrl: null,
+      returnUrl: null,
+      metadata: null,
+      maskedCard: null,
+      expiresAt: new Date(now.getTime() + 30 * 60_000).toISOString(),
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+  };
+  CheckoutsService.prototype.applyOutcome = async function applyOutcome() {};
+}
