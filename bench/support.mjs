@@ -345,7 +345,10 @@ export const noVerificationCard = JSON.stringify({
   cvv: '123',
 });
 
-/** Creates `count` checkouts through the gateway from 16 clients; their references, to pay in a round that measures payments only. */
+/**
+ * Creates `count` checkouts through the gateway from 16 clients and answers their references: paid
+ * in a later round, they let it measure payments only.
+ */
 export async function createCheckouts(origin, headers, count) {
   const references = [];
   let started = 0;
@@ -365,7 +368,10 @@ export async function createCheckouts(origin, headers, count) {
   return references;
 }
 
-/** `connections` clients sending as fast as they are answered for `duration` s; `path` and `body` give each request its own. */
+/**
+ * `connections` clients sending as fast as they are answered for `duration` s; `path` and `body`
+ * give each request its own.
+ */
 export async function closedLoop({ origin, connections, path, method = 'POST', headers, body, duration }) {
   const result = await autocannon({
     url: `${origin}${path()}`,
