@@ -13,10 +13,17 @@ require('../tools/runtime/register-paths.cjs');
 const stubbed = new Set((process.env.BENCH_STUBBED_STEPS ?? '').split(',').filter(Boolean));
 const built = (file) => require(path.resolve(__dirname, '../dist/apps', file));
 
+/** Replaces a method the step runs in; one renamed away stops the app rather than measuring the real step. */
+function replace(type, method, stub) {
+  if (typeof type?.prototype?.[method] !== 'function')
+    throw new Error(`bench:card-steps: ${type?.name ?? 'a class'} has no method ${method} to stub`);
+  type.prototype[method] = stub;
+}
+
 if (process.env.SERVICE_NAME === 'card-processor' && stubbed.has('charge')) {
   const { newUlid } = require('@payments/platform-crypto');
   const { CardChargesService } = built('card-processor/src/charges/card-charges.service.js');
-  CardChargesService.prototype.start = async function start(command) {
+  replace(CardChargesService, 'start', async function start(command) {
     // The card is still opened: that is card-processor's work, not the step's.
     const { cardNumber } = JSON.parse(this.sealer.open(command.sealedCard, command.checkoutReference));
     return {
@@ -30,12 +37,12 @@ if (process.env.SERVICE_NAME === 'card-processor' && stubbed.has('charge')) {
       nextAction: 'none',
       message: 'Payment successful',
     };
-  };
+  });
 }
 
 if (process.env.SERVICE_NAME === 'outlet-service' && stubbed.has('ledger')) {
   const { CheckoutPaymentsService } = built('outlet-service/src/checkouts/checkout-payments.service.js');
-  CheckoutPaymentsService.prototype.payCard = async function payCard(charge) {
+  replace(CheckoutPaymentsService, 'payCard', async function payCard(charge) {
     const outcome = {
       businessId: charge.businessId,
       checkoutReference: charge.checkoutReference,
@@ -47,12 +54,12 @@ if (process.env.SERVICE_NAME === 'outlet-service' && stubbed.has('ledger')) {
       charge: { fee: '0', commission: '0', netAmount: charge.amount },
     };
     return { outcome, accepted: true };
-  };
+  });
 }
 
 if (process.env.SERVICE_NAME === 'checkout-gateway' && stubbed.has('checkout')) {
   const { CheckoutsService } = built('checkout-gateway/src/checkouts/checkouts.service.js');
-  CheckoutsService.prototype.payable = async function payable(businessId, reference, method) {
+  replace(CheckoutsService, 'payable', async function payable(businessId, reference, method) {
     const now = new Date();
     return {
       reference,
@@ -70,6 +77,6 @@ if (process.env.SERVICE_NAME === 'checkout-gateway' && stubbed.has('checkout')) 
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
     };
-  };
-  CheckoutsService.prototype.applyOutcome = async function applyOutcome() {};
+  });
+  replace(CheckoutsService, 'applyOutcome', async function applyOutcome() {});
 }
