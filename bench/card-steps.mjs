@@ -31,6 +31,7 @@ import {
   quiet,
   startApp,
   stopApps,
+  untilPartnerServed,
 } from './support.mjs';
 
 const {
@@ -67,9 +68,7 @@ async function startApps(stubbed) {
     const partner = createPartner(env, 'Bench');
     headers = { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, 'content-type': 'application/json' };
   }
-  // Ready once outlet-service answers the gateway's commands (the partner's wallets exist there).
-  while ((await fetch(`${gateway}/wallets/settlement`, { headers })).status !== 200)
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  await untilPartnerServed(gateway, headers);
   return apps;
 }
 

@@ -33,6 +33,7 @@ import {
   printTable,
   quiet,
   startApp,
+  untilPartnerServed,
 } from './support.mjs';
 
 const {
@@ -94,10 +95,7 @@ try {
     'x-api-secret': partner.apiSecret,
     'content-type': 'application/json',
   };
-  for (let ready = false; !ready;) {
-    ready = (await fetch(`${gateway}/wallets/settlement`, { headers })).status === 200;
-    if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await untilPartnerServed(gateway, headers);
 
   const payments = async (options) => {
     const count = options.rate ? options.rate * seconds * 1.2 : 1200 * seconds;

@@ -334,6 +334,15 @@ export function pidsMatching(needle) {
     .filter((pid) => readProcFile(pid, 'cmdline').includes(needle));
 }
 
+/**
+ * Waits until the gateway serves the partner's settlement wallet: outlet-service knows the
+ * partner and answers the gateway's commands.
+ */
+export async function untilPartnerServed(origin, headers) {
+  while ((await fetch(`${origin}/wallets/settlement`, { headers })).status !== 200)
+    await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
 /** A checkout the bench pays by card: the body of `POST /payin/charge/requests`. */
 export const checkoutBody = () =>
   JSON.stringify({ amount: '150000', accountName: 'Bench Store', paymentMethod: ['card'] });
