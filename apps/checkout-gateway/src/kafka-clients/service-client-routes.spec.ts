@@ -35,7 +35,7 @@ describe('routes that call a backing service', () => {
         .map(([name]) => `${controller.name}.${name}`),
     );
     expect(controllers.map((controller) => controller.name)).toEqual(
-      expect.arrayContaining(['OutletsController', 'InternalTransfersController', 'WebhookDeliveriesController']),
+      expect.arrayContaining(['OutletsController', 'InternalTransfersController', 'WebhooksController']),
     );
     expect(undocumented).toEqual([]);
   });
