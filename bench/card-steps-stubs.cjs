@@ -41,18 +41,9 @@ if (process.env.SERVICE_NAME === 'card-processor' && stubbed.has('charge')) {
 }
 
 if (process.env.SERVICE_NAME === 'outlet-service' && stubbed.has('ledger')) {
-  const { CheckoutPaymentsService } = built('outlet-service/src/checkouts/checkout-payments.service.js');
+  const { CheckoutPaymentsService, paidByCard } = built('outlet-service/src/checkouts/checkout-payments.service.js');
   replace(CheckoutPaymentsService, 'payCard', async function payCard(charge) {
-    const outcome = {
-      businessId: charge.businessId,
-      checkoutReference: charge.checkoutReference,
-      status: 'SUCCESS',
-      method: 'card',
-      paymentId: charge.chargeId,
-      maskedCard: charge.maskedPan,
-      comment: 'Paid by card',
-      charge: { fee: '0', commission: '0', netAmount: charge.amount },
-    };
+    const outcome = { ...paidByCard(charge), charge: { fee: '0', commission: '0', netAmount: charge.amount } };
     return { outcome, accepted: true };
   });
 }

@@ -347,7 +347,7 @@ function productOf(method: CheckoutOutcome['method']): Product {
 }
 
 /** The outcome a captured card asks for: the checkout paid by this charge. */
-function paidByCard(charge: CapturedCard): CheckoutOutcome {
+export function paidByCard(charge: CapturedCard): CheckoutOutcome {
   return {
     businessId: charge.businessId,
     checkoutReference: charge.checkoutReference,
