@@ -199,6 +199,11 @@ export class CheckoutsService {
 
 /** checkout.success or checkout.failed, with the common eventData fields; also to the callback URL. */
 function outcomeEvent(outcome: CheckoutOutcome, checkout: CheckoutResponse, at: Date): NewEvent<PartnerEventV1Payload> {
+  // Figures made up here would tell the partner a fee the ledger did not take.
+  if (outcome.status === 'SUCCESS' && !outcome.charge)
+    throw new Error(
+      `checkout ${outcome.checkoutReference} was paid, but its outcome lacks the charge the ledger booked`,
+    );
   return {
     topic: Topics.partnerEvents,
     type: PartnerEventV1,
@@ -210,7 +215,7 @@ function outcomeEvent(outcome: CheckoutOutcome, checkout: CheckoutResponse, at: 
         sessionId: null,
         productType: 'checkout',
         amount: checkout.amount,
-        // A paid checkout's charge, as the ledger booked it; a failed one cost nothing.
+        // A paid checkout's charge, as the ledger booked it (checked above); a failed one cost nothing.
         fee: outcome.charge?.fee ?? '0',
         commission: outcome.charge?.commission ?? '0',
         netAmount: outcome.charge?.netAmount ?? checkout.amount,

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
-import { CardChargeSucceededV1, OutletCommand, PosTransactionDecidedV1 } from '@payments/contracts';
+import {
+  CardChargeSucceededV1,
+  ChargeFigures,
+  CheckoutOutcome,
+  OutletCommand,
+  PosTransactionDecidedV1,
+} from '@payments/contracts';
 import { singleRow } from '@payments/platform-database';
 import { eventually, testEvent } from '@payments/testing';
 import { ulid } from 'ulid';
@@ -162,6 +168,53 @@ describe('checkout outcomes in the ledger', () => {
     expect(await decidedEvents(reference)).toEqual([
       expect.objectContaining({ status: 'SUCCESS', method: 'pay-with-transfer' }),
     ]);
+  });
+
+  it('answers an already-decided checkout with the charge its payment booked, whichever way it was paid', async () => {
+    const priced = await fixture.business();
+    const plan = { percentBps: 150, capKobo: null, floorKobo: 0n, flatKobo: 0n, commissionBps: 2000 };
+    await fixture.setPlan(priced, ['transfer', 'card'], plan);
+    const closeOf = async (checkoutReference: string) =>
+      (
+        await ok<CheckoutOutcome[]>({
+          type: 'closeCheckouts',
+          checkouts: [{ businessId: priced, checkoutReference, comment: 'Checkout expired before payment' }],
+        })
+      )[0];
+
+    const byTransfer = newCheckout();
+    const { accountNumber } = await ok<{ accountNumber: string }>({
+      type: 'assignCheckoutAccount',
+      businessId: priced,
+      checkoutReference: byTransfer,
+      amount: '5000',
+      expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+    });
+    const paid = await ok<ChargeFigures>({
+      type: 'creditVirtualAccount',
+      businessId: priced,
+      accountNumber,
+      sessionId: randomUUID(),
+      request: { amount: '5000' },
+    });
+    const booked = { fee: paid.fee, commission: paid.commission, netAmount: paid.netAmount };
+    expect(booked).toEqual({ fee: '75', commission: '15', netAmount: '4925' });
+    expect(await closeOf(byTransfer)).toMatchObject({ status: 'SUCCESS', charge: booked });
+
+    // A card booked in move_money's one round trip; then a closing, and a second card that comes too late.
+    const byCard = newCheckout();
+    const card = (chargeId: string) => ({
+      chargeId,
+      businessId: priced,
+      checkoutReference: byCard,
+      amount: '5000',
+      maskedPan: '506099*********0019',
+    });
+    const payments = fixture.get(CheckoutPaymentsService);
+    expect((await payments.payCard(card(ulid()))).outcome.charge).toEqual(booked);
+    expect((await closeOf(byCard)).charge).toEqual(booked);
+    const late = await payments.payCard(card(ulid()));
+    expect(late).toMatchObject({ accepted: false, outcome: { charge: booked } });
   });
 
   it('books a QR payment and its outcome in one commit, which closing cannot undo', async () => {

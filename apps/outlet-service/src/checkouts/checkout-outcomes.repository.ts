@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CheckoutOutcome, PaymentMethod } from '@payments/contracts';
-import { camelCased, firstRow } from '@payments/platform-database';
+import { ChargeFigures, CheckoutOutcome, PaymentMethod } from '@payments/contracts';
+import { firstRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
 interface OutcomeRow {
@@ -11,9 +11,13 @@ interface OutcomeRow {
   payment_id: string | null;
   masked_card: string | null;
   comment: string;
+  fee: string | null;
+  commission: string | null;
+  net_amount: string | null;
 }
 
-const outcomeColumns = 'checkout_reference, business_id, status, method, payment_id, masked_card, comment';
+const outcomeColumns =
+  'checkout_reference, business_id, status, method, payment_id, masked_card, comment, fee, commission, net_amount';
 
 export type NewOutcome = Omit<CheckoutOutcome, 'method' | 'paymentId' | 'maskedCard'> &
   Partial<Pick<CheckoutOutcome, 'method' | 'paymentId' | 'maskedCard'>>;
@@ -21,7 +25,8 @@ export type NewOutcome = Omit<CheckoutOutcome, 'method' | 'paymentId' | 'maskedC
 /**
  * How each checkout ended: one row, written by whichever comes first of a booked payment and
  * a closing (expiry, a declined card). A concurrent second writer waits on the primary key and
- * then reads the winner, so exactly one of them decides.
+ * then reads the winner, so exactly one of them decides. A paid outcome keeps the charge its
+ * payment booked, so whoever reads it states the figures the ledger took.
  */
 @Injectable()
 export class CheckoutOutcomesRepository {
@@ -40,7 +45,7 @@ export class CheckoutOutcomesRepository {
         outcome.comment,
       ],
     );
-    if (inserted) return { outcome: camelCased(inserted), decided: true };
+    if (inserted) return { outcome: toOutcome(inserted), decided: true };
     const existing = await firstRow<OutcomeRow>(
       em,
       `SELECT ${outcomeColumns} FROM outlets.checkout_outcomes WHERE business_id = $1 AND checkout_reference = $2`,
@@ -48,6 +53,35 @@ export class CheckoutOutcomesRepository {
     );
     // A reference is a ULID the gateway made for one business; another business cannot hold it.
     if (!existing) throw new Error(`checkout ${outcome.checkoutReference} was decided for another business`);
-    return { outcome: camelCased(existing), decided: false };
+    return { outcome: toOutcome(existing), decided: false };
   }
+
+  /** The charge the payment that decided the checkout booked, in the same transaction as its entry. */
+  async recordCharge(em: EntityManager, outcome: CheckoutOutcome & { charge: ChargeFigures }): Promise<void> {
+    await em.query(
+      `UPDATE outlets.checkout_outcomes SET fee = $3, commission = $4, net_amount = $5
+       WHERE business_id = $1 AND checkout_reference = $2`,
+      [
+        outcome.businessId,
+        outcome.checkoutReference,
+        outcome.charge.fee,
+        outcome.charge.commission,
+        outcome.charge.netAmount,
+      ],
+    );
+  }
+}
+
+function toOutcome(row: OutcomeRow): CheckoutOutcome {
+  const outcome: CheckoutOutcome = {
+    businessId: row.business_id,
+    checkoutReference: row.checkout_reference,
+    status: row.status,
+    method: row.method,
+    paymentId: row.payment_id,
+    maskedCard: row.masked_card,
+    comment: row.comment,
+  };
+  if (row.fee === null || row.commission === null || row.net_amount === null) return outcome;
+  return { ...outcome, charge: { fee: row.fee, commission: row.commission, netAmount: row.net_amount } };
 }

@@ -275,6 +275,7 @@ export class CheckoutPaymentsService {
       narration: `Checkout ${checkoutReference}`,
     });
     const outcome = { ...decided, charge: creditFigures(BigInt(amount), charge) };
+    await this.outcomes.recordCharge(em, outcome);
     await this.announce(em, outcome);
     return { entryId: entry.id, outcome };
   }

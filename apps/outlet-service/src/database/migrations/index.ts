@@ -9,6 +9,7 @@ import { Pricing1763769600033 } from './1763769600033-pricing';
 import { PartnerRefunds1763769600035 } from './1763769600035-partner-refunds';
 import { MoneyCommandDeadline1763769600036 } from './1763769600036-money-command-deadline';
 import { OutletsAnnounced1763769600040 } from './1763769600040-outlets-announced';
+import { OutcomeCharges1763769600041 } from './1763769600041-outcome-charges';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   PartnerRefunds1763769600035,
   MoneyCommandDeadline1763769600036,
   OutletsAnnounced1763769600040,
+  OutcomeCharges1763769600041,
 ];
