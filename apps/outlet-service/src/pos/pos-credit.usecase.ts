@@ -65,7 +65,8 @@ export class PosCreditUseCase {
       entryReference: decision.reference,
       narration: `POS ${decision.serialNumber} ${decision.maskedPan}`,
       at,
-      result: { journalEntryId: entryId },
+      // The wallet it credited: a refund holds its amount there, even when the fee left it nothing.
+      result: { journalEntryId: entryId, walletId: wallet.id },
       event: this.events.row(
         businessId,
         PartnerEvents.fundAccountSuccess,

@@ -108,6 +108,38 @@ describe('refunds in the ledger', () => {
     });
   });
 
+  it('refunds a payment whose fee took all of it, holding the amount on the wallet the payment reached', async () => {
+    const businessId = await fixture.business();
+    const outlet = await fixture.outlet(businessId);
+    const settlement = await settlementOf(businessId);
+    // ₦50 flat, a fifth of it the partner's commission (posted to the settlement wallet).
+    const plan = { percentBps: 0, capKobo: null, floorKobo: 0n, flatKobo: 5_000n, commissionBps: 2000 };
+    await fixture.setPlan(businessId, ['pos', 'card'], plan);
+    await posPayment(businessId, outlet, '105000');
+    const allFee = await posPayment(businessId, outlet, '5000');
+    expect(await fixture.balances(outlet.collectionWallet.walletId)).toEqual({ ledger: 100_000n, available: 100_000n });
+
+    const posRefund = await refund(businessId, { transactionReference: allFee });
+    expect(posRefund).toMatchObject({ ok: true, data: { amount: '5000', productType: 'pos' } });
+    expect((await fixture.balances(outlet.collectionWallet.walletId)).available).toBe(95_000n);
+    const pending = (await fixture.partnerEvents(businessId)).filter((event) => event.event === 'refund.pending');
+    expect(pending.map((event) => event.eventData.details)).toEqual([
+      expect.objectContaining({ refundedTransactionReference: allFee, outletId: outlet.outletId }),
+    ]);
+
+    await paidCheckout(businessId, '105000');
+    const checkout = await paidCheckout(businessId, '5000');
+    const settlementBefore = await fixture.balances(settlement);
+    expect(await refund(businessId, { transactionReference: checkout })).toMatchObject({
+      ok: true,
+      data: { amount: '5000', productType: 'checkout' },
+    });
+    expect(await fixture.balances(settlement)).toEqual({
+      ledger: settlementBefore.ledger,
+      available: settlementBefore.available - 5_000n,
+    });
+  });
+
   it('refuses what cannot be refunded, each with its reason', async () => {
     const businessId = await fixture.business();
     const checkout = await paidCheckout(businessId, '20000');
