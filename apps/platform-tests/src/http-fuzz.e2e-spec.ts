@@ -7,7 +7,16 @@ import { eventually } from '@payments/testing';
 import fc from 'fast-check';
 
 import { allApps, AppName, appPorts, repoRoot, useApps, waitForReady } from './apps';
-import { bodyBytes, Credentials, hostileHeaders, hostileValue, pathSegment, Schema, schemaValue } from './fuzz/hostile';
+import {
+  bodyBytes,
+  Credentials,
+  hostileHeaders,
+  hostileString,
+  hostileValue,
+  pathSegment,
+  Schema,
+  schemaValue,
+} from './fuzz/hostile';
 import { callGateway, createPartner, PartnerCredentials, registerTerminal } from './partners';
 
 // Requests per run: `npm test` sends 2,000, `npm run fuzz` 10,000. FUZZ_SEED replays a run.
@@ -147,6 +156,43 @@ async function documentedRoutes(app: AppName): Promise<{ routes: Route[]; compon
   return { routes, components: document.components?.schemas ?? {} };
 }
 
+/** A query parameter no route declares, with a number or any text. */
+const unknownQuery: fc.Arbitrary<[string, string]> = fc.tuple(
+  fc.stringMatching(/^[a-z]{1,8}$/),
+  fc.oneof(fc.integer({ min: -5, max: 1e12 }).map(String), hostileString),
+);
+
+/** Cursors a client could forge: base64url of numbers past what PostgreSQL's bigint holds, or of no number. */
+const forgedCursor: fc.Arbitrary<string> = fc
+  .oneof(
+    fc.bigInt({ min: 0n, max: 10n ** 30n }).map(String),
+    fc.constantFrom('9223372036854775807', '9223372036854775808', '9999999999999999999', '-1', '0'),
+    hostileString,
+  )
+  .map((text) => Buffer.from(text).toString('base64url'));
+
+/** One of the route's own query parameters, with a value its schema would mostly accept. */
+function documentedQuery(
+  parameters: Route['query'],
+  components: Record<string, Schema>,
+): fc.Arbitrary<[string, string]> {
+  return fc.constantFrom(...parameters).chain(({ name, schema }) =>
+    fc
+      .oneof(
+        schemaValue(schema, components).map((value) =>
+          typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
+        ),
+        name === 'cursor' ? forgedCursor : fc.integer({ min: -5, max: 1e12 }).map(String),
+      )
+      .map((value): [string, string] => [name, value]),
+  );
+}
+
+/** Percent-encodes the text's UTF-8 bytes (a lone surrogate becomes U+FFFD's, as any client's encoder makes it). */
+function percentEncoded(text: string): string {
+  return [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+}
+
 describe('HTTP fuzz: hostile requests to every route', () => {
   const apps = useApps(allApps, { every: { LOG_LEVEL: 'warn' } });
   let partner: PartnerCredentials;
@@ -259,12 +305,9 @@ describe('HTTP fuzz: hostile requests to every route', () => {
         .split('/')
         .map((part) => (/^\{(.+)\}$/.test(part) ? pathSegment(known[part.slice(1, -1)] ?? []) : fc.constant(part)));
       const query = fc.array(
-        fc.tuple(
-          fc.oneof(
-            fc.constantFrom(...(route.query.length ? route.query.map((parameter) => parameter.name) : ['page'])),
-            fc.stringMatching(/^[a-z]{1,8}$/),
-          ),
-          fc.oneof(fc.integer({ min: -5, max: 1e12 }).map(String), fc.string({ maxLength: 20 })),
+        fc.oneof(
+          { weight: 3, arbitrary: route.query.length ? documentedQuery(route.query, components) : unknownQuery },
+          { weight: 1, arbitrary: unknownQuery },
         ),
         { maxLength: 3 },
       );
@@ -285,9 +328,7 @@ describe('HTTP fuzz: hostile requests to every route', () => {
           .map(
             ([parts, pairs]) =>
               parts.join('/') +
-              (pairs.length
-                ? `?${pairs.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`
-                : ''),
+              (pairs.length ? `?${pairs.map(([name, value]) => `${name}=${percentEncoded(value)}`).join('&')}` : ''),
           ),
         headers,
         body,

@@ -48,8 +48,34 @@ const amounts = [
   '１００',
 ];
 
+/**
+ * Any UTF-16 code unit, as a JSON string can carry it: controls, noncharacters, and surrogates
+ * alone or in either order, which `\\uD800`-style escapes allow even though they are no text.
+ */
+const anyCodeUnit: fc.Arbitrary<string> = fc.oneof(
+  fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+  fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)),
+);
+
+/** Text made of any code units: every kind of code point JSON allows, paired or not. */
+const anyCodeUnits: fc.Arbitrary<string> = fc.string({ unit: anyCodeUnit, maxLength: 32 });
+
+/** A plausible value with one code unit of any kind put in at any place, so it gets past format checks' first glance. */
+function withStrayCodeUnit(plausible: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 3, arbitrary: plausible },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(plausible, anyCodeUnit, fc.nat())
+        .map(([text, unit, at]) => text.slice(0, at % (text.length + 1)) + unit + text.slice(at % (text.length + 1))),
+    },
+  );
+}
+
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...nastyStrings, ...amounts) },
+  { weight: 3, arbitrary: anyCodeUnits },
   { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 64 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 32 }) },
   { weight: 1, arbitrary: fc.integer({ min: 256, max: 20_000 }).map((length) => 'A'.repeat(length)) },
@@ -126,13 +152,7 @@ function plausibleValue(schema: Schema, components: Record<string, Schema>, dept
   }
   switch (schema.type) {
     case 'string':
-      if (schema.pattern?.includes('[1-9][0-9]')) return fc.integer({ min: 1, max: 10_000_000 }).map(String);
-      if (schema.format === 'email') return fc.constant('customer@example.com');
-      if (schema.format === 'date' || schema.format === 'date-time')
-        return fc.constantFrom('2026-01-31', '2026-01-31T10:00:00Z');
-      if (schema.format === 'uri' || schema.format === 'url')
-        return fc.constantFrom('https://example.com/hook', 'http://127.0.0.1:1/');
-      return fc.string({ maxLength: Math.min(schema.maxLength ?? 40, 40) });
+      return withStrayCodeUnit(plausibleString(schema));
     case 'integer':
       return fc.integer({ min: 0, max: 200 });
     case 'number':
@@ -146,6 +166,16 @@ function plausibleValue(schema: Schema, components: Record<string, Schema>, dept
     default:
       return hostileValue;
   }
+}
+
+function plausibleString(schema: Schema): fc.Arbitrary<string> {
+  if (schema.pattern?.includes('[1-9][0-9]')) return fc.integer({ min: 1, max: 10_000_000 }).map(String);
+  if (schema.format === 'email') return fc.constantFrom('customer@example.com', 'ada.obi+test@mail.example.ng');
+  if (schema.format === 'date' || schema.format === 'date-time')
+    return fc.constantFrom('2026-01-31', '2026-01-31T10:00:00Z', '2026-W05', '20260131', '2026-031');
+  if (schema.format === 'uri' || schema.format === 'url')
+    return fc.constantFrom('https://example.com/hook', 'http://127.0.0.1:1/');
+  return fc.string({ maxLength: Math.min(schema.maxLength ?? 40, 40) });
 }
 
 /** The bytes of a body: JSON built from the value, or something that is not JSON at all. */

@@ -36,18 +36,31 @@ export function createValidationPipe(): ValidationPipe {
 /** Deeper than any request of ours nests; validators and serialisers recurse, so more could exhaust the stack. */
 export const maxInputDepth = 32;
 
+/** A UTF-16 surrogate with no partner: JSON's \uD800 escapes allow it, but it is no character. */
+const loneSurrogate = /\p{Surrogate}/u;
+
+/** Why text is refused before any validator reads it, or null when it is acceptable. */
+function refusedText(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  // Validators decode and encode text (isEmail through URI functions) and throw on these.
+  if (loneSurrogate.test(text)) return 'must be well-formed Unicode text (it holds a lone surrogate)';
+  return null;
+}
+
 /**
  * The first part of a request's input (body, query or path parameter) that is refused before
  * validation, with its dotted path (an object key counts as its object), or null: text holding
- * U+0000, which PostgreSQL cannot store and no partner means to send, or nesting deeper than
- * `maxInputDepth`. Walks without recursion, so no input can exhaust the stack here.
+ * U+0000, which PostgreSQL cannot store and no partner means to send, text that is not
+ * well-formed Unicode, or nesting deeper than `maxInputDepth`. Walks without recursion, so no
+ * input can exhaust the stack here.
  */
 export function refusedInput(value: unknown, path: string): { field: string; reason: string } | null {
   const pending: [unknown, string, number][] = [[value, path, 0]];
   while (pending.length > 0) {
     const [item, at, depth] = pending.pop()!;
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) return { field: at, reason: 'must not contain NUL characters' };
+      const reason = refusedText(item);
+      if (reason !== null) return { field: at, reason };
       continue;
     }
     if (item === null || typeof item !== 'object') continue;
@@ -57,7 +70,8 @@ export function refusedInput(value: unknown, path: string): { field: string; rea
       : Object.entries(item);
     // Reversed onto the stack, so the first field in document order is reported first.
     for (const [key, child] of entries.reverse()) {
-      if (key.includes('\u0000')) return { field: at, reason: 'must not contain NUL characters' };
+      const refusedKey = refusedText(key);
+      if (refusedKey !== null) return { field: at, reason: refusedKey };
       const field = at ? `${at}.${key}` : key;
       // class-transformer takes an object's `constructor` for its type: a JSON key of that name would crash it.
       if (key === 'constructor') return { field, reason: 'is not a field this API accepts' };
