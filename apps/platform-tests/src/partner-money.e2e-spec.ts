@@ -315,6 +315,95 @@ describe('what partners expect of a collections API', () => {
     expect([one.status, one.body.data.code]).toEqual([404, 'TRANSACTION_NOT_FOUND']);
   });
 
+  it('keeps a transfer named like a refund or a checkout apart from them in the history', async () => {
+    const checkout = await paidByCard('30000');
+    await listed(checkout);
+    const refunded = (await refund({ transactionReference: checkout, amount: '10000' })).body.data.reference as string;
+    await listed(refunded, (transaction) => transaction.transactionStatus === 'SUCCESS');
+    const outlet = (await callGateway<OutletResponse>(partner, 'POST', '/outlets', { accountName: 'Namesake Outlet' }))
+      .body.data;
+    const credited = await call('POST', `/sandbox/virtual-accounts/${outlet.collectionWallet.accountNumber}/credit`, {
+      amount: '10000',
+    });
+    expect(credited.status).toBe(200);
+    for (const reference of [refunded, checkout]) {
+      const transfer = await call('POST', '/transfer/internal', {
+        reference,
+        amount: '100',
+        sourceWalletId: outlet.collectionWallet.walletId,
+        destinationWalletId: outlet.depositWallet.walletId,
+      });
+      expect(transfer.status).toBe(200);
+    }
+
+    const sharing = (reference: string) =>
+      eventually(async () => {
+        const items = (await callGateway<TransactionPage>(partner, 'GET', `/transactions?reference=${reference}`)).body
+          .data.items;
+        return items.length === 2
+          ? items.map((item) => [item.productType, item.amount, item.transactionStatus])
+          : undefined;
+      }, 30_000);
+    expect(await sharing(refunded)).toEqual([
+      ['internal_transfer', '100', 'SUCCESS'],
+      ['refund', '10000', 'SUCCESS'],
+    ]);
+    expect(await sharing(checkout)).toEqual([
+      ['internal_transfer', '100', 'SUCCESS'],
+      ['checkout', '30000', 'SUCCESS'],
+    ]);
+    const one = async (productType: string) =>
+      (await callGateway<TransactionResponse>(partner, 'GET', `/transactions/${checkout}?productType=${productType}`))
+        .body.data;
+    expect(await one('checkout')).toMatchObject({ productType: 'checkout', amount: '30000' });
+    expect(await one('internal_transfer')).toMatchObject({ productType: 'internal_transfer', amount: '100' });
+  });
+
+  it('answers 422 naming the field for text that is not well-formed Unicode, in any string field', async () => {
+    // JSON's \\uD800 escape carries a lone surrogate; the email validator would throw on it.
+    const body = '{"amount":"150000","accountName":"Shop","email":"ada@exa\\ud800mple.com","paymentMethod":["card"]}';
+    const answer = await fetch(`http://127.0.0.1:${appPorts['checkout-gateway']}/payin/charge/requests`, {
+      method: 'POST',
+      headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, 'content-type': 'application/json' },
+      body,
+    });
+    expect(answer.status).toBe(422);
+    expect(((await answer.json()) as { data: unknown }).data).toEqual({
+      code: 'VALIDATION_FAILED',
+      errors: [{ field: 'email', messages: [expect.stringContaining('well-formed Unicode')] }],
+    });
+    const outlet = await call('POST', '/outlets', { accountName: 'Shop \udc00' });
+    expect([outlet.status, outlet.body.data.code]).toEqual([422, 'VALIDATION_FAILED']);
+  });
+
+  it('refuses a cursor or a date no page could have meant, before reading anything', async () => {
+    const refused = async (path: string) => {
+      const answer = await call('GET', path);
+      return [answer.status, answer.body.data.code];
+    };
+    const invalid = [422, 'VALIDATION_FAILED'];
+    // 9999999999999999999: a position past PostgreSQL's bigint.
+    expect(await refused('/transactions?cursor=OTk5OTk5OTk5OTk5OTk5OTk5OQ')).toEqual(invalid);
+    // ISO 8601 forms a validator reads and JavaScript does not: week dates, compact and ordinal dates.
+    for (const date of ['2026-W47', '2026-W47-5', '19700101', '2026-331'])
+      expect(await refused(`/transactions?from=${date}`)).toEqual(invalid);
+    expect(await refused('/transactions/export?from=19700101&to=20991231')).toEqual(invalid);
+    expect(await refused('/transactions?from=20300101&to=20200101')).toEqual(invalid);
+    expect(await refused('/transactions?from=2030-01-01&to=2020-01-01')).toEqual(invalid);
+    // A range past the cap, written as dates without a time, is still past the cap.
+    expect(await refused('/transactions/export?from=2025-01-01&to=2026-06-01')).toEqual(invalid);
+
+    // A date without a time is its midnight UTC, in the check, the query and the file name alike.
+    const response = await fetch(
+      `http://127.0.0.1:${appPorts['checkout-gateway']}/transactions/export?from=2026-01-01&to=2026-01-02T12:00:00%2B01:00`,
+      { headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret } },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe(
+      'attachment; filename="transactions-2026-01-01-2026-01-02.csv"',
+    );
+  });
+
   it('exports a date range as CSV a spreadsheet opens: BOM, header row, naira with two decimals', async () => {
     const outlet = (await call('POST', '/outlets', { accountName: 'Export Outlet' })).body.data as {
       outletId: string;

@@ -39,12 +39,12 @@ export class TransactionsConsumer {
   }
 }
 
-/** Splits events into rounds with one event per reference each, keeping each reference's events in order. */
+/** Splits events into rounds with one event per transaction each, keeping each transaction's events in order. */
 export function distinctRounds(transactions: RecordedTransaction[]): RecordedTransaction[][] {
   const rounds: RecordedTransaction[][] = [];
   const seen = new Map<string, number>();
   for (const transaction of transactions) {
-    const key = `${transaction.businessId}\u0000${transaction.reference}`;
+    const key = `${transaction.businessId}\u0000${transaction.kind}\u0000${transaction.reference}`;
     const round = seen.get(key) ?? 0;
     seen.set(key, round + 1);
     (rounds[round] ??= []).push(transaction);
@@ -52,17 +52,28 @@ export function distinctRounds(transactions: RecordedTransaction[]): RecordedTra
   return rounds;
 }
 
+/**
+ * The family a transaction's reference belongs to: its product type, except that refund.*
+ * events all describe refunds (money a card captured after its checkout ended is announced
+ * as a `card` refund), so a refund's later events find its row.
+ */
+export function transactionKind(event: string, productType: string): string {
+  return event.startsWith('refund.') ? 'refund' : productType;
+}
+
 function transactionOf(envelope: EventEnvelope<PartnerEventV1Payload>): RecordedTransaction | null {
   const data = envelope.payload?.eventData as Partial<TransactionEventData> | undefined;
   if (!envelope.businessId || !data?.transactionReference || data.amount === undefined || !data.transactionType)
     return null;
   const details = (data.details ?? {}) as { outletId?: unknown };
+  const productType = data.productType ?? 'unknown';
   return {
     businessId: envelope.businessId,
     eventId: envelope.eventId,
     event: envelope.payload.event,
+    kind: transactionKind(envelope.payload.event, productType),
     reference: data.transactionReference,
-    productType: data.productType ?? 'unknown',
+    productType,
     transactionType: data.transactionType,
     transactionStatus: data.transactionStatus ?? 'SUCCESS',
     amount: data.amount,

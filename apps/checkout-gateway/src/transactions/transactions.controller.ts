@@ -1,6 +1,12 @@
 import { Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { TransactionPage, TransactionResponse, TransactionsExportQuery, TransactionsQuery } from '@payments/contracts';
+import {
+  TransactionLookupQuery,
+  TransactionPage,
+  TransactionResponse,
+  TransactionsExportQuery,
+  TransactionsQuery,
+} from '@payments/contracts';
 import { Answers, ApiEnvelopeErrors, RawResponse, Route } from '@payments/platform-envelope';
 import { FastifyReply } from 'fastify';
 
@@ -33,7 +39,9 @@ export class TransactionsController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const rows = this.transactions.export(business.id, query);
-    const name = `transactions-${query.from.slice(0, 10)}-${query.to.slice(0, 10)}.csv`;
+    // Named from the instants as parsed (YYYY-MM-DD), never from the text the caller sent.
+    const day = (instant: string) => new Date(instant).toISOString().slice(0, 10);
+    const name = `transactions-${day(query.from)}-${day(query.to)}.csv`;
     await reply
       .headers({
         'content-type': 'text/csv; charset=utf-8',
@@ -45,7 +53,11 @@ export class TransactionsController {
 
   @Route.get(':reference', 'One of your transactions, by its reference')
   @Answers(TransactionResponse, 'Transaction retrieved successfully', 404)
-  getTransaction(@CurrentBusiness() business: Business, @Param('reference') reference: string) {
-    return this.transactions.get(business.id, reference);
+  getTransaction(
+    @CurrentBusiness() business: Business,
+    @Param('reference') reference: string,
+    @Query() query: TransactionLookupQuery,
+  ) {
+    return this.transactions.get(business.id, reference, query.productType);
   }
 }

@@ -7,6 +7,8 @@ import { DataSource, EntityManager } from 'typeorm';
 export interface RecordedTransaction extends Omit<TransactionResponse, 'updatedAt'> {
   businessId: string;
   eventId: string;
+  /** The family its reference belongs to (see `transactionKind`): one row per business, kind and reference. */
+  kind: string;
 }
 
 /** A row as `transactionColumns` selects it. */
@@ -55,14 +57,15 @@ export class TransactionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Records what events say of their transactions, in one statement; the references must be
-   * distinct (a statement cannot touch one row twice). A later event of the same reference
-   * updates a PROCESSING one (a refund processed, a payout settled); a final status never
-   * changes, and a redelivered event changes nothing.
+   * Records what events say of their transactions, in one statement; their keys (kind and
+   * reference) must be distinct, as a statement cannot touch one row twice. A later event of
+   * the same kind and reference updates a PROCESSING one (a refund processed, a payout
+   * settled); a final status never changes, and a redelivered event changes nothing.
    */
   async record(em: EntityManager, transactions: RecordedTransaction[]): Promise<void> {
     const rows = transactions.map((transaction) => ({
       business_id: transaction.businessId,
+      kind: transaction.kind,
       reference: transaction.reference,
       product_type: transaction.productType,
       transaction_type: transaction.transactionType,
@@ -81,13 +84,14 @@ export class TransactionsRepository {
       created_at: transaction.createdAt,
     }));
     await em.query(
-      `INSERT INTO gateway.transactions (business_id, reference, product_type, transaction_type, status, amount, fee,
-         commission, net_amount, account, outlet_id, session_id, customer_reference, comment, event, event_id, created_at)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(business_id text, reference text, product_type text,
-         transaction_type text, status text, amount bigint, fee bigint, commission bigint, net_amount bigint,
-         account text, outlet_id text, session_id text, customer_reference text, comment text, event text,
-         event_id text, created_at timestamptz)
-       ON CONFLICT (business_id, reference) DO UPDATE SET status = excluded.status, amount = excluded.amount,
+      `INSERT INTO gateway.transactions (business_id, kind, reference, product_type, transaction_type, status, amount,
+         fee, commission, net_amount, account, outlet_id, session_id, customer_reference, comment, event, event_id,
+         created_at)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(business_id text, kind text, reference text,
+         product_type text, transaction_type text, status text, amount bigint, fee bigint, commission bigint,
+         net_amount bigint, account text, outlet_id text, session_id text, customer_reference text, comment text,
+         event text, event_id text, created_at timestamptz)
+       ON CONFLICT (business_id, kind, reference) DO UPDATE SET status = excluded.status, amount = excluded.amount,
          fee = excluded.fee, commission = excluded.commission, net_amount = excluded.net_amount,
          comment = excluded.comment, event = excluded.event, event_id = excluded.event_id, updated_at = now()
        WHERE transactions.status = 'PROCESSING' AND transactions.event_id <> excluded.event_id`,
@@ -95,11 +99,14 @@ export class TransactionsRepository {
     );
   }
 
-  async get(businessId: string, reference: string): Promise<TransactionResponse | null> {
+  /** The newest transaction of that reference (and product type, when given). */
+  async get(businessId: string, reference: string, productType: string | null): Promise<TransactionResponse | null> {
     const row = await firstRow<TransactionRow>(
       this.dataSource,
-      `SELECT ${transactionColumns} FROM gateway.transactions WHERE business_id = $1 AND reference = $2`,
-      [businessId, reference],
+      `SELECT ${transactionColumns} FROM gateway.transactions
+       WHERE business_id = $1 AND reference = $2 AND ($3::text IS NULL OR product_type = $3)
+       ORDER BY id DESC LIMIT 1`,
+      [businessId, reference, productType],
     );
     return row ? toTransaction(row) : null;
   }

@@ -13,6 +13,9 @@ import { TransactionsRepository } from './transactions.repository';
 /** The longest date range one export covers. */
 const maxExportDays = 366;
 
+/** The largest position PostgreSQL's bigint holds: no cursor this API issued names a larger one. */
+const maxPosition = 2n ** 63n - 1n;
+
 /**
  * The business's transaction history. A cursor is the position of the last transaction a page
  * showed, so the next page starts right after it, however many transactions arrive meanwhile.
@@ -33,8 +36,8 @@ export class TransactionsService {
     };
   }
 
-  async get(businessId: string, reference: string): Promise<TransactionResponse> {
-    const transaction = await this.transactions.get(businessId, reference);
+  async get(businessId: string, reference: string, productType?: string): Promise<TransactionResponse> {
+    const transaction = await this.transactions.get(businessId, reference, productType ?? null);
     if (!transaction) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${reference} not found`);
     return transaction;
   }
@@ -49,6 +52,7 @@ export class TransactionsService {
   }
 }
 
+/** `from` and `to` arrive as canonical instants (see IsInstant), which Date.parse reads exactly. */
 function checkRange(filters: TransactionFilters): void {
   if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to))
     throw apiError('VALIDATION_FAILED', 'from must be before to');
@@ -60,7 +64,7 @@ function encodeCursor(position: bigint): string {
 
 function decodeCursor(cursor: string): bigint {
   const text = Buffer.from(cursor, 'base64url').toString();
-  if (!/^[1-9]\d{0,18}$/.test(text))
+  if (!/^[1-9]\d{0,18}$/.test(text) || BigInt(text) > maxPosition)
     throw apiError('VALIDATION_FAILED', 'cursor must be a nextCursor this API returned');
   return BigInt(text);
 }

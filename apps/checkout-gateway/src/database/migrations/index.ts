@@ -5,6 +5,7 @@ import { CheckoutReturnUrl1763769600020 } from './1763769600020-checkout-return-
 import { BusinessKeys1763769600031 } from './1763769600031-business-keys';
 import { Transactions1763769600034 } from './1763769600034-transactions';
 import { ExpiringCheckoutsIndex1763769600038 } from './1763769600038-expiring-checkouts-index';
+import { TransactionKinds1763769600041 } from './1763769600041-transaction-kinds';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   BusinessKeys1763769600031,
   Transactions1763769600034,
   ExpiringCheckoutsIndex1763769600038,
+  TransactionKinds1763769600041,
 ];

@@ -1,6 +1,7 @@
-import { Type } from 'class-transformer';
 import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
+import { IsInstant } from '../../validation/instant';
+import { NestedList } from '../../validation/nested';
 import { ChargeFigures } from '../charge';
 import { MAX_PAGE_SIZE, QueryInt } from '../page.query';
 import { TransactionStatus, transactionStatuses } from '../transfers/transfer.response';
@@ -39,16 +40,29 @@ abstract class TransactionFilterFields {
   reference?: string;
 }
 
+/**
+ * GET /transactions/{reference}: references are unique within a product type, not across
+ * them (your transfer may be named like one of our refunds), so name the product type when
+ * yours may look like ours; without it, the newest transaction of that reference answers.
+ */
+export class TransactionLookupQuery {
+  /** card, checkout, collection, deposit, pos, payout, internal_transfer, sweep or refund. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  productType?: string;
+}
+
 /** GET /transactions: newest first, `limit` at a time; pass `nextCursor` back as `cursor` for the next page. */
 export class TransactionsQuery extends TransactionFilterFields implements TransactionFilters {
   /** From this instant on (ISO 8601, inclusive), by when the transaction was created. */
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   from?: string;
 
   /** Before this instant (exclusive). */
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   to?: string;
 
   @IsOptional()
@@ -62,11 +76,11 @@ export class TransactionsQuery extends TransactionFilterFields implements Transa
 /** GET /transactions/export: a date range is required, at most 366 days. */
 export class TransactionsExportQuery extends TransactionFilterFields implements TransactionFilters {
   /** From this instant on (ISO 8601, inclusive). */
-  @IsISO8601({ strict: true })
+  @IsInstant()
   from!: string;
 
   /** Before this instant (exclusive). */
-  @IsISO8601({ strict: true })
+  @IsInstant()
   to!: string;
 }
 
@@ -120,7 +134,7 @@ export class TransactionResponse extends ChargeFigures {
 }
 
 export class TransactionPage {
-  @Type(() => TransactionResponse)
+  @NestedList(() => TransactionResponse)
   items!: TransactionResponse[];
 
   /** null on the last page. */

@@ -1,5 +1,6 @@
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
 
+import { IsInstant } from '../../validation/instant';
 import { NestedList } from '../../validation/nested';
 import { PageQuery } from '../page.query';
 
@@ -48,12 +49,12 @@ export class ListDeliveriesQuery extends PageQuery {
 
   /** Created at or after (ISO 8601, a date that exists). */
   @IsOptional()
-  @IsISO8601({ strict: true, strictSeparator: true }, { message: 'from must be an ISO 8601 date or time that exists' })
+  @IsInstant()
   from?: string;
 
   /** Created before (ISO 8601, a date that exists). */
   @IsOptional()
-  @IsISO8601({ strict: true, strictSeparator: true }, { message: 'to must be an ISO 8601 date or time that exists' })
+  @IsInstant()
   to?: string;
 }
 
