@@ -1058,6 +1058,7 @@ export interface components {
             metadata?: Record<string, never>;
         };
         TransactionPage: {
+            items: components["schemas"]["TransactionResponse"][];
             nextCursor?: string;
         };
         TransactionResponse: {
@@ -1718,7 +1719,11 @@ export interface operations {
     };
     searchOutlets: {
         parameters: {
-            query?: never;
+            query?: {
+                search?: string;
+                page?: number;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2135,7 +2140,18 @@ export interface operations {
     };
     listTransactions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description ISO 8601: a date (midnight UTC) or a date-time */
+                from?: string;
+                /** @description ISO 8601: a date (midnight UTC) or a date-time */
+                to?: string;
+                cursor?: string;
+                limit?: number;
+                status?: "SUCCESS" | "FAILED" | "PROCESSING";
+                productType?: string;
+                outletId?: string;
+                reference?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2180,7 +2196,16 @@ export interface operations {
     };
     exportTransactions: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description ISO 8601: a date (midnight UTC) or a date-time */
+                from: string;
+                /** @description ISO 8601: a date (midnight UTC) or a date-time */
+                to: string;
+                status?: "SUCCESS" | "FAILED" | "PROCESSING";
+                productType?: string;
+                outletId?: string;
+                reference?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2218,7 +2243,9 @@ export interface operations {
     };
     getTransaction: {
         parameters: {
-            query?: never;
+            query?: {
+                productType?: string;
+            };
             header?: never;
             path: {
                 reference: string;
@@ -2629,7 +2656,16 @@ export interface operations {
     };
     listDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                status?: "pending" | "held" | "succeeded" | "failed";
+                event?: string;
+                /** @description ISO 8601: a date (midnight UTC) or a date-time */
+                from?: string;
+                /** @description ISO 8601: a date (midnight UTC) or a date-time */
+                to?: string;
+                page?: number;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -5,11 +5,12 @@ import { dirname, join } from 'node:path';
 
 import type { paths } from '@payments/api-client';
 import { PartnerEvents } from '@payments/contracts';
+import { eventually } from '@payments/testing';
 import newman, { NewmanRunSummary } from 'newman';
 import createClient from 'openapi-fetch';
 
 import { allApps, AppName, appPorts, repoRoot, useApps } from './apps';
-import { createPartner } from './partners';
+import { callGateway, createPartner, onboardedPartner } from './partners';
 
 jest.setTimeout(180_000);
 
@@ -158,6 +159,44 @@ function requestsOf(collection: { item: PostmanItem[] }): PostmanItem[] {
   return flatten(collection.item);
 }
 
+type Schema = {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
+
+/**
+ * The fields of `value` its schema does not describe, by dotted path: what a client generated
+ * from the document would not know the API sends. An object schema without properties (a
+ * partner's metadata) takes any fields.
+ */
+function undocumentedFields(value: unknown, schema: Schema, schemas: Record<string, Schema>, at = 'data'): string[] {
+  if (schema.$ref) return undocumentedFields(value, schemas[schema.$ref.split('/').pop()!], schemas, at);
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) {
+    const each = alternatives.map((alternative) => undocumentedFields(value, alternative, schemas, at));
+    return each.find((fields) => fields.length === 0) ?? each[0];
+  }
+  if (Array.isArray(value))
+    return schema.items
+      ? value.flatMap((item, index) => undocumentedFields(item, schema.items!, schemas, `${at}.${index}`))
+      : [];
+  if (typeof value !== 'object' || value === null) return [];
+  const properties: Record<string, Schema> = Object.assign(
+    {},
+    ...(schema.allOf ?? []).map((part) => (part.$ref ? schemas[part.$ref.split('/').pop()!] : part).properties ?? {}),
+    schema.properties ?? {},
+  );
+  if (Object.keys(properties).length === 0) return [];
+  return Object.entries(value).flatMap(([name, field]) =>
+    name in properties ? undocumentedFields(field, properties[name], schemas, `${at}.${name}`) : [`${at}.${name}`],
+  );
+}
+
 /** The document's operations: every method of every path. */
 const operationsOf = (document: Document) =>
   Object.values(document.paths).flatMap((item) => Object.keys(item).filter((key) => key !== 'servers'));
@@ -242,6 +281,95 @@ describe('the partner API contract as files', () => {
     expect(summary.run.stats.requests.total).toBe(operations.length);
     expect(summary.run.failures.map((failure) => `${failure.source?.name}: ${failure.error.message}`)).toEqual([]);
     expect(summary.run.stats.assertions.total).toBe(operations.length);
+  });
+
+  it('drives every query parameter of every list route through the typed client, and documents every field answered', async () => {
+    const partner = await onboardedPartner('Typed Lists Partner');
+    const api = createClient<paths>({
+      baseUrl: `http://127.0.0.1:${appPorts['checkout-gateway']}`,
+      headers: { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret },
+    });
+    const from = new Date(Date.now() - 60_000).toISOString();
+    const outlet = (await api.POST('/outlets', { body: { accountName: 'Typed Lists Outlet' } })).data!.data;
+    const credit = (amount: string) =>
+      callGateway(partner, 'POST', `/sandbox/virtual-accounts/${outlet.collectionWallet.accountNumber}/credit`, {
+        amount,
+      });
+    for (const amount of ['10000', '20000']) expect((await credit(amount)).status).toBe(200);
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const filters = { status: 'SUCCESS', productType: 'collection', outletId: outlet.outletId } as const;
+    const listed = await eventually(async () => {
+      const page = await api.GET('/transactions', { params: { query: { ...filters, from, to, limit: 1 } } });
+      return page.data?.data.nextCursor ? page : undefined;
+    }, 30_000);
+    const first = listed.data!.data.items[0];
+    const next = await api.GET('/transactions', {
+      params: {
+        query: { ...filters, from, to, limit: 1, cursor: listed.data!.data.nextCursor!, reference: undefined },
+      },
+    });
+    expect(next.data!.data.items).toEqual([expect.objectContaining({ amount: '10000' })]);
+    const byReference = await api.GET('/transactions', {
+      params: { query: { ...filters, reference: first.reference, from, to, limit: 5, cursor: undefined } },
+    });
+    expect(byReference.data!.data.items).toEqual([first]);
+    const one = await api.GET('/transactions/{reference}', {
+      params: { path: { reference: first.reference }, query: { productType: 'collection' } },
+    });
+    expect(one.data!.data).toEqual(first);
+    const exported = await api.GET('/transactions/export', {
+      params: { query: { ...filters, reference: first.reference, from, to } },
+      parseAs: 'text',
+    });
+    expect(exported.response.status).toBe(200);
+    expect(exported.data).toContain(first.reference);
+    const outlets = await api.GET('/outlets', { params: { query: { search: 'Typed Lists', page: 1, limit: 5 } } });
+    expect(outlets.data!.data.items).toEqual([expect.objectContaining({ outletId: outlet.outletId })]);
+    // The credits' events, held: this partner has no webhook URL.
+    const deliveries = await eventually(async () => {
+      const page = await api.GET('/webhooks/deliveries', {
+        params: {
+          query: {
+            status: 'held',
+            event: 'fundAccount.success',
+            from,
+            to: new Date(Date.now() + 60_000).toISOString(),
+            page: 1,
+            limit: 5,
+          },
+        },
+      });
+      return page.data?.data.items.length ? page : undefined;
+    }, 30_000);
+
+    // Every query parameter the document gives a list route is one this test sends.
+    const driven: Record<string, string[]> = {
+      'GET /transactions': ['cursor', 'from', 'limit', 'outletId', 'productType', 'reference', 'status', 'to'],
+      'GET /transactions/export': ['from', 'outletId', 'productType', 'reference', 'status', 'to'],
+      'GET /transactions/{reference}': ['productType'],
+      'GET /outlets': ['limit', 'page', 'search'],
+      'GET /webhooks/deliveries': ['event', 'from', 'limit', 'page', 'status', 'to'],
+    };
+    const documented = Object.fromEntries(
+      Object.keys(driven).map((route) => {
+        const [method, path] = route.split(' ');
+        const operation = document.paths[path][method.toLowerCase()] as { parameters?: { name: string; in: string }[] };
+        const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
+        return [route, query.map((parameter) => parameter.name).sort()];
+      }),
+    );
+    expect(documented).toEqual(driven);
+
+    const schemas = document.components.schemas as Record<string, Schema>;
+    const answers: [string, unknown][] = [
+      ['TransactionPage', listed.data!.data],
+      ['TransactionPage', next.data!.data],
+      ['TransactionResponse', one.data!.data],
+      ['OutletPageResponse', outlets.data!.data],
+      ['DeliveryPageResponse', deliveries.data!.data],
+    ];
+    for (const [name, data] of answers)
+      expect([name, undocumentedFields(data, { $ref: name }, schemas)]).toEqual([name, []]);
   });
 
   it('drives the API through the typed client', async () => {

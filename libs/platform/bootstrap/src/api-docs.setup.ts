@@ -7,6 +7,8 @@ import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
 
+import { documentQueryParameters } from './query-parameters';
+
 export interface ApiDocsOptions {
   title: string;
   description: string;
@@ -28,6 +30,7 @@ const additionalConverters: ISchemaConverters = {
   isKoboAmount: { type: 'string', pattern: '^[1-9][0-9]{0,14}$', description: 'kobo, as a string' },
   isCardNumber: { type: 'string', pattern: '^[0-9]{12,19}$', description: 'digits only; Luhn-checked' },
   isCalendarDate: { type: 'string', format: 'date' },
+  isInstant: { type: 'string', format: 'date-time', description: 'ISO 8601: a date (midnight UTC) or a date-time' },
   // Rules on the content of a JSON object, which the schema cannot say more precisely.
   isSmallJson: { type: 'object' },
   hasOnlyWholeNumbers: { type: 'object' },
@@ -53,16 +56,18 @@ export function setupApiDocs(app: NestFastifyApplication, options: ApiDocsOption
     operationIdFactory: (_controller: string, handler: string) => handler,
   });
   document.paths = { ...document.paths, ...options.paths };
+  const dtoSchemas = validationMetadatasToSchemas({
+    refPointerPrefix: '#/components/schemas/',
+    additionalConverters,
+    // Nested DTOs (@ValidateNested with @Type) point at their own schemas.
+    classTransformerMetadataStorage: defaultMetadataStorage,
+  }) as Record<string, SchemaObject>;
+  documentQueryParameters(app, document, dtoSchemas);
   document.components = {
     ...document.components,
     schemas: {
       ...document.components?.schemas,
-      ...(validationMetadatasToSchemas({
-        refPointerPrefix: '#/components/schemas/',
-        additionalConverters,
-        // Nested DTOs (@ValidateNested with @Type) point at their own schemas.
-        classTransformerMetadataStorage: defaultMetadataStorage,
-      }) as Record<string, SchemaObject>),
+      ...dtoSchemas,
       ...envelopeSchemas,
       ...(options.webhooks?.schemas as Record<string, SchemaObject> | undefined),
     },
