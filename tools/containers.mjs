@@ -471,13 +471,14 @@ try {
     POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
     CHECKOUT_URL: `http://127.0.0.1:${smokePort('checkout-gateway')}/checkout`,
   };
-  // The receiver listens on this machine, a private address production refuses: the dispatcher
-  // opts in as local development does (docs/webhooks.md).
-  const dispatcherEnv = { ...env, NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' };
+  // The receiver listens on this machine, a private address production refuses: the apps that
+  // set and deliver to webhook URLs opt in as local development does (docs/webhooks.md).
+  const localReceivers = { ...env, NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' };
+  const settingWebhookUrls = new Set(['checkout-gateway', 'webhook-dispatcher']);
   // One at a time, so each time to ready is the app's own and not a share of a crowded start.
   for (const { name } of apps) {
     log(`starting ${name}`);
-    figures[name].ready = await startContainer(name, name === 'webhook-dispatcher' ? dispatcherEnv : env);
+    figures[name].ready = await startContainer(name, settingWebhookUrls.has(name) ? localReceivers : env);
   }
   await smoke(receiver);
 

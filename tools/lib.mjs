@@ -119,9 +119,13 @@ export function localSecrets() {
   return secrets;
 }
 
-/** The environment for local commands: local secrets, overridden by anything already set. */
+/**
+ * The environment for local commands (npm start and the operator commands): local secrets and
+ * a developer's settings, overridden by anything already set. Webhooks and callbacks of
+ * sandbox businesses may go to receivers on this machine, as docs/webhooks.md shows them.
+ */
 export function localEnv(extra = {}) {
-  return { ...localSecrets(), ...extra, ...process.env };
+  return { ...localSecrets(), WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true', ...extra, ...process.env };
 }
 
 /**

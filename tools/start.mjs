@@ -61,8 +61,16 @@ async function startEmbeddedPostgres() {
   return { server, url: `postgres://postgres:postgres@127.0.0.1:${port}/payments` };
 }
 
+// The gateway on APP_PORT_BASE (3000 unless set), the other apps on the ports after it.
+const portBase = Number(process.env.APP_PORT_BASE ?? apps[0].port);
+const localApps = apps.map((app, index) => ({ ...app, port: portBase + index }));
+const gateway = `http://127.0.0.1:${localApps[0].port}`;
+
 ensureDependencies();
-const env = localEnv({ KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' });
+const env = localEnv({
+  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  CHECKOUT_URL: `${gateway}/checkout`,
+});
 const startedKafka = ensureKafka(process.env);
 let embedded;
 if (!process.env.DATABASE_URL && !(await reachable(defaultDatabaseUrl))) {
@@ -73,7 +81,7 @@ env.DATABASE_URL = process.env.DATABASE_URL ?? embedded?.url ?? defaultDatabaseU
 ensureBuild();
 
 mkdirSync(logsDir, { recursive: true });
-const children = apps.map((app) => {
+const children = localApps.map((app) => {
   const logFile = openSync(join(logsDir, `${app.name}.log`), 'a');
   const child = spawnApp(app.name, { ...env, PORT: String(app.port), SERVICE_NAME: app.name }, [
     'ignore',
@@ -111,7 +119,7 @@ for (const app of children) {
 
 log('waiting for the apps to be ready');
 try {
-  await Promise.all(apps.map((app) => waitUntilReady(`http://127.0.0.1:${app.port}/health/ready`, 120_000)));
+  await Promise.all(localApps.map((app) => waitUntilReady(`http://127.0.0.1:${app.port}/health/ready`, 120_000)));
 } catch (error) {
   log(`${error.message}: see .data/logs/`);
   await stopAll(1);
@@ -125,13 +133,14 @@ const created = nodeScript(
 );
 if (created.status !== 0) await stopAll(1);
 const partner = JSON.parse(created.stdout.toString());
-const gateway = `http://127.0.0.1:${apps[0].port}`;
 
 console.log(`
 Payments platform is running (logs in .data/logs/, Ctrl-C stops everything).
 
-${apps.map((app) => `  ${app.name.padEnd(20)} http://127.0.0.1:${app.port}   ready: /health/ready  metrics: /metrics`).join('\n')}
+${localApps.map((app) => `  ${app.name.padEnd(20)} http://127.0.0.1:${app.port}   ready: /health/ready  metrics: /metrics`).join('\n')}
   API docs             ${gateway}/docs
+  Webhooks             sandbox businesses may use receivers on this machine (localhost, private addresses);
+                       link-local and metadata addresses stay refused, and production refuses them all
   Kafka                ${env.KAFKA_BROKERS}
   PostgreSQL           ${env.DATABASE_URL}${embedded ? ' (embedded)' : ''}
 

@@ -6,10 +6,10 @@ import { repoRoot } from './apps';
 
 jest.setTimeout(120_000);
 
-function partnerCreate(args: string[]) {
+function partnerCreate(args: string[], settings: Record<string, string> = {}) {
   return spawnSync('npm', ['run', 'partner:create', '--', ...args], {
     cwd: repoRoot,
-    env: { ...process.env, ...testEnvironment() },
+    env: { ...process.env, ...testEnvironment(settings) },
     encoding: 'utf8',
   });
 }
@@ -53,5 +53,23 @@ describe('npm run partner:create', () => {
     const badUrl = partnerCreate(['--name', 'X', '--webhook-url', 'ftp://x.example', '--json']);
     expect(badUrl.status).toBe(2);
     expect(badUrl.stderr).toContain('--webhook-url must be an http(s) URL');
+  });
+
+  it('refuses a webhook URL deliveries could never reach, as PUT /webhooks/endpoint would, and creates nothing', () => {
+    const production = { NODE_ENV: 'production', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'false' };
+    const refused = [
+      [['--webhook-url', 'http://127.0.0.1:8000/hooks'], production, 'resolves to a private, loopback'],
+      [['--webhook-url', 'http://169.254.169.254/latest'], {}, 'resolves to a private, loopback'],
+      [['--webhook-url', 'http://kano.example/hooks', '--live'], {}, 'Live webhook URLs must use https'],
+    ] as const;
+    for (const [args, settings, why] of refused) {
+      const result = partnerCreate(['--name', 'Refused Ltd', ...args, '--json'], settings);
+      expect([args[1], result.status, result.stdout]).toEqual([args[1], 2, '']);
+      expect(result.stderr).toContain('WEBHOOK_URL_NOT_ALLOWED');
+      expect(result.stderr).toContain(why);
+    }
+    // On a developer's machine a sandbox business may use a receiver on it, as docs/webhooks.md shows.
+    const local = partnerCreate(['--name', 'Local Ltd', '--webhook-url', 'http://127.0.0.1:8000/hooks', '--json']);
+    expect(local.status).toBe(0);
   });
 });

@@ -11,6 +11,8 @@ export function testEnvironment(overrides: Record<string, string> = {}): NodeJS.
     CARD_DATA_KEY: randomBytes(32).toString('base64'),
     POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
     OUTBOX_POLL_INTERVAL_MS: '200',
+    // Tests run as a developer's machine does: sandbox receivers on this machine are allowed.
+    WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true',
     ...overrides,
   };
 }

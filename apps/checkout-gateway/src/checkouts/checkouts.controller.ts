@@ -19,7 +19,7 @@ export class CheckoutsController {
     @Body() request: CreateCheckoutRequest,
     @IdempotencyKey() idempotencyKey?: string,
   ) {
-    return this.checkouts.create(business.id, request, idempotencyKey);
+    return this.checkouts.create(business, request, idempotencyKey);
   }
 
   @Route.get(':reference', 'The checkout as it is now: verify its status before you fulfil')

@@ -28,6 +28,8 @@ describe('checkout transactions', () => {
         CHECKOUT_URL: 'https://pay.example.ng/checkout',
         CHECKOUT_EXPIRY_POLL_MS: '600000',
         SERVICE_TIMEOUT_MS: '1500',
+        // As in production: webhooks and callbacks go to public addresses only.
+        WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'false',
       },
     ));
     partner = await app.get(BusinessesService).provision({ name: 'Checkout Ltd', mode: 'test', webhookUrl: null });
@@ -97,6 +99,29 @@ describe('checkout transactions', () => {
     const response = await create({ ...valid, ...change });
     expect(response.statusCode).toBe(422);
     expect(response.json().data.errors.map((error: { field: string }) => error.field)).toContain(field);
+  });
+
+  it('refuses a callBackUrl its events could never be sent to, as PUT /webhooks/endpoint refuses a URL', async () => {
+    const live = await app.get(BusinessesService).provision({ name: 'Live Ltd', mode: 'live', webhookUrl: null });
+    const refused = [
+      [partner, 'http://127.0.0.1:8000/callback', 'resolves to a private, loopback'],
+      [partner, 'http://localhost:8000/callback', 'resolves to a private, loopback'],
+      [partner, 'http://[::ffff:a9fe:a9fe]/latest/meta-data', 'resolves to a private, loopback'],
+      [live, 'http://merchant.example/callback', 'must use https'],
+    ] as const;
+    for (const [as, callBackUrl, why] of refused) {
+      const response = await create({ ...valid, callBackUrl }, {}, as);
+      expect([callBackUrl, response.statusCode, response.json().data.code]).toEqual([
+        callBackUrl,
+        422,
+        'WEBHOOK_URL_NOT_ALLOWED',
+      ]);
+      expect(response.json().message).toContain(why);
+    }
+    // A name is checked when the callback is sent, not with a DNS query on this request's path.
+    expect((await create({ ...valid, callBackUrl: 'https://merchant.example/callback' }, {}, live)).statusCode).toBe(
+      200,
+    );
   });
 
   describe('input no receiver or database could store faithfully', () => {

@@ -16,9 +16,11 @@ import { JoinedRuns } from '@payments/platform-async';
 import { newUlid, requestHash } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
+import { assertWebhookUrlAllowed } from '@payments/platform-webhook-targets';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 
+import { Business } from '../businesses/business.entity';
 import { Env } from '../config/env';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 import { checkoutLink } from './checkout-link';
@@ -52,12 +54,22 @@ export class CheckoutsService {
     private readonly env: Env,
   ) {}
 
-  /** Creates a checkout; with an Idempotency-Key, a retry of the same request gets the first answer. */
+  /**
+   * Creates a checkout; with an Idempotency-Key, a retry of the same request gets the first
+   * answer. A callBackUrl its events could never be delivered to is refused now, not at the
+   * first delivery (without a DNS query: a name is checked when the callback is sent).
+   */
   async create(
-    businessId: string,
+    { id: businessId, mode }: Pick<Business, 'id' | 'mode'>,
     request: CreateCheckoutRequest,
     idempotencyKey?: string,
   ): Promise<CreateCheckoutResponse> {
+    if (request.callBackUrl)
+      await assertWebhookUrlAllowed(request.callBackUrl, {
+        live: mode === 'live',
+        allowPrivate: this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE,
+        check: 'literal',
+      });
     if (!idempotencyKey) return this.insert(businessId, request);
     const hash = requestHash('create_checkout', request);
     return this.dataSource.transaction(async (em) => {

@@ -12,6 +12,7 @@ import { database } from '../database/data-source';
 export interface GatewayServices {
   businesses: BusinessesService;
   keys: BusinessKeysService;
+  env: Env;
 }
 
 /**
@@ -31,6 +32,6 @@ export function withGatewayServices<T>(work: (services: GatewayServices) => Prom
       sealer,
     );
     const keys = new BusinessKeysService(dataSource, keysRepository, businesses, outbox, sealer);
-    return work({ businesses, keys });
+    return work({ businesses, keys, env });
   });
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 
 import { PartnerCredentials } from '@payments/contracts';
 import { commandOptions, fail, runCommand } from '@payments/platform-bootstrap';
+import { webhookUrlRefusal } from '@payments/platform-webhook-targets';
 
 import { withGatewayServices } from './gateway-services';
 
@@ -26,7 +27,16 @@ async function main(): Promise<void> {
   const webhookUrl = values['webhook-url'] ?? null;
   if (webhookUrl !== null && !isHttpUrl(webhookUrl)) return fail('--webhook-url must be an http(s) URL');
 
-  await withGatewayServices(async ({ businesses }) => {
+  await withGatewayServices(async ({ businesses, env }) => {
+    // Refused now, as PUT /webhooks/endpoint would, rather than by every delivery for days.
+    const refusal =
+      webhookUrl &&
+      (await webhookUrlRefusal(webhookUrl, {
+        live: Boolean(values.live),
+        allowPrivate: env.WEBHOOK_SANDBOX_ALLOW_PRIVATE,
+        check: 'resolved-if-it-can-be',
+      }));
+    if (refusal) return fail(`--webhook-url is not allowed (WEBHOOK_URL_NOT_ALLOWED): ${refusal}`);
     const credentials = await businesses.provision({ name, mode: values.live ? 'live' : 'test', webhookUrl });
     process.stdout.write(values.json ? `${JSON.stringify(credentials)}\n` : describe(name, credentials));
   });

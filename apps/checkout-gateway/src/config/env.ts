@@ -1,4 +1,5 @@
 import { IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { SandboxPrivateTargetsSetting } from '@payments/platform-webhook-targets';
 import { IsUrl } from 'class-validator';
 
 /** checkout-gateway: partner API, credentials, checkout transactions, hosted page. */
@@ -27,4 +28,11 @@ export class Env extends PlatformEnv {
 
   /** How long a request waits for card-processor, outlet-service or webhook-dispatcher before answering 503. */
   @IntSetting(500, 60_000) SERVICE_TIMEOUT_MS: number = 8000;
+
+  /**
+   * As webhook-dispatcher's (set both alike): whether sandbox businesses' webhook and callback
+   * URLs may name private addresses, which the gateway refuses when they are set if not.
+   */
+  @SandboxPrivateTargetsSetting()
+  WEBHOOK_SANDBOX_ALLOW_PRIVATE: boolean = false;
 }

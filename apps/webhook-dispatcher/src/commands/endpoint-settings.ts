@@ -1,16 +1,13 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-
 import { Injectable } from '@nestjs/common';
 import { BusinessMode, WebhookEndpointResponse } from '@payments/contracts';
 import { apiError } from '@payments/platform-envelope';
+import { assertWebhookUrlAllowed } from '@payments/platform-webhook-targets';
 import { DataSource } from 'typeorm';
 
 import { Env } from '../config/env';
 import { DeliveriesRepository } from '../deliveries/deliveries.repository';
 import { DeliveryWorker } from '../deliveries/delivery-worker';
 import { Endpoint, EndpointsRepository } from '../endpoints/endpoints.repository';
-import { hostOf, isAllowedAddress } from '../sending/target-guard';
 
 /** A business's webhook endpoint as the partner API reads and sets it. */
 @Injectable()
@@ -47,25 +44,13 @@ export class EndpointSettings {
     return endpoint;
   }
 
-  /**
-   * A host whose every address may be reached (public ones; private ones only for sandbox
-   * businesses where a developer allowed them), and https for live businesses. The sender
-   * checks again at connect time.
-   */
-  private async assertAllowed(url: string, mode: BusinessMode): Promise<void> {
-    const parsed = new URL(url);
-    if (mode === 'live' && parsed.protocol !== 'https:')
-      throw apiError('WEBHOOK_URL_NOT_ALLOWED', 'Live webhook URLs must use https');
-    const allowPrivate = mode === 'test' && this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE;
-    const host = hostOf(parsed);
-    const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true }).catch(() => []);
-    if (addresses.length === 0) throw apiError('WEBHOOK_URL_NOT_ALLOWED', `${parsed.hostname} does not resolve`);
-    if (!addresses.every((entry) => isAllowedAddress(entry.address, allowPrivate))) {
-      throw apiError(
-        'WEBHOOK_URL_NOT_ALLOWED',
-        `${parsed.hostname} resolves to a private, loopback, link-local or metadata address`,
-      );
-    }
+  /** The sender's rule, told now: every address of the host must be one a delivery may reach. */
+  private assertAllowed(url: string, mode: BusinessMode): Promise<void> {
+    return assertWebhookUrlAllowed(url, {
+      live: mode === 'live',
+      allowPrivate: this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE,
+      check: 'resolved',
+    });
   }
 }
 

@@ -1,5 +1,6 @@
-import { BooleanSetting, IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
-import { Equals, Matches, ValidateIf } from 'class-validator';
+import { IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { SandboxPrivateTargetsSetting } from '@payments/platform-webhook-targets';
+import { Matches } from 'class-validator';
 
 /** webhook-dispatcher: signed webhook deliveries with retries. */
 export class Env extends PlatformEnv {
@@ -30,14 +31,8 @@ export class Env extends PlatformEnv {
 
   @IntSetting(10, 60_000) WEBHOOK_POLL_INTERVAL_MS: number = 500;
 
-  /**
-   * Local development only: sandbox businesses may target loopback and private addresses (a
-   * receiver on a laptop). Never live businesses, never link-local or metadata addresses, and
-   * refused outright in production, where it would let any sandbox partner probe the network.
-   */
-  @BooleanSetting()
-  @ValidateIf((env: Env) => env.NODE_ENV === 'production')
-  @Equals(false, { message: 'must be false when NODE_ENV is production' })
+  /** Local development only: sandbox businesses may target private addresses (see the setting's rule). */
+  @SandboxPrivateTargetsSetting()
   WEBHOOK_SANDBOX_ALLOW_PRIVATE: boolean = false;
 }
 

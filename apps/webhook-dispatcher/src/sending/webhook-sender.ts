@@ -2,10 +2,10 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { assertAllowedUrl, guardedLookup, hostOf, isPublicAddress } from '@payments/platform-webhook-targets';
 import { Agent, request } from 'undici';
 
 import { Env } from '../config/env';
-import { assertAllowedUrl, guardedLookup, hostOf, isPublicAddress } from './target-guard';
 
 export interface SendResult {
   statusCode: number | null;

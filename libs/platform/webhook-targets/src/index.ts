@@ -1,0 +1,2 @@
+export * from './target-guard';
+export * from './webhook-url-policy';
