@@ -40,11 +40,12 @@ const {
 } = benchOptions({ endpoints: 100, burst: 10_000, single: 5_000, rate: 1_000, seconds: 10, rounds: 3 });
 
 const { env, startedKafka } = await prepare('payments_bench_webhooks');
-// The receivers are on this machine: a developer's setting, never a production one.
-const dispatcherEnv = { ...env, NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' };
+// The receivers are on this machine: a developer's setting, never a production one, for the
+// apps (and the onboarding command) that set and deliver to webhook URLs.
+const localReceivers = { ...env, NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' };
 const apps = {
-  'checkout-gateway': startApp('checkout-gateway', 14100, env),
-  'webhook-dispatcher': startApp('webhook-dispatcher', 14104, dispatcherEnv),
+  'checkout-gateway': startApp('checkout-gateway', 14100, localReceivers),
+  'webhook-dispatcher': startApp('webhook-dispatcher', 14104, localReceivers),
 };
 const meter = new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, () => child.pid])));
 const { Kafka, Partitioners, logLevel } = await import('kafkajs');
@@ -129,7 +130,7 @@ try {
     partners.push(
       ...(await Promise.all(
         Array.from({ length: Math.min(8, endpointCount - i) }, (_, j) =>
-          Promise.resolve(createPartner(env, `Bench ${i + j}`, ['--webhook-url', receiverUrl(i + j)])),
+          Promise.resolve(createPartner(localReceivers, `Bench ${i + j}`, ['--webhook-url', receiverUrl(i + j)])),
         ),
       )),
     );
