@@ -8,6 +8,12 @@
 #
 # KAFKA_BROKERS set means an external cluster is used: nothing is started or stopped.
 # KAFKA_PORT, KAFKA_CONTROLLER_PORT and KAFKA_DATA_DIR let tests run a second, private broker.
+#
+# KAFKA_SECURE=true makes the client listener what a secured cluster offers: TLS with SASL
+# (SCRAM-SHA-512 and PLAIN) for the users in KAFKA_USERS ("name:password,..."; the first is the
+# super user), and the ACL authorizer on, so any other user may do only what ACLs grant it.
+# The CA that signs the broker's certificate is written to $KAFKA_DATA_DIR/tls/ca.pem. The
+# broker and its controller talk over plain listeners on loopback (KAFKA_INTERNAL_PORT).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -17,6 +23,9 @@ controller_port=${KAFKA_CONTROLLER_PORT:-9093}
 data_dir=${KAFKA_DATA_DIR:-$root/.data/kafka}
 libs_dir=${KAFKA_LIBS_DIR:-$root/.data/kafka-libs}
 heap=${KAFKA_HEAP:-512m}
+secure=${KAFKA_SECURE:-false}
+internal_port=${KAFKA_INTERNAL_PORT:-$((port + 2))}
+users=${KAFKA_USERS:-admin:admin-secret}
 pid_file=$data_dir/broker.pid
 log_file=$data_dir/broker.log
 
@@ -37,17 +46,40 @@ fetch_jars() {
   touch "$libs_dir/.fetched-$version"
 }
 
+# A CA and the broker's certificate for 127.0.0.1 and localhost, as PEM files, made once.
+write_tls() {
+  local tls=$data_dir/tls
+  if [ -f "$tls/broker.pem" ]; then return; fi
+  mkdir -p "$tls"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=payments local Kafka CA" \
+    -keyout "$tls/ca.key" -out "$tls/ca.pem" 2>/dev/null
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$tls/broker.key" -out "$tls/broker.csr" 2>/dev/null
+  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >"$tls/san.ext"
+  openssl x509 -req -in "$tls/broker.csr" -CA "$tls/ca.pem" -CAkey "$tls/ca.key" -CAcreateserial -days 3650 \
+    -extfile "$tls/san.ext" -out "$tls/broker.crt" 2>/dev/null
+  # Kafka's PEM keystore: the key (PKCS#8) and the certificate chain in one file.
+  { openssl pkcs8 -topk8 -nocrypt -in "$tls/broker.key"; cat "$tls/broker.crt" "$tls/ca.pem"; } >"$tls/broker.pem"
+}
+
 write_config() {
   mkdir -p "$data_dir/logs"
+  local listeners="PLAINTEXT://127.0.0.1:$port" advertised="PLAINTEXT://127.0.0.1:$port"
+  local protocols="PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT" inter=PLAINTEXT
+  if [ "$secure" = true ]; then
+    listeners="SECURE://127.0.0.1:$port,INTERNAL://127.0.0.1:$internal_port"
+    advertised="SECURE://127.0.0.1:$port,INTERNAL://127.0.0.1:$internal_port"
+    protocols="SECURE:SASL_SSL,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT"
+    inter=INTERNAL
+  fi
   cat >"$data_dir/server.properties" <<EOF
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$controller_port
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller_port
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
+listeners=$listeners,CONTROLLER://127.0.0.1:$controller_port
+advertised.listeners=$advertised
 controller.listener.names=CONTROLLER
-inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=$inter
+listener.security.protocol.map=$protocols
 log.dirs=$data_dir/logs
 num.partitions=1
 auto.create.topics.enable=false
@@ -60,6 +92,37 @@ group.initial.rebalance.delay.ms=0
 num.network.threads=2
 num.io.threads=2
 EOF
+  if [ "$secure" = true ]; then write_secure_config; fi
+}
+
+write_secure_config() {
+  local tls=$data_dir/tls super plain_users="" name password entry
+  super=${users%%:*}
+  for entry in ${users//,/ }; do
+    name=${entry%%:*} password=${entry#*:}
+    plain_users="$plain_users user_$name=\"$password\""
+  done
+  cat >>"$data_dir/server.properties" <<EOF
+ssl.keystore.type=PEM
+ssl.keystore.location=$tls/broker.pem
+ssl.truststore.type=PEM
+ssl.truststore.location=$tls/ca.pem
+listener.name.secure.sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN
+listener.name.secure.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.secure.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required$plain_users;
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+# The super user, and the broker and its controller on their loopback listeners.
+super.users=User:$super;User:ANONYMOUS
+EOF
+}
+
+# The SCRAM credentials of KAFKA_USERS, written into the storage when it is formatted.
+scram_arguments() {
+  if [ "$secure" != true ]; then return; fi
+  local entry
+  for entry in ${users//,/ }; do
+    printf -- '--add-scram\nSCRAM-SHA-512=[name=%s,password=%s]\n' "${entry%%:*}" "${entry#*:}"
+  done
 }
 
 start() {
@@ -72,10 +135,12 @@ start() {
     return
   fi
   fetch_jars
+  if [ "$secure" = true ]; then write_tls; fi
   write_config
-  local classpath="$libs_dir/*"
+  local classpath="$libs_dir/*" scram=()
+  mapfile -t scram < <(scram_arguments)
   java -Dlog4j.configuration="file:$here/log4j.properties" -cp "$classpath" kafka.tools.StorageTool format -t "${KAFKA_CLUSTER_ID:-pay-local-kraft-0001}" \
-    -c "$data_dir/server.properties" -g >/dev/null
+    -c "$data_dir/server.properties" -g "${scram[@]}" >/dev/null
   say "starting broker on 127.0.0.1:$port (data in $data_dir)"
   nohup java -Xms256m "-Xmx$heap" -Dlog4j.configuration="file:$here/log4j.properties" \
     -cp "$classpath" kafka.Kafka "$data_dir/server.properties" >"$log_file" 2>&1 &

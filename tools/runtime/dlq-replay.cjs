@@ -3,7 +3,8 @@
 // For operators, once the cause is fixed (for example a business whose onboarding arrived late).
 require('reflect-metadata');
 const { allTopics } = require('@payments/contracts');
-const { createKafkaClient, replayDeadLetters } = require('@payments/platform-kafka');
+const { kafkaBrokerList, loadEnv, PlatformEnv } = require('@payments/platform-config');
+const { createKafkaClient, kafkaSecurity, replayDeadLetters } = require('@payments/platform-kafka');
 
 const topic = process.argv[2];
 if (!allTopics.some((spec) => spec.name === topic) || topic.endsWith('.dlq')) {
@@ -15,8 +16,14 @@ if (!allTopics.some((spec) => spec.name === topic) || topic.endsWith('.dlq')) {
   );
   process.exit(2);
 }
-const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
-replayDeadLetters(createKafkaClient({ brokers, clientId: 'dlq-replay' }), topic).then(
+// The apps' own Kafka settings (brokers, TLS, SASL), checked as an app checks them at start.
+const env = loadEnv(PlatformEnv);
+const kafka = createKafkaClient({
+  brokers: kafkaBrokerList(env),
+  clientId: 'dlq-replay',
+  security: kafkaSecurity(env),
+});
+replayDeadLetters(kafka, topic).then(
   (count) => console.log(`${topic}: replayed ${count} parked message${count === 1 ? '' : 's'}`),
   (error) => {
     console.error(`${topic}: replay failed: ${error.message}`);

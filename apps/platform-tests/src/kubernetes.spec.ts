@@ -1,5 +1,12 @@
 import { Topics } from '@payments/contracts';
-import { KubeObject, overlays, podSpecOf, renderOverlay } from '@payments/testing';
+import {
+  containerEnvironment,
+  KubeObject,
+  overlays,
+  podSpecOf,
+  renderOverlay,
+  unmountedFiles,
+} from '@payments/testing';
 
 const apps = ['checkout-gateway', 'card-processor', 'pos-ingest', 'outlet-service', 'webhook-dispatcher'];
 const partitionsOf = Object.fromEntries(Object.values(Topics).map((topic) => [topic.name, topic.partitions]));
@@ -137,6 +144,17 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     expect(toInternet.map((policy) => policy.spec?.podSelector)).toEqual([
       { matchLabels: { 'app.kubernetes.io/name': 'webhook-dispatcher' } },
     ]);
+  });
+
+  it("mounts every file a container's settings name (a Kafka user's password, a CA), in Deployments and the Job alike", () => {
+    const containers = [...ofKind('Deployment'), ...ofKind('Job')].flatMap((object) => {
+      const pod = podSpecOf(object);
+      return [...pod.containers, ...(pod.initContainers ?? [])];
+    });
+    expect(containers.length).toBeGreaterThan(5);
+    expect(
+      containers.flatMap((container) => unmountedFiles(container, containerEnvironment(objects, container))),
+    ).toEqual([]);
   });
 
   it('migrates every app in a Job, each from its own image, and never at pod start', () => {

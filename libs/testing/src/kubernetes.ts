@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
 import { parseAllDocuments } from 'yaml';
@@ -34,6 +36,7 @@ export interface KubeContainer {
   env?: EnvVar[];
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
   ports?: { name?: string; containerPort: number }[];
+  volumeMounts?: { name: string; mountPath: string }[];
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
   startupProbe?: { httpGet?: { path: string; port: string | number } };
@@ -111,6 +114,23 @@ export function containerEnvironment(objects: KubeObject[], container: KubeConta
   return environment;
 }
 
+/** Settings that name a file (`*_FILE`) outside every volume the container mounts. */
+export function unmountedFiles(container: KubeContainer, environment: Record<string, string>): string[] {
+  const mounts = (container.volumeMounts ?? []).map((mount) => mount.mountPath.replace(/\/$/, ''));
+  return Object.entries(environment)
+    .filter(([name, path]) => name.endsWith('_FILE') && !mounts.some((mount) => path.startsWith(`${mount}/`)))
+    .map(([name, path]) => `${container.name}: ${name} names ${path}, under none of its volume mounts`);
+}
+
+/** The environment with every `*_FILE` setting pointing at a readable stand-in, as a mounted file would be. */
+function withStandInFiles(environment: Record<string, string>): Record<string, string> {
+  const standIn = join(mkdtempSync(join(tmpdir(), 'mounted-')), 'file');
+  writeFileSync(standIn, 'stand-in\n');
+  return Object.fromEntries(
+    Object.entries(environment).map(([name, value]) => [name, name.endsWith('_FILE') ? standIn : value]),
+  );
+}
+
 /**
  * What is wrong with an app's Deployment in an overlay, checked against the app's own Env
  * class (the validation it runs at boot), its port and its health routes. Empty when all is well.
@@ -130,8 +150,10 @@ export function deploymentProblems<E extends PlatformEnv>(
   const container = pod.containers.find((each) => each.name === name);
   if (!container) return [`${overlay}: the Deployment has no container named ${name}`];
   const environment = containerEnvironment(objects, container);
+  problems.push(...unmountedFiles(container, environment));
   try {
-    const env = loadEnv(envClass, environment);
+    // The files settings name are the pod's mounted secrets, checked above; a stand-in is read here.
+    const env = loadEnv(envClass, withStandInFiles(environment));
     if (env.SERVICE_NAME !== name) problems.push(`SERVICE_NAME is ${env.SERVICE_NAME}`);
     const port = container.ports?.find((each) => each.name === 'http')?.containerPort;
     if (port !== env.PORT) problems.push(`the http port is ${port}, the app listens on ${env.PORT}`);

@@ -7,9 +7,13 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const script = resolve(__dirname, '../../../deploy/kafka/kafka.sh');
 
+/** A secured broker's users, by name with their passwords; the first is the super user. */
+export type BrokerUsers = Record<string, string>;
+
 /**
  * A second real broker on its own ports and data folder, for tests that stop and start
- * Kafka without disturbing the broker every other suite shares.
+ * Kafka without disturbing the broker every other suite shares. With `users`, it is secured as
+ * clusters are: TLS with SASL (SCRAM-SHA-512 and PLAIN) and the ACL authorizer on (kafka.sh).
  */
 export class PrivateBroker {
   readonly dataDir = mkdtempSync(join(tmpdir(), 'kafka-private-'));
@@ -17,10 +21,16 @@ export class PrivateBroker {
   constructor(
     readonly port: number,
     private readonly controllerPort = port + 1,
+    private readonly users?: BrokerUsers,
   ) {}
 
   get brokers(): string {
     return `127.0.0.1:${this.port}`;
+  }
+
+  /** The CA that signed a secured broker's certificate, PEM. */
+  get caFile(): string {
+    return join(this.dataDir, 'tls', 'ca.pem');
   }
 
   async start(): Promise<void> {
@@ -44,6 +54,15 @@ export class PrivateBroker {
       KAFKA_CONTROLLER_PORT: String(this.controllerPort),
       KAFKA_DATA_DIR: this.dataDir,
       KAFKA_HEAP: '384m',
+      ...(this.users
+        ? {
+            KAFKA_SECURE: 'true',
+            KAFKA_INTERNAL_PORT: String(this.controllerPort + 1),
+            KAFKA_USERS: Object.entries(this.users)
+              .map(([name, password]) => `${name}:${password}`)
+              .join(','),
+          }
+        : {}),
     };
   }
 }

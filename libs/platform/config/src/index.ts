@@ -1,3 +1,4 @@
 export * from './load-env';
 export * from './platform-env';
 export * from './settings';
+export * from './kafka-security';

@@ -21,6 +21,8 @@ export function loadEnv<T extends object>(envClass: EnvClass<T>, source: NodeJS.
   const env = plainToInstance(envClass, raw, { enableImplicitConversion: true, exposeDefaultValues: true });
   const errors = validateSync(env, { skipMissingProperties: false, forbidUnknownValues: true });
   if (errors.length > 0) throw new InvalidEnvironmentError(errors.map(describe));
+  const together = (env as { settingProblems?: () => string[] }).settingProblems?.() ?? [];
+  if (together.length > 0) throw new InvalidEnvironmentError(together);
   return env;
 }
 

@@ -1,5 +1,6 @@
 import { IsIn, IsOptional, IsString, IsUrl, Matches } from 'class-validator';
 
+import { KafkaSaslMechanism, kafkaSaslMechanisms, kafkaSecurityProblems } from './kafka-security';
 import { BooleanSetting, IntSetting } from './settings';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -54,6 +55,44 @@ export class PlatformEnv {
   @IsString()
   KAFKA_CLIENT_ID?: string = undefined;
 
+  /** Connect to the brokers over TLS, trusting the system's CAs and KAFKA_TLS_CA_FILE's. */
+  @BooleanSetting() KAFKA_TLS: boolean = false;
+
+  /** PEM bundle of the CAs that sign the brokers' certificates (a cluster's own CA, Strimzi's say). */
+  @IsOptional()
+  @IsString()
+  KAFKA_TLS_CA_FILE?: string = undefined;
+
+  /** PEM client certificate and its key, for clusters that authenticate clients by certificate (mTLS). */
+  @IsOptional()
+  @IsString()
+  KAFKA_TLS_CERT_FILE?: string = undefined;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_TLS_KEY_FILE?: string = undefined;
+
+  /** SASL authentication; with it, a username and a password, each inline or from a mounted file. */
+  @IsOptional()
+  @IsIn(kafkaSaslMechanisms)
+  KAFKA_SASL_MECHANISM?: KafkaSaslMechanism = undefined;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SASL_USERNAME?: string = undefined;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SASL_USERNAME_FILE?: string = undefined;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SASL_PASSWORD?: string = undefined;
+
+  @IsOptional()
+  @IsString()
+  KAFKA_SASL_PASSWORD_FILE?: string = undefined;
+
   /** Kafka handlers: how many partitions an instance works on at once (order holds within each). */
   @IntSetting(1, 64) KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: number = 6;
 
@@ -106,6 +145,11 @@ export class PlatformEnv {
   @IsOptional()
   @Matches(/^(0(\.\d+)?|1(\.0+)?)$/, { message: 'must be a ratio from 0 to 1' })
   OTEL_TRACES_SAMPLER_ARG?: string = undefined;
+
+  /** What no single variable's rule can see: settings that only make sense together (loadEnv asks). */
+  settingProblems(): string[] {
+    return kafkaSecurityProblems(this);
+  }
 }
 
 export function kafkaBrokerList(env: PlatformEnv): string[] {

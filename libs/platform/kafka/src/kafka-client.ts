@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+
 import { Logger } from '@nestjs/common';
-import { Kafka, LogEntry, logLevel } from 'kafkajs';
+import { KafkaSecuritySettings } from '@payments/platform-config';
+import { Kafka, KafkaConfig, LogEntry, logLevel } from 'kafkajs';
 
 export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
 
@@ -18,6 +21,41 @@ export const consumerSettings = {
 export interface KafkaClientOptions {
   brokers: string[];
   clientId: string;
+  /** TLS and SASL, as `kafkaSecurity` reads them from the environment; none on a local broker. */
+  security?: KafkaSecurity;
+}
+
+export type KafkaSecurity = Pick<KafkaConfig, 'ssl' | 'sasl'>;
+
+/** A mounted secret's text, without the newline editors and `kubectl create secret --from-file` leave. */
+const secretFile = (path: string) => readFileSync(path, 'utf8').replace(/\r?\n$/, '');
+
+/**
+ * kafkajs's TLS and SASL options from settings loadEnv has checked (see kafkaSecurityProblems):
+ * files are read once, at start, so a rotated secret takes a restart, as a rolled pod does.
+ */
+export function kafkaSecurity(env: KafkaSecuritySettings): KafkaSecurity {
+  const security: KafkaSecurity = {};
+  if (env.KAFKA_TLS) {
+    const files = {
+      ...(env.KAFKA_TLS_CA_FILE ? { ca: [readFileSync(env.KAFKA_TLS_CA_FILE, 'utf8')] } : {}),
+      ...(env.KAFKA_TLS_CERT_FILE && env.KAFKA_TLS_KEY_FILE
+        ? { cert: readFileSync(env.KAFKA_TLS_CERT_FILE, 'utf8'), key: readFileSync(env.KAFKA_TLS_KEY_FILE, 'utf8') }
+        : {}),
+    };
+    security.ssl = Object.keys(files).length > 0 ? files : true;
+  }
+  if (env.KAFKA_SASL_MECHANISM) {
+    const username = env.KAFKA_SASL_USERNAME ?? secretFile(env.KAFKA_SASL_USERNAME_FILE!);
+    const password = env.KAFKA_SASL_PASSWORD ?? secretFile(env.KAFKA_SASL_PASSWORD_FILE!);
+    security.sasl =
+      env.KAFKA_SASL_MECHANISM === 'plain'
+        ? { mechanism: 'plain', username, password }
+        : env.KAFKA_SASL_MECHANISM === 'scram-sha-256'
+          ? { mechanism: 'scram-sha-256', username, password }
+          : { mechanism: 'scram-sha-512', username, password };
+  }
+  return security;
 }
 
 const levels: Record<number, 'error' | 'warn' | 'log' | 'debug'> = {
@@ -28,11 +66,12 @@ const levels: Record<number, 'error' | 'warn' | 'log' | 'debug'> = {
 };
 
 /** A kafkajs client whose own logging goes through the app's logger at WARN and above. */
-export function createKafkaClient({ brokers, clientId }: KafkaClientOptions): Kafka {
+export function createKafkaClient({ brokers, clientId, security = {} }: KafkaClientOptions): Kafka {
   const logger = new Logger('kafkajs');
   return new Kafka({
     clientId,
     brokers,
+    ...security,
     connectionTimeout: 3000,
     requestTimeout: 10_000,
     retry: { initialRetryTime: 200, retries: 5, maxRetryTime: 5000 },

@@ -7,7 +7,7 @@ import { ConsumerFactory } from './consumers/consumer-factory';
 import { ConsumerMetrics } from './consumers/consumer-metrics';
 import { KafkaConsumers } from './consumers/kafka-consumers';
 import { KafkaAdmin } from './kafka-admin';
-import { createKafkaClient, KAFKA_CLIENT } from './kafka-client';
+import { createKafkaClient, KAFKA_CLIENT, kafkaSecurity } from './kafka-client';
 import { KafkaProducer } from './producer';
 
 /** The app's Kafka: one client, its admin connection, one batching producer, its consumer factory and the consumers of its handlers. */
@@ -19,7 +19,11 @@ import { KafkaProducer } from './producer';
       provide: KAFKA_CLIENT,
       inject: [PlatformEnv],
       useFactory: (env: PlatformEnv) =>
-        createKafkaClient({ brokers: kafkaBrokerList(env), clientId: env.KAFKA_CLIENT_ID ?? env.SERVICE_NAME }),
+        createKafkaClient({
+          brokers: kafkaBrokerList(env),
+          clientId: env.KAFKA_CLIENT_ID ?? env.SERVICE_NAME,
+          security: kafkaSecurity(env),
+        }),
     },
     KafkaAdmin,
     KafkaProducer,
