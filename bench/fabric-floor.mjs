@@ -117,10 +117,10 @@ async function waitForFirstReply(port) {
   }
 }
 
-async function ensureTopics() {
+async function createBenchTopics() {
   const admin = kafka().admin();
   await admin.connect();
-  await platformKafka().ensureTopics(admin, [
+  await platformKafka().applyTopics(admin, [
     { name: commands, partitions: 6 },
     { name: replies, partitions: 1 },
   ]);
@@ -154,7 +154,7 @@ async function bench() {
   ensureDependencies();
   const startedKafka = ensureKafka();
   ensureBuild();
-  await ensureTopics();
+  await createBenchTopics();
   const port = 14290;
   const back = startRole('back', 0);
   await back.ready;

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 import {
+  applyTopics,
   ensureBuild,
   ensureDependencies,
   ensureKafka,
@@ -47,6 +48,7 @@ export async function prepare(database) {
   ensureBuild();
   await recreateDatabase(database);
   const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+  applyTopics({ ...process.env, KAFKA_BROKERS: brokers });
   await skipEarlierMessages(brokers);
   const env = {
     ...process.env,

@@ -6,7 +6,12 @@
 // npm run terminal:audit -- ...      list terminals registered to an outlet their business lacks
 // npm run pos:send -- ...            send an encrypted test transaction to POST /pos
 // npm run dlq:replay -- <topic>      send the messages parked on <topic>.dlq back to <topic>
-import { apps, ensureBuild, ensureDependencies, localEnv, log, nodeScript } from './lib.mjs';
+// npm run topics:apply               make the cluster's topics match their declarations
+// npm run topics:manifests           write them as Strimzi KafkaTopic resources to deploy/strimzi
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { apps, ensureBuild, ensureDependencies, localEnv, log, nodeScript, root } from './lib.mjs';
 
 const [command, ...args] = process.argv.slice(2);
 ensureDependencies();
@@ -44,6 +49,16 @@ switch (command) {
   case 'dlq-replay':
     process.exit(nodeScript('tools/runtime/dlq-replay.cjs', args, env).status ?? 1);
     break;
+  case 'topics-apply':
+    process.exit(nodeScript('tools/runtime/topics-apply.cjs', args, env).status ?? 1);
+    break;
+  case 'topics-manifests': {
+    const result = nodeScript('tools/runtime/strimzi-topics.cjs', [], env, ['ignore', 'pipe', 'inherit']);
+    if (result.status !== 0) process.exit(result.status ?? 1);
+    writeFileSync(join(root, 'deploy/strimzi/kafka-topics.yaml'), result.stdout);
+    log('wrote deploy/strimzi/kafka-topics.yaml');
+    break;
+  }
   default:
     log(`unknown command ${command}`);
     process.exit(2);

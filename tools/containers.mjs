@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import {
+  applyTopics,
   apps,
   dataDir,
   ensureBuild,
@@ -450,6 +451,7 @@ try {
   ensureDependencies();
   ensureBuild(); // the smoke encrypts POS payloads with the built crypto library
   startedKafka = ensureKafka();
+  applyTopics();
   ensureBaseImage();
   const figures = {};
   for (const { name } of apps) {

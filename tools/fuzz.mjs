@@ -7,7 +7,16 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { ensureBuild, ensureDependencies, ensureKafka, log, recreateDatabase, root, stopKafka } from './lib.mjs';
+import {
+  applyTopics,
+  ensureBuild,
+  ensureDependencies,
+  ensureKafka,
+  log,
+  recreateDatabase,
+  root,
+  stopKafka,
+} from './lib.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '10000' }, seed: { type: 'string' } } });
 const database = 'payments_fuzz';
@@ -15,6 +24,7 @@ const database = 'payments_fuzz';
 ensureDependencies();
 const startedKafka = ensureKafka();
 ensureBuild();
+applyTopics();
 await recreateDatabase(database);
 
 log(`fuzzing with ${values.runs} requests`);

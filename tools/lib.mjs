@@ -151,6 +151,15 @@ export function spawnApp(name, env, stdio, extraNodeOptions = []) {
   });
 }
 
+/**
+ * `npm run topics:apply` against the brokers `env` names, as a deployment's first step does:
+ * the apps create no topics. Needs the build; throws when it fails.
+ */
+export function applyTopics(env = process.env) {
+  const result = nodeScript('tools/runtime/topics-apply.cjs', [], env, ['ignore', 2, 'inherit']);
+  if (result.status !== 0) throw new Error(`topics:apply exited with ${result.status ?? result.signal}`);
+}
+
 export function nodeScript(path, args, env, stdio = 'inherit') {
   return spawnSync(process.execPath, ['-r', './tools/runtime/register-paths.cjs', path, ...args], {
     cwd: root,

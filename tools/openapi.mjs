@@ -5,12 +5,13 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { ensureBuild, ensureDatabase, ensureDependencies, ensureKafka, root } from './lib.mjs';
+import { applyTopics, ensureBuild, ensureDatabase, ensureDependencies, ensureKafka, root } from './lib.mjs';
 
 ensureDependencies();
 ensureKafka();
 await ensureDatabase('payments_test');
 ensureBuild();
+applyTopics();
 const { status } = spawnSync(
   join(root, 'node_modules/.bin/jest'),
   ['--selectProjects', 'e2e', '--runInBand', '--testPathPattern', 'openapi.e2e-spec'],

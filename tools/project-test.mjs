@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { ensureDatabase, ensureDependencies, ensureKafka, root } from './lib.mjs';
+import { applyTopics, ensureBuild, ensureDatabase, ensureDependencies, ensureKafka, root } from './lib.mjs';
 
 const projectRoot = process.argv[2];
 if (!projectRoot) {
@@ -15,6 +15,9 @@ if (!projectRoot) {
 }
 ensureDependencies();
 ensureKafka();
+// The apps create no topics: the suites' broker gets them as a deployment does (needs the build).
+ensureBuild();
+applyTopics();
 const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/payments_test';
 await ensureDatabase(new URL(databaseUrl).pathname.slice(1));
 const env = {

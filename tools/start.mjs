@@ -4,6 +4,7 @@ import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
+  applyTopics,
   apps,
   dataDir,
   ensureBuild,
@@ -79,6 +80,7 @@ if (!process.env.DATABASE_URL && !(await reachable(defaultDatabaseUrl))) {
 }
 env.DATABASE_URL = process.env.DATABASE_URL ?? embedded?.url ?? defaultDatabaseUrl;
 ensureBuild();
+applyTopics(env);
 
 mkdirSync(logsDir, { recursive: true });
 const children = localApps.map((app) => {

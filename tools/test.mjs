@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
+  applyTopics,
   dataDir,
   ensureBuild,
   ensureDependencies,
@@ -84,6 +85,7 @@ try {
   process.env.KAFKA_BROKERS ??= '127.0.0.1:9092';
   process.env.TZ = 'UTC';
   ensureBuild();
+  applyTopics();
   step('typecheck', join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json']);
   step('typecheck of the hosted page script', join(root, 'node_modules/.bin/tsc'), [
     '-p',

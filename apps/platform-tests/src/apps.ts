@@ -33,6 +33,19 @@ export function npmRun(script: string, args: string[]): { status: number | null;
   return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr };
 }
 
+/** A script of tools/runtime as an operator runs it in an image (`node -r register-paths …`), to its end. */
+export function nodeScriptSync(
+  script: string,
+  overrides: Record<string, string> = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['-r', './tools/runtime/register-paths.cjs', script], {
+    cwd: repoRoot,
+    env: { ...process.env, ...testEnvironment({ ...sharedSecrets, ...overrides }) },
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
 export interface RunningApp {
   name: AppName;
   process: ChildProcess;

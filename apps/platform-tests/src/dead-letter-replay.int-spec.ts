@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 import { deadLetterTopicOf } from '@payments/contracts';
-import { createKafkaClient, ensureTopics, replayDeadLetters } from '@payments/platform-kafka';
+import { applyTopics, createKafkaClient, replayDeadLetters } from '@payments/platform-kafka';
 import { eventually, KafkaCollector, testEnvironment, uniqueName } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
 
@@ -17,7 +17,7 @@ describe('replaying parked messages', () => {
     const topic = { name: uniqueName('replay.test'), partitions: 3 };
     const admin = kafka.admin();
     await admin.connect();
-    await ensureTopics(admin, [topic, deadLetterTopicOf(topic)]);
+    await applyTopics(admin, [topic, deadLetterTopicOf(topic)]);
     await admin.disconnect();
     const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();

@@ -17,7 +17,20 @@ describe('docker-compose.yml', () => {
       'pos-ingest',
       'webhook-dispatcher',
     ]);
-    expect(Object.keys(services).sort()).toEqual([...apps, 'kafka', 'postgres'].sort());
+    expect(Object.keys(services).sort()).toEqual([...apps, 'kafka', 'postgres', 'topics'].sort());
+  });
+
+  it('applies the declared topics once before any app starts: the apps create none', () => {
+    const topics = services.topics as { command: string[]; depends_on: Record<string, { condition: string }> };
+    expect(topics.command).toEqual([
+      'node',
+      '-r',
+      './tools/runtime/register-paths.cjs',
+      'tools/runtime/topics-apply.cjs',
+    ]);
+    expect(topics.depends_on.kafka).toEqual({ condition: 'service_healthy' });
+    for (const app of ['card-processor', 'checkout-gateway', 'outlet-service', 'pos-ingest', 'webhook-dispatcher'])
+      expect([app, services[app].depends_on?.topics]).toEqual([app, { condition: 'service_completed_successfully' }]);
   });
 
   it('runs Kafka in KRaft mode from the official image, without auto-created topics', () => {

@@ -1,5 +1,5 @@
 import { allTopics } from '@payments/contracts';
-import { createKafkaClient, ensureTopics, StickyKeylessPartitioner } from '@payments/platform-kafka';
+import { applyTopics, createKafkaClient, StickyKeylessPartitioner, topicShortfalls } from '@payments/platform-kafka';
 import { KafkaCollector, testEnvironment, uniqueName } from '@payments/testing';
 import { Admin, ConfigResourceTypes, Partitioners } from 'kafkajs';
 
@@ -29,7 +29,7 @@ describe('kafkajs 2.2.4 against the local broker', () => {
 
   it('round-trips messages with an idempotent producer and a consumer group', async () => {
     const topic = { name: uniqueName('compat'), partitions: 3 };
-    await ensureTopics(admin, [topic]);
+    await applyTopics(admin, [topic]);
     const producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
@@ -61,7 +61,7 @@ describe('kafkajs 2.2.4 against the local broker', () => {
 
   it('writes the keyless messages of one send to one partition, and those of the next send to another', async () => {
     const topic = { name: uniqueName('sticky'), partitions: 6 };
-    await ensureTopics(admin, [topic]);
+    await applyTopics(admin, [topic]);
     const producer = kafka.producer({ createPartitioner: StickyKeylessPartitioner });
     await producer.connect();
     const messages = Array.from({ length: 12 }, (_, i) => ({ value: `command ${i}` }));
@@ -74,7 +74,7 @@ describe('kafkajs 2.2.4 against the local broker', () => {
   });
 
   it('creates every platform topic with its declared partitions, and nothing by auto-create', async () => {
-    await ensureTopics(admin, allTopics);
+    await applyTopics(admin, allTopics);
     const metadata = await admin.fetchTopicMetadata({ topics: allTopics.map((topic) => topic.name) });
     for (const topic of allTopics) {
       expect(metadata.topics.find((actual) => actual.name === topic.name)?.partitions).toHaveLength(topic.partitions);
@@ -90,7 +90,7 @@ describe('kafkajs 2.2.4 against the local broker', () => {
   });
 
   it('keeps sealed card data on Kafka for hours at most, on every topic and dead-letter topic that carries it', async () => {
-    await ensureTopics(admin, allTopics);
+    await applyTopics(admin, allTopics);
     const sealed = ['card.commands.v1', 'card.commands.v1.dlq', 'pos.transactions.v1', 'pos.transactions.v1.dlq'];
     const { resources } = await admin.describeConfigs({
       includeSynonyms: false,
@@ -117,8 +117,8 @@ describe('kafkajs 2.2.4 against the local broker', () => {
 
   it('applies a declared configuration to a topic created before it was declared', async () => {
     const name = uniqueName('retention');
-    await ensureTopics(admin, [{ name, partitions: 1 }]);
-    await ensureTopics(admin, [{ name, partitions: 1, config: { 'retention.ms': '600000', 'segment.ms': '300000' } }]);
+    await applyTopics(admin, [{ name, partitions: 1 }]);
+    await applyTopics(admin, [{ name, partitions: 1, config: { 'retention.ms': '600000', 'segment.ms': '300000' } }]);
     const { resources } = await admin.describeConfigs({
       includeSynonyms: false,
       resources: [{ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'segment.ms'] }],
@@ -128,11 +128,56 @@ describe('kafkajs 2.2.4 against the local broker', () => {
     ).toEqual({ 'retention.ms': '600000', 'segment.ms': '300000' });
   });
 
+  it("changes only the settings it declares: an operator's own setting stays, and the in-sync minimum follows the cluster", async () => {
+    const name = uniqueName('operator');
+    await applyTopics(admin, [{ name, partitions: 1 }]);
+    await admin.alterConfigs({
+      validateOnly: false,
+      resources: [
+        { type: ConfigResourceTypes.TOPIC, name, configEntries: [{ name: 'max.message.bytes', value: '2000000' }] },
+      ],
+    });
+    const changes = await applyTopics(admin, [{ name, partitions: 1, config: { 'retention.ms': '600000' } }]);
+    expect(changes).toEqual({ created: [], grown: [], reconfigured: [name], notes: [] });
+    const { resources } = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [
+        {
+          type: ConfigResourceTypes.TOPIC,
+          name,
+          configNames: ['retention.ms', 'max.message.bytes', 'min.insync.replicas'],
+        },
+      ],
+    });
+    // One broker here: one copy of each partition, so one in sync.
+    expect(
+      Object.fromEntries(resources[0].configEntries.map((entry) => [entry.configName, entry.configValue])),
+    ).toEqual({ 'retention.ms': '600000', 'max.message.bytes': '2000000', 'min.insync.replicas': '1' });
+    expect(await applyTopics(admin, [{ name, partitions: 1, config: { 'retention.ms': '600000' } }])).toEqual({
+      created: [],
+      grown: [],
+      reconfigured: [],
+      notes: [],
+    });
+  });
+
+  it('tells an app which topics it cannot use yet: missing, or with fewer partitions than declared', async () => {
+    const [missing, short] = [uniqueName('missing'), uniqueName('short')];
+    await applyTopics(admin, [{ name: short, partitions: 1 }]);
+    expect(
+      await topicShortfalls(admin, [
+        { name: missing, partitions: 1 },
+        { name: short, partitions: 3 },
+      ]),
+    ).toEqual([`${missing} is missing`, `${short} has 1 partitions, 3 declared`]);
+    expect(await topicShortfalls(admin, [{ name: short, partitions: 1 }])).toEqual([]);
+  });
+
   it('grows a topic that has fewer partitions than declared, and is safe to repeat', async () => {
     const name = uniqueName('grow');
-    await ensureTopics(admin, [{ name, partitions: 1 }]);
-    await ensureTopics(admin, [{ name, partitions: 4 }]);
-    await ensureTopics(admin, [{ name, partitions: 4 }]);
+    await applyTopics(admin, [{ name, partitions: 1 }]);
+    await applyTopics(admin, [{ name, partitions: 4 }]);
+    await applyTopics(admin, [{ name, partitions: 4 }]);
     const metadata = await admin.fetchTopicMetadata({ topics: [name] });
     expect(metadata.topics[0].partitions).toHaveLength(4);
   });

@@ -1,12 +1,18 @@
-import { Topics } from '@payments/contracts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { allTopics, Topics } from '@payments/contracts';
+import { strimziTopicsYaml } from '@payments/platform-kafka';
 import {
   containerEnvironment,
   KubeObject,
   overlays,
   podSpecOf,
   renderOverlay,
+  repoRoot,
   unmountedFiles,
 } from '@payments/testing';
+import { parseAllDocuments } from 'yaml';
 
 const apps = ['checkout-gateway', 'card-processor', 'pos-ingest', 'outlet-service', 'webhook-dispatcher'];
 const partitionsOf = Object.fromEntries(Object.values(Topics).map((topic) => [topic.name, topic.partitions]));
@@ -157,15 +163,30 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     ).toEqual([]);
   });
 
-  it('migrates every app in a Job, each from its own image, and never at pod start', () => {
+  it('applies the Kafka topics, then migrates every app in a Job, each from its own image, and never at pod start', () => {
     const job = named('Job', 'payments-migrate')!;
     const pod = podSpecOf(job);
-    const steps = [...(pod.initContainers ?? []), ...pod.containers];
+    const [topics, ...steps] = [...(pod.initContainers ?? []), ...pod.containers];
+    expect([topics.name, topics.command?.at(-1)]).toEqual(['topics', 'tools/runtime/topics-apply.cjs']);
     expect(steps.map((step) => step.name)).toEqual(apps);
     for (const step of steps) expect(step.image).toContain(`payments/${step.name}`);
     const config = objects.find(
       (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('platform-config'),
     );
     expect(config?.data?.MIGRATE_ON_START).toBe('false');
+  });
+});
+
+describe('the Strimzi resources in deploy/strimzi', () => {
+  it('are the topic declarations, regenerated (npm run topics:manifests) whenever they change', () => {
+    const committed = readFileSync(join(repoRoot, 'deploy/strimzi/kafka-topics.yaml'), 'utf8');
+    expect(committed).toBe(strimziTopicsYaml(allTopics));
+    const resources = parseAllDocuments(committed).map((document) => document.toJS() as KubeObject);
+    expect(resources.map((resource) => resource.metadata.name)).toEqual(allTopics.map((topic) => topic.name));
+    for (const resource of resources)
+      expect(resource.spec).toMatchObject({
+        replicas: 3,
+        config: expect.objectContaining({ 'min.insync.replicas': '2' }),
+      });
   });
 });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 
 import { TopicSpec } from '@payments/contracts';
 import { ensureDatabase, postgresOptions } from '@payments/platform-database';
-import { createKafkaClient, ensureTopics } from '@payments/platform-kafka';
+import { applyTopics, createKafkaClient } from '@payments/platform-kafka';
 import {
   Outbox,
   outboxEntities,
@@ -37,7 +37,7 @@ async function createTopic(brokers: string): Promise<TopicSpec> {
   const topic = { name: uniqueName('outbox.test'), partitions: 3 };
   const admin = createKafkaClient({ brokers: [brokers], clientId: uniqueName('admin') }).admin();
   await admin.connect();
-  await ensureTopics(admin, [topic]);
+  await applyTopics(admin, [topic]);
   await admin.disconnect();
   return topic;
 }

@@ -1,4 +1,4 @@
-import { createKafkaClient, ensureTopics, PeriodicCommits } from '@payments/platform-kafka';
+import { applyTopics, createKafkaClient, PeriodicCommits } from '@payments/platform-kafka';
 import { testEnvironment, uniqueName } from '@payments/testing';
 import { Admin, Consumer, Kafka, Partitioners, Producer } from 'kafkajs';
 
@@ -60,7 +60,7 @@ describe('PeriodicCommits on the local broker', () => {
 
   it("commits far fewer times than it takes batches, and an idle consumer's last offsets too", async () => {
     const topic = uniqueName('commits');
-    await ensureTopics(admin, [{ name: topic, partitions: 1 }]);
+    await applyTopics(admin, [{ name: topic, partitions: 1 }]);
     const { consumer, commits, seen } = await consumerOf(kafka, topic);
     consumers.push(consumer);
     commits.start();
@@ -77,7 +77,7 @@ describe('PeriodicCommits on the local broker', () => {
 
   it('commits what is resolved when stopped, with no tick in between', async () => {
     const topic = uniqueName('commits');
-    await ensureTopics(admin, [{ name: topic, partitions: 1 }]);
+    await applyTopics(admin, [{ name: topic, partitions: 1 }]);
     const { consumer, commits, seen } = await consumerOf(kafka, topic);
     consumers.push(consumer);
     await producer.send({ topic, acks: -1, messages: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] });

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { loadEnv, PlatformEnv } from '@payments/platform-config';
-import { createKafkaClient, kafkaSecurity } from '@payments/platform-kafka';
+import { applyTopics, createKafkaClient, kafkaSecurity } from '@payments/platform-kafka';
 import { PrivateBroker, PrivatePostgres, uniqueName } from '@payments/testing';
 import {
   AclOperationTypes,
@@ -54,7 +54,7 @@ describe('a secured Kafka cluster, and PostgreSQL over TLS', () => {
     const admin = kafka.admin();
     await admin.connect();
     const topic = uniqueName('secured');
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await applyTopics(admin, [{ name: topic, partitions: 1 }]);
     const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
     await producer.send({ topic, messages: [{ key: 'k', value: 'over TLS' }] });
@@ -72,10 +72,10 @@ describe('a secured Kafka cluster, and PostgreSQL over TLS', () => {
     const admin = scramAdmin().admin();
     await admin.connect();
     const [granted, other] = [uniqueName('granted'), uniqueName('other')];
-    await admin.createTopics({
-      topics: [granted, other].map((topic) => ({ topic, numPartitions: 1 })),
-      waitForLeaders: true,
-    });
+    await applyTopics(
+      admin,
+      [granted, other].map((name) => ({ name, partitions: 1 })),
+    );
     await admin.createAcls({
       acl: [AclOperationTypes.WRITE, AclOperationTypes.DESCRIBE].map((operation) => ({
         resourceType: AclResourceTypes.TOPIC,

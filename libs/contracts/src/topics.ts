@@ -1,9 +1,30 @@
-/** One definition of every Kafka topic; the platform creates them explicitly at start. */
+/**
+ * One declaration of every Kafka topic. `npm run topics:apply` (an operator's command, and the
+ * migration Job's first step) makes the cluster match it; the apps only check at start that
+ * their topics are there.
+ */
 export interface TopicSpec {
   readonly name: string;
   readonly partitions: number;
   /** Topic-level broker configuration, e.g. a short retention for sealed card data. */
   readonly config?: Readonly<Record<string, string>>;
+}
+
+/**
+ * How many copies of every partition the cluster keeps, and how many must have a write before
+ * it counts: a payment event survives one broker's loss, and a write waits for two copies.
+ * A cluster of fewer brokers gets what it can hold (see `replicationOn`).
+ */
+export const topicReplication = { replicationFactor: 3, minInsyncReplicas: 2 } as const;
+
+/**
+ * The replication a cluster of `brokers` gives every topic: the declared one on three brokers
+ * or more, one copy (and one in sync) on a single local broker, two copies with one in sync on two.
+ */
+export function replicationOn(brokers: number): { replicationFactor: number; minInsyncReplicas: number } {
+  const replicationFactor = Math.max(1, Math.min(topicReplication.replicationFactor, brokers));
+  const minInsyncReplicas = Math.min(topicReplication.minInsyncReplicas, Math.max(1, replicationFactor - 1));
+  return { replicationFactor, minInsyncReplicas };
 }
 
 const minute = 60 * 1000;

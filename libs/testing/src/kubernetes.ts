@@ -33,6 +33,7 @@ interface EnvVar {
 export interface KubeContainer {
   name: string;
   image: string;
+  command?: string[];
   env?: EnvVar[];
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
   ports?: { name?: string; containerPort: number }[];

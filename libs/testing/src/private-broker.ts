@@ -1,8 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+
+import { allTopics } from '@payments/contracts';
+import { applyTopics, createKafkaClient } from '@payments/platform-kafka';
+import { Kafka } from 'kafkajs';
 
 const run = promisify(execFile);
 const script = resolve(__dirname, '../../../deploy/kafka/kafka.sh');
@@ -33,8 +37,29 @@ export class PrivateBroker {
     return join(this.dataDir, 'tls', 'ca.pem');
   }
 
-  async start(): Promise<void> {
+  /** Starts the broker and, unless told not to, gives it the platform's topics as a deployment's first step would. */
+  async start({ topics = true } = {}): Promise<void> {
     await run('bash', [script, 'start'], { env: this.env(), timeout: 120_000 });
+    if (!topics) return;
+    const admin = this.client('private-broker-topics').admin();
+    await admin.connect();
+    try {
+      await applyTopics(admin, allTopics);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  /** A client of this broker; a secured one's signs in as its super user, trusting its CA. */
+  client(clientId: string): Kafka {
+    const [superUser] = Object.entries(this.users ?? {});
+    const security = superUser
+      ? {
+          ssl: { ca: [readFileSync(this.caFile, 'utf8')] },
+          sasl: { mechanism: 'scram-sha-512' as const, username: superUser[0], password: superUser[1] },
+        }
+      : {};
+    return createKafkaClient({ brokers: [this.brokers], clientId, security });
   }
 
   async stop(): Promise<void> {

@@ -11,7 +11,7 @@ import {
   EnvelopingFastifyAdapter,
   toErrorEnvelope,
 } from '@payments/platform-envelope';
-import { KafkaConsumers } from '@payments/platform-kafka';
+import { KafkaAdmin, KafkaConsumers } from '@payments/platform-kafka';
 import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
 import { Metrics } from '@payments/platform-metrics';
 import { fastifyTracingPlugin, stopTracing } from '@payments/platform-tracing';
@@ -101,7 +101,13 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
   });
   if (spec.docs) setupApiDocs(app, spec.docs);
   await app.init();
-  if (spec.kafkaConsumer ?? true) await app.get(KafkaConsumers).start();
+  if (spec.kafkaConsumer ?? true) {
+    const consumers = app.get(KafkaConsumers).start();
+    // Without its topics the app still serves, answering not-ready with what is missing; its
+    // consumers join once an operator has applied the topics.
+    if (app.get(KafkaAdmin).topicsPresent) await consumers;
+    else consumers.catch((error: Error) => new NestLogger('kafka').error(`consumers did not start: ${error.message}`));
+  }
   return app;
 }
 

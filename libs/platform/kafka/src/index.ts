@@ -15,3 +15,4 @@ export * from './kafka.module';
 export * from './producer';
 export * from './sticky-partitioner';
 export * from './topics';
+export * from './strimzi-topics';

@@ -3,36 +3,62 @@ import { allTopics } from '@payments/contracts';
 import { Admin, Kafka } from 'kafkajs';
 
 import { KAFKA_CLIENT } from './kafka-client';
-import { ensureTopics } from './topics';
+import { topicShortfalls } from './topics';
 
-/** The app's admin connection: creates topics at start and answers readiness probes. */
+/** How often an app whose topics are not there yet looks again. */
+const topicsRecheckMs = 5000;
+
+/**
+ * The app's admin connection: checks at start that the platform's topics are there as declared
+ * (it creates none: `npm run topics:apply` does), and answers readiness probes.
+ */
 @Injectable()
 export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(KafkaAdmin.name);
   private readonly admin: Admin;
   private topics?: Promise<void>;
+  /** What the last check found missing or short; readiness fails while it has anything. */
+  private shortfalls: string[] = [];
+  private stopped = false;
 
   constructor(@Inject(KAFKA_CLIENT) kafka: Kafka) {
     this.admin = kafka.admin();
   }
 
   async onModuleInit(): Promise<void> {
-    await this.topicsReady();
+    await this.admin.connect();
+    this.shortfalls = await topicShortfalls(this.admin, allTopics);
+    this.topics = this.shortfalls.length === 0 ? Promise.resolve() : this.untilTopicsExist();
   }
 
-  /** Resolves once every platform topic exists; anything that subscribes or sends awaits it. */
+  /** Whether every platform topic was there as declared at the last check. */
+  get topicsPresent(): boolean {
+    return this.shortfalls.length === 0;
+  }
+
+  /** Resolves once every platform topic is there as declared; anything that subscribes awaits it. */
   topicsReady(): Promise<void> {
-    this.topics ??= (async () => {
-      await this.admin.connect();
-      await ensureTopics(this.admin, allTopics);
-      this.logger.log(`topics ready: ${allTopics.map((topic) => topic.name).join(', ')}`);
-    })();
-    return this.topics;
+    return this.topics ?? Promise.reject(new Error('KafkaAdmin has not checked the topics yet'));
   }
 
-  /** Resolves when a broker answers metadata requests; used by /health/ready. */
+  private async untilTopicsExist(): Promise<void> {
+    while (this.shortfalls.length > 0) {
+      this.logger.error(`not ready: ${this.problem()}`);
+      await new Promise((resolve) => setTimeout(resolve, topicsRecheckMs).unref());
+      if (this.stopped) throw new Error('stopped before the Kafka topics were there');
+      this.shortfalls = await topicShortfalls(this.admin, allTopics).catch(() => this.shortfalls);
+    }
+    this.logger.log('every Kafka topic is there as declared');
+  }
+
+  private problem(): string {
+    return `Kafka topics not as declared (${this.shortfalls.join('; ')}): an operator runs npm run topics:apply`;
+  }
+
+  /** Resolves when a broker answers metadata requests and the topics are there; used by /health/ready. */
   async ping(): Promise<void> {
     await this.admin.describeCluster();
+    if (this.shortfalls.length > 0) throw new Error(this.problem());
   }
 
   /** A group's committed offsets, keyed `topic:partition`; partitions it never committed are absent. */
@@ -57,6 +83,7 @@ export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
     await this.admin.disconnect();
   }
 }

@@ -70,8 +70,18 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
     private readonly bulkYield: BulkYield,
   ) {}
 
-  /** Joins the reply partition and sees a message of its own arrive there before any request goes out. */
+  /**
+   * Joins the reply partition and sees a message of its own arrive there before any request
+   * goes out. Without the platform's topics the app starts all the same (not ready), and the
+   * reply consumer joins once they are there.
+   */
   async onModuleInit(): Promise<void> {
+    const joined = this.joinReplies();
+    if (this.consumers.topicsPresent) await joined;
+    else joined.catch((error: Error) => this.logger.error(`reply consumer did not start: ${error.message}`));
+  }
+
+  private async joinReplies(): Promise<void> {
     const consumer = await this.consumers.create(`replies.${this.instance}`, {
       partitionAssigners: [onePartition(this.replies.name, this.partition)],
     });

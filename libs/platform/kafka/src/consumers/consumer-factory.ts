@@ -20,6 +20,11 @@ export class ConsumerFactory {
     return this.kafka.consumer({ groupId: this.groupId(group), ...consumerSettings, ...config });
   }
 
+  /** Whether every platform topic was there at the last check: a consumer created now starts at once. */
+  get topicsPresent(): boolean {
+    return this.admin.topicsPresent;
+  }
+
   /** What this service calls its group `group` on the broker (and in traces and metrics). */
   groupId(group: string): string {
     return `${this.env.SERVICE_NAME}.${group}`;
