@@ -14,6 +14,11 @@
 # super user), and the ACL authorizer on, so any other user may do only what ACLs grant it.
 # The CA that signs the broker's certificate is written to $KAFKA_DATA_DIR/tls/ca.pem. The
 # broker and its controller talk over plain listeners on loopback (KAFKA_INTERNAL_PORT).
+#
+# One node of a cluster (deploy/kafka/cluster.sh runs three): KAFKA_NODE_ID, the quorum in
+# KAFKA_QUORUM_VOTERS, one CA for all in KAFKA_TLS_DIR, the internal topics' replication in
+# KAFKA_INTERNAL_REPLICATION, and KAFKA_WAIT=false to start without waiting for the port (a
+# node of a new quorum opens it only once a majority is up).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,6 +31,11 @@ heap=${KAFKA_HEAP:-512m}
 secure=${KAFKA_SECURE:-false}
 internal_port=${KAFKA_INTERNAL_PORT:-$((port + 2))}
 users=${KAFKA_USERS:-admin:admin-secret}
+node_id=${KAFKA_NODE_ID:-1}
+voters=${KAFKA_QUORUM_VOTERS:-1@127.0.0.1:$controller_port}
+tls_dir=${KAFKA_TLS_DIR:-$data_dir/tls}
+internal_replication=${KAFKA_INTERNAL_REPLICATION:-1}
+wait_for_port=${KAFKA_WAIT:-true}
 pid_file=$data_dir/broker.pid
 log_file=$data_dir/broker.log
 
@@ -48,7 +58,7 @@ fetch_jars() {
 
 # A CA and the broker's certificate for 127.0.0.1 and localhost, as PEM files, made once.
 write_tls() {
-  local tls=$data_dir/tls
+  local tls=$tls_dir
   if [ -f "$tls/broker.pem" ]; then return; fi
   mkdir -p "$tls"
   openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=payments local Kafka CA" \
@@ -73,8 +83,8 @@ write_config() {
   fi
   cat >"$data_dir/server.properties" <<EOF
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$controller_port
+node.id=$node_id
+controller.quorum.voters=$voters
 listeners=$listeners,CONTROLLER://127.0.0.1:$controller_port
 advertised.listeners=$advertised
 controller.listener.names=CONTROLLER
@@ -83,10 +93,10 @@ listener.security.protocol.map=$protocols
 log.dirs=$data_dir/logs
 num.partitions=1
 auto.create.topics.enable=false
-offsets.topic.replication.factor=1
+offsets.topic.replication.factor=$internal_replication
 offsets.topic.num.partitions=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+transaction.state.log.replication.factor=$internal_replication
+transaction.state.log.min.isr=$(( internal_replication > 1 ? 2 : 1 ))
 group.initial.rebalance.delay.ms=0
 # A single node on a small machine: a few threads do the work with less switching between them.
 num.network.threads=2
@@ -96,7 +106,7 @@ EOF
 }
 
 write_secure_config() {
-  local tls=$data_dir/tls super plain_users="" name password entry
+  local tls=$tls_dir super plain_users="" name password entry
   super=${users%%:*}
   for entry in ${users//,/ }; do
     name=${entry%%:*} password=${entry#*:}
@@ -145,6 +155,7 @@ start() {
   nohup java -Xms256m "-Xmx$heap" -Dlog4j.configuration="file:$here/log4j.properties" \
     -cp "$classpath" kafka.Kafka "$data_dir/server.properties" >"$log_file" 2>&1 &
   echo $! >"$pid_file"
+  if [ "$wait_for_port" != true ]; then return; fi
   for _ in $(seq 1 120); do
     if port_open "$port"; then say "broker is up"; return; fi
     if ! kill -0 "$(cat "$pid_file")" 2>/dev/null; then

@@ -11,3 +11,4 @@ export * from './events';
 export * from './docs';
 export * from './private-database';
 export * from './query-plans';
+export * from './private-cluster';

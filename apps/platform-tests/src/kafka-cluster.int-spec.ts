@@ -1,0 +1,79 @@
+import { allTopics, Topics } from '@payments/contracts';
+import { applyTopics } from '@payments/platform-kafka';
+import { PrivateCluster, uniqueName } from '@payments/testing';
+import { Admin, ConfigResourceTypes, Partitioners, Producer } from 'kafkajs';
+
+jest.setTimeout(300_000);
+
+/** The topics on a cluster of three: three copies of each partition, and a write waits for two. */
+describe('the platform topics on a three-broker cluster', () => {
+  const cluster = new PrivateCluster(19600, { admin: 'admin-secret' });
+  let admin: Admin;
+  let producer: Producer;
+
+  beforeAll(async () => {
+    await cluster.start();
+    admin = cluster.client('cluster-admin').admin();
+    await admin.connect();
+    producer = cluster
+      .client('cluster-producer')
+      .producer({ createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: 2 } });
+    await producer.connect();
+  });
+
+  afterAll(async () => {
+    await producer?.disconnect();
+    await admin?.disconnect();
+    await cluster.destroy();
+  });
+
+  it('applies every topic with three replicas and two in sync', async () => {
+    expect(await applyTopics(admin, allTopics)).toMatchObject({
+      created: allTopics.map((topic) => topic.name),
+      notes: [],
+    });
+    const { topics } = await admin.fetchTopicMetadata({ topics: allTopics.map((topic) => topic.name) });
+    for (const topic of topics)
+      expect([topic.name, new Set(topic.partitions.map((partition) => partition.replicas.length))]).toEqual([
+        topic.name,
+        new Set([3]),
+      ]);
+    const { resources } = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [
+        { type: ConfigResourceTypes.TOPIC, name: Topics.partnerEvents.name, configNames: ['min.insync.replicas'] },
+      ],
+    });
+    expect(resources[0].configEntries[0].configValue).toBe('2');
+  });
+
+  it('takes writes with one broker down, and refuses them rather than keep one copy with two down', async () => {
+    const topic = uniqueName('replicated');
+    await applyTopics(admin, [{ name: topic, partitions: 1 }]);
+    const write = (value: string) => producer.send({ topic, acks: -1, messages: [{ value }] });
+    await expect(write('all three up')).resolves.toHaveLength(1);
+
+    await cluster.stopNode(3, { abruptly: true });
+    await expect(write('one broker down')).resolves.toHaveLength(1);
+
+    await cluster.stopNode(2);
+    await expect(write('two brokers down')).rejects.toThrow(/in-sync replicas|NOT_ENOUGH_REPLICAS|leader/i);
+
+    await cluster.startNode(2);
+    await cluster.startNode(3);
+    // Back in sync: writes are taken again, and nothing written before was lost.
+    const accepted = async () => {
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          return await write('all back');
+        } catch (error) {
+          if (attempt >= 30) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+    };
+    await expect(accepted()).resolves.toHaveLength(1);
+    const [{ high }] = await admin.fetchTopicOffsets(topic);
+    expect(Number(high)).toBe(3);
+  });
+});
