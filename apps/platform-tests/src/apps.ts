@@ -37,8 +37,9 @@ export function npmRun(script: string, args: string[]): { status: number | null;
 export function nodeScriptSync(
   script: string,
   overrides: Record<string, string> = {},
+  args: string[] = [],
 ): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['-r', './tools/runtime/register-paths.cjs', script], {
+  const result = spawnSync(process.execPath, ['-r', './tools/runtime/register-paths.cjs', script, ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...testEnvironment({ ...sharedSecrets, ...overrides }) },
     encoding: 'utf8',

@@ -170,6 +170,20 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     expect([topics.name, topics.command?.at(-1)]).toEqual(['topics', 'tools/runtime/topics-apply.cjs']);
     expect(steps.map((step) => step.name)).toEqual(apps);
     for (const step of steps) expect(step.image).toContain(`payments/${step.name}`);
+    // Each step migrates as the schemas' owner and grants its app's own login its schema; the
+    // app's pods log in as that login, never as the owner.
+    const owners = new Set<string>();
+    for (const step of steps) {
+      const login = step.name.replace(/-/g, '_');
+      const migration = containerEnvironment(objects, step);
+      owners.add(new URL(migration.DATABASE_URL).username);
+      expect([step.name, migration.DATABASE_APP_ROLE]).toEqual([step.name, login]);
+      const pod = podSpecOf(named('Deployment', step.name)!);
+      const running = containerEnvironment(objects, pod.containers[0]);
+      expect([step.name, new URL(running.DATABASE_URL).username]).toEqual([step.name, login]);
+    }
+    expect(owners.size).toBe(1);
+    expect(apps.map((app) => app.replace(/-/g, '_'))).not.toContain([...owners][0]);
     const config = objects.find(
       (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('platform-config'),
     );

@@ -62,7 +62,11 @@ export interface KubePodSpec {
  * with stand-in values of the right form, so an app's validation can still be run on the rest.
  */
 export const externalSecrets: Record<string, Record<string, string>> = {
-  'payments-database': { DATABASE_URL: 'postgres://payments:secret@postgres.payments-data.svc:5432/payments' },
+  'payments-database': Object.fromEntries(
+    ['owner', 'checkout-gateway', 'card-processor', 'pos-ingest', 'outlet-service', 'webhook-dispatcher'].map(
+      (login) => [login, `postgres://${login.replace(/-/g, '_')}:secret@postgres.payments-data.svc:5432/payments`],
+    ),
+  ),
   'payments-keys': {
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     CARD_DATA_KEY: randomBytes(32).toString('base64'),

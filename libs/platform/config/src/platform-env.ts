@@ -38,6 +38,14 @@ export class PlatformEnv {
 
   @IntSetting(1, 100) DATABASE_POOL_SIZE: number = 10;
 
+  /**
+   * For migrations run as the schema's owner (the Job, `npm run migrate`): the login the app
+   * runs as, granted its own schema and nothing else after each run. Unset, nothing is granted.
+   */
+  @IsOptional()
+  @Matches(/^[a-z_][a-z0-9_]{0,62}$/, { message: 'must be a plain lower-case role name' })
+  DATABASE_APP_ROLE?: string = undefined;
+
   /** Run this app's migrations at start (under an advisory lock); off when a deploy step runs them. */
   @BooleanSetting() MIGRATE_ON_START: boolean = true;
 

@@ -1,3 +1,4 @@
+export * from './app-role';
 export * from './camel-cased';
 export * from './database.module';
 export * from './ensure-database';

@@ -1,13 +1,15 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 
+import { grantSchemaToAppRole } from './app-role';
 import { ensureDatabase } from './ensure-database';
 
 /**
  * Creates the database and the app's schema if needed and runs the app's pending migrations.
  * Several replicas may start at once: an advisory lock per schema lets one migrate while the
- * others wait, then find nothing left to do.
+ * others wait, then find nothing left to do. With `appRole`, the login the app runs as is
+ * granted its schema, and only that (see grantSchemaToAppRole).
  */
-export async function migrate(options: DataSourceOptions): Promise<string[]> {
+export async function migrate(options: DataSourceOptions, { appRole }: { appRole?: string } = {}): Promise<string[]> {
   if (options.type !== 'postgres' || !options.url || !options.schema)
     throw new Error('migrate needs a postgres url and schema');
   await ensureDatabase(options.url);
@@ -18,6 +20,7 @@ export async function migrate(options: DataSourceOptions): Promise<string[]> {
     await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrations:${options.schema}`]);
     await runner.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
+    if (appRole) await grantSchemaToAppRole(runner, options.schema, appRole);
     return applied.map((migration) => migration.name);
   } finally {
     await runner
