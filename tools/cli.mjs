@@ -7,7 +7,7 @@
 // npm run pos:send -- ...            send an encrypted test transaction to POST /pos
 // npm run dlq:replay -- <topic>      send the messages parked on <topic>.dlq back to <topic>
 // npm run topics:apply               make the cluster's topics match their declarations
-// npm run topics:manifests           write them as Strimzi KafkaTopic resources to deploy/strimzi
+// npm run topics:manifests           write them, and each app's Kafka user, as Strimzi resources to deploy/strimzi
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -52,13 +52,14 @@ switch (command) {
   case 'topics-apply':
     process.exit(nodeScript('tools/runtime/topics-apply.cjs', args, env).status ?? 1);
     break;
-  case 'topics-manifests': {
-    const result = nodeScript('tools/runtime/strimzi-topics.cjs', [], env, ['ignore', 'pipe', 'inherit']);
-    if (result.status !== 0) process.exit(result.status ?? 1);
-    writeFileSync(join(root, 'deploy/strimzi/kafka-topics.yaml'), result.stdout);
-    log('wrote deploy/strimzi/kafka-topics.yaml');
+  case 'topics-manifests':
+    for (const kind of ['topics', 'users']) {
+      const result = nodeScript('tools/runtime/strimzi-topics.cjs', [kind], env, ['ignore', 'pipe', 'inherit']);
+      if (result.status !== 0) process.exit(result.status ?? 1);
+      writeFileSync(join(root, `deploy/strimzi/kafka-${kind}.yaml`), result.stdout);
+      log(`wrote deploy/strimzi/kafka-${kind}.yaml`);
+    }
     break;
-  }
   default:
     log(`unknown command ${command}`);
     process.exit(2);

@@ -94,7 +94,7 @@ export async function startApps(names: AppName[], settings: AppSettings = {}): P
   }
 }
 
-type AppSettings = Partial<Record<AppName | 'every', Record<string, string>>>;
+export type AppSettings = Partial<Record<AppName | 'every', Record<string, string>>>;
 
 /**
  * For a suite: starts `names` before its tests (and before its own later beforeAll hooks) and

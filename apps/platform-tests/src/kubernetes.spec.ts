@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { allTopics, Topics } from '@payments/contracts';
-import { strimziTopicsYaml } from '@payments/platform-kafka';
+import { strimziTopicsYaml, strimziUsersYaml } from '@payments/platform-kafka';
 import {
   containerEnvironment,
   KubeObject,
@@ -192,6 +192,22 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
 });
 
 describe('the Strimzi resources in deploy/strimzi', () => {
+  it("are each app's Kafka user with the ACLs of its declared topics, regenerated with the topics", () => {
+    const committed = readFileSync(join(repoRoot, 'deploy/strimzi/kafka-users.yaml'), 'utf8');
+    expect(committed).toBe(strimziUsersYaml(allTopics));
+    const users = parseAllDocuments(committed).map((document) => document.toJS() as KubeObject);
+    expect(users.map((user) => user.metadata.name)).toEqual([...apps, 'payments-topics']);
+    // The apps' pods mount the Secret Strimzi makes for their user (the secured-kafka component).
+    const secrets = renderOverlay('production')
+      .filter((object) => object.kind === 'Deployment')
+      .flatMap((deployment) =>
+        ((podSpecOf(deployment) as { volumes?: { secret?: { secretName: string } }[] }).volumes ?? []).flatMap(
+          (volume) => (volume.secret ? [volume.secret.secretName] : []),
+        ),
+      );
+    for (const app of apps) expect(secrets).toContain(app);
+  });
+
   it('are the topic declarations, regenerated (npm run topics:manifests) whenever they change', () => {
     const committed = readFileSync(join(repoRoot, 'deploy/strimzi/kafka-topics.yaml'), 'utf8');
     expect(committed).toBe(strimziTopicsYaml(allTopics));

@@ -46,3 +46,4 @@ export * from './validation/max-characters';
 export * from './validation/nested';
 export * from './http/checkout/verification-steps';
 export * from './webhooks/webhook-catalog';
+export * from './topic-usage';

@@ -50,13 +50,12 @@ export class PrivateBroker {
     }
   }
 
-  /** A client of this broker; a secured one's signs in as its super user, trusting its CA. */
-  client(clientId: string): Kafka {
-    const [superUser] = Object.entries(this.users ?? {});
-    const security = superUser
+  /** A client of this broker; a secured one's signs in as `user` (its super user unless named), trusting its CA. */
+  client(clientId: string, user = Object.keys(this.users ?? {})[0]): Kafka {
+    const security = this.users
       ? {
           ssl: { ca: [readFileSync(this.caFile, 'utf8')] },
-          sasl: { mechanism: 'scram-sha-512' as const, username: superUser[0], password: superUser[1] },
+          sasl: { mechanism: 'scram-sha-512' as const, username: user, password: this.users[user] },
         }
       : {};
     return createKafkaClient({ brokers: [this.brokers], clientId, security });

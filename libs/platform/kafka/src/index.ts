@@ -16,3 +16,4 @@ export * from './producer';
 export * from './sticky-partitioner';
 export * from './topics';
 export * from './strimzi-topics';
+export * from './kafka-acls';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { allTopics } from '@payments/contracts';
+import { allTopics, isKafkaApp, topicsOf, TopicSpec } from '@payments/contracts';
+import { PlatformEnv } from '@payments/platform-config';
 import { Admin, Kafka } from 'kafkajs';
 
 import { KAFKA_CLIENT } from './kafka-client';
@@ -16,19 +17,22 @@ const topicsRecheckMs = 5000;
 export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(KafkaAdmin.name);
   private readonly admin: Admin;
-  private topics?: Promise<void>;
+  private ready?: Promise<void>;
   /** What the last check found missing or short; readiness fails while it has anything. */
   private shortfalls: string[] = [];
   private stopped = false;
+  /** The topics this app uses (its principal may describe no others); every one for an app not declared. */
+  private readonly topics: readonly TopicSpec[];
 
-  constructor(@Inject(KAFKA_CLIENT) kafka: Kafka) {
+  constructor(@Inject(KAFKA_CLIENT) kafka: Kafka, env: PlatformEnv) {
     this.admin = kafka.admin();
+    this.topics = isKafkaApp(env.SERVICE_NAME) ? topicsOf(env.SERVICE_NAME) : allTopics;
   }
 
   async onModuleInit(): Promise<void> {
     await this.admin.connect();
-    this.shortfalls = await topicShortfalls(this.admin, allTopics);
-    this.topics = this.shortfalls.length === 0 ? Promise.resolve() : this.untilTopicsExist();
+    this.shortfalls = await topicShortfalls(this.admin, this.topics);
+    this.ready = this.shortfalls.length === 0 ? Promise.resolve() : this.untilTopicsExist();
   }
 
   /** Whether every platform topic was there as declared at the last check. */
@@ -38,7 +42,7 @@ export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
 
   /** Resolves once every platform topic is there as declared; anything that subscribes awaits it. */
   topicsReady(): Promise<void> {
-    return this.topics ?? Promise.reject(new Error('KafkaAdmin has not checked the topics yet'));
+    return this.ready ?? Promise.reject(new Error('KafkaAdmin has not checked the topics yet'));
   }
 
   private async untilTopicsExist(): Promise<void> {
@@ -46,7 +50,7 @@ export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
       this.logger.error(`not ready: ${this.problem()}`);
       await new Promise((resolve) => setTimeout(resolve, topicsRecheckMs).unref());
       if (this.stopped) throw new Error('stopped before the Kafka topics were there');
-      this.shortfalls = await topicShortfalls(this.admin, allTopics).catch(() => this.shortfalls);
+      this.shortfalls = await topicShortfalls(this.admin, this.topics).catch(() => this.shortfalls);
     }
     this.logger.log('every Kafka topic is there as declared');
   }

@@ -1,0 +1,120 @@
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+import { isKafkaApp, OutletResponse, TransactionPage } from '@payments/contracts';
+import { kafkaAclsOf, kafkajsAcls } from '@payments/platform-kafka';
+import { eventually, PrivateBroker } from '@payments/testing';
+import { Partitioners } from 'kafkajs';
+
+import { allApps, AppSettings, useApps } from './apps';
+import {
+  callGateway,
+  createCheckout,
+  createPartner,
+  PartnerCredentials,
+  registerTerminal,
+  submitPos,
+} from './partners';
+
+jest.setTimeout(300_000);
+
+/** Each app signs in to a secured broker as its own principal, granted only its declared topics. */
+describe('every flow with each app as its own Kafka principal, on a secured broker', () => {
+  const passwords = Object.fromEntries(allApps.map((app) => [app, `${app}-secret`]));
+  const broker = new PrivateBroker(19540, 19541, { admin: 'admin-secret', ...passwords });
+  const received: string[] = [];
+  const receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push(body);
+      response.writeHead(200).end('ok');
+    });
+  });
+  let partner: PartnerCredentials;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    await broker.start();
+    const admin = broker.client('acls').admin();
+    await admin.connect();
+    try {
+      for (const app of allApps.filter(isKafkaApp)) await admin.createAcls({ acl: kafkajsAcls(app, kafkaAclsOf(app)) });
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  useApps(allApps, (): AppSettings => {
+    const secured = {
+      KAFKA_BROKERS: broker.brokers,
+      KAFKA_TLS: 'true',
+      KAFKA_TLS_CA_FILE: broker.caFile,
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+    };
+    return Object.fromEntries([
+      ...allApps.map((app) => [app, { KAFKA_SASL_USERNAME: app, KAFKA_SASL_PASSWORD: passwords[app] }]),
+      ['every', secured],
+    ]) as AppSettings;
+  });
+
+  afterAll(async () => {
+    receiver.close();
+    await broker.destroy();
+  });
+
+  it('pays a checkout by card, credits a POS payment and delivers their webhooks', async () => {
+    partner = createPartner('Least Privilege Partner', [
+      '--webhook-url',
+      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+    ]);
+    // Onboarding reaches outlet-service, pos-ingest and webhook-dispatcher over business.events.v1.
+    const outlet = await eventually(async () => {
+      const answer = await callGateway<OutletResponse>(partner, 'POST', '/outlets', { accountName: 'Principal Shop' });
+      return answer.status === 200 ? answer.body.data : undefined;
+    }, 60_000);
+    const reference = await createCheckout(partner, ['card'], '150000', 'Principal Shop');
+    const paid = await callGateway(partner, 'POST', `/checkout/${reference}/card-payment`, {
+      cardNumber: '5060990000000000019',
+      expiryDate: '12/30',
+      cvv: '123',
+    });
+    expect(paid.body.data).toMatchObject({ transactionStatus: 'SUCCESS' });
+
+    const serial = 'SN-PRINCIPALS-1';
+    await registerTerminal(partner.businessId, serial, outlet.outletId);
+    expect((await submitPos(serial, partner.posEncryptionKey)).status).toBe(200);
+
+    await eventually(async () => {
+      const page = await callGateway<TransactionPage>(partner, 'GET', '/transactions?limit=10');
+      const products = page.body.data.items?.map((item) => item.productType) ?? [];
+      return products.includes('checkout') && products.includes('pos') ? true : undefined;
+    }, 60_000);
+    await eventually(
+      () =>
+        received.some((body) => body.includes('"checkout.success"')) &&
+        received.some((body) => body.includes('"fundAccount.success"'))
+          ? true
+          : undefined,
+      60_000,
+    );
+  });
+
+  it("refuses an app's principal the topics it does not use", async () => {
+    const producer = broker
+      .client('pos-ingest-as-itself', 'pos-ingest')
+      .producer({ createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: 0 } });
+    await producer.connect();
+    try {
+      await expect(
+        producer.send({ topic: 'pos.transactions.v1', messages: [{ key: 'probe', value: 'not json' }] }),
+      ).resolves.toHaveLength(1);
+      for (const topic of ['card.commands.v1', 'partner.events.v1', 'card.charges.v1'])
+        await expect(producer.send({ topic, messages: [{ value: 'forged' }] })).rejects.toThrow(
+          'Not authorized to access topics',
+        );
+    } finally {
+      await producer.disconnect();
+    }
+  });
+});
