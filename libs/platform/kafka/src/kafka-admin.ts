@@ -10,7 +10,7 @@ import { topicShortfalls } from './topics';
 const topicsRecheckMs = 5000;
 
 /**
- * The app's admin connection: checks at start that the platform's topics are there as declared
+ * The app's admin connection: checks at start that the app's own topics are there as declared
  * (it creates none: `npm run topics:apply` does), and answers readiness probes.
  */
 @Injectable()
@@ -33,14 +33,16 @@ export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
     await this.admin.connect();
     this.shortfalls = await topicShortfalls(this.admin, this.topics);
     this.ready = this.shortfalls.length === 0 ? Promise.resolve() : this.untilTopicsExist();
+    // Awaited by the consumers that need the topics; a shutdown before they come is no crash.
+    this.ready.catch(() => undefined);
   }
 
-  /** Whether every platform topic was there as declared at the last check. */
+  /** Whether every topic of this app was there as declared at the last check. */
   get topicsPresent(): boolean {
     return this.shortfalls.length === 0;
   }
 
-  /** Resolves once every platform topic is there as declared; anything that subscribes awaits it. */
+  /** Resolves once every topic of this app is there as declared; anything that subscribes awaits it. */
   topicsReady(): Promise<void> {
     return this.ready ?? Promise.reject(new Error('KafkaAdmin has not checked the topics yet'));
   }
