@@ -1,6 +1,6 @@
 import { allTopics, Topics } from '@payments/contracts';
 import { applyTopics } from '@payments/platform-kafka';
-import { PrivateCluster, uniqueName } from '@payments/testing';
+import { eventually, PrivateCluster, uniqueName } from '@payments/testing';
 import { Admin, ConfigResourceTypes, Partitioners, Producer } from 'kafkajs';
 
 jest.setTimeout(300_000);
@@ -15,9 +15,9 @@ describe('the platform topics on a three-broker cluster', () => {
     await cluster.start();
     admin = cluster.client('cluster-admin').admin();
     await admin.connect();
-    producer = cluster
-      .client('cluster-producer')
-      .producer({ createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: 2 } });
+    // The client's own retries: a broker that has not yet heard of a new topic, or a leader that
+    // moved, is retried as any producer would.
+    producer = cluster.client('cluster-producer').producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
   });
 
@@ -32,7 +32,11 @@ describe('the platform topics on a three-broker cluster', () => {
       created: allTopics.map((topic) => topic.name),
       notes: [],
     });
-    const { topics } = await admin.fetchTopicMetadata({ topics: allTopics.map((topic) => topic.name) });
+    // Every broker learns of new topics from the controller a moment later: ask until the one asked has.
+    const { topics } = await eventually(
+      () => admin.fetchTopicMetadata({ topics: allTopics.map((topic) => topic.name) }).catch(() => undefined),
+      30_000,
+    );
     for (const topic of topics)
       expect([topic.name, new Set(topic.partitions.map((partition) => partition.replicas.length))]).toEqual([
         topic.name,
