@@ -335,7 +335,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Your refunds, newest first, filtered and a page at a time */
+        get: operations["listRefunds"];
         put?: never;
         /** Refund a paid checkout or POS payment, in full or in part; its amount is held at once */
         post: operations["createRefund"];
@@ -985,6 +986,10 @@ export interface components {
             reference: string;
             /** @enum {string} */
             transactionStatus: "SUCCESS";
+        };
+        RefundPage: {
+            items: components["schemas"]["RefundResponse"][];
+            nextCursor?: string;
         };
         RefundResponse: {
             reference: string;
@@ -2281,6 +2286,69 @@ export interface operations {
             };
             /** @description Error envelope */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                status?: "PENDING" | "PROCESSED" | "FAILED";
+                transactionReference?: string;
+                /** @description ISO 8601: a date (midnight UTC) or a date-time */
+                from?: string;
+                /** @description ISO 8601: a date (midnight UTC) or a date-time */
+                to?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["RefundPage"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

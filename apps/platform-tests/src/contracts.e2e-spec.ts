@@ -186,6 +186,7 @@ describe('contracts: every message the services write keeps its contract in libs
     );
     expect(refunded.status).toBe(200);
     await ok('GET', `/refunds/${refunded.body.data.reference as string}`);
+    await ok('GET', `/refunds?transactionReference=${byCard}&limit=5`);
     const by3ds = await checkout(['card']);
     const challenge = (await ok('POST', `/checkout/${by3ds}/card-payment`, {
       cardNumber: '4000000000003006',

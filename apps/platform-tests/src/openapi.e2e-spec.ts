@@ -342,8 +342,39 @@ describe('the partner API contract as files', () => {
       return page.data?.data.items.length ? page : undefined;
     }, 30_000);
 
-    // Every query parameter the document gives a list route is one this test sends.
+    // A card checkout refunded twice, for GET /refunds.
+    const paid = (
+      await api.POST('/payin/charge/requests', {
+        body: { amount: '50000', accountName: 'Typed Lists Outlet', paymentMethod: ['card'] },
+      })
+    ).data!.data.reference;
+    await api.POST('/checkout/{reference}/card-payment', {
+      params: { path: { reference: paid } },
+      body: { cardNumber: '5060990000000000019', expiryDate: '12/30', cvv: '123' },
+    });
+    for (const amount of ['1000', '2000'])
+      await api.POST('/refunds', {
+        params: { header: { 'Idempotency-Key': `typed-refund-${amount}-${Date.now()}` } },
+        body: { transactionReference: paid, amount },
+      });
+    const refundFilters = {
+      status: 'PENDING',
+      transactionReference: paid,
+      from,
+      to: new Date(Date.now() + 60_000).toISOString(),
+    } as const;
+    const refunds = await api.GET('/refunds', { params: { query: { ...refundFilters, limit: 1 } } });
+    const refundsAfter = await api.GET('/refunds', {
+      params: { query: { ...refundFilters, limit: 1, cursor: refunds.data!.data.nextCursor! } },
+    });
+    expect([...refunds.data!.data.items, ...refundsAfter.data!.data.items].map((refund) => refund.amount)).toEqual([
+      '2000',
+      '1000',
+    ]);
+
+    // Every query parameter the document gives any route is one this test sends.
     const driven: Record<string, string[]> = {
+      'GET /refunds': ['cursor', 'from', 'limit', 'status', 'to', 'transactionReference'],
       'GET /transactions': ['cursor', 'from', 'limit', 'outletId', 'productType', 'reference', 'status', 'to'],
       'GET /transactions/export': ['from', 'outletId', 'productType', 'reference', 'status', 'to'],
       'GET /transactions/{reference}': ['productType'],
@@ -351,17 +382,19 @@ describe('the partner API contract as files', () => {
       'GET /webhooks/deliveries': ['event', 'from', 'limit', 'page', 'status', 'to'],
     };
     const documented = Object.fromEntries(
-      Object.keys(driven).map((route) => {
-        const [method, path] = route.split(' ');
-        const operation = document.paths[path][method.toLowerCase()] as { parameters?: { name: string; in: string }[] };
-        const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
-        return [route, query.map((parameter) => parameter.name).sort()];
-      }),
+      Object.entries(document.paths).flatMap(([path, item]) =>
+        Object.entries(item).flatMap(([method, operation]) => {
+          const parameters = (operation as { parameters?: { name: string; in: string }[] }).parameters ?? [];
+          const query = parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
+          return query.length > 0 ? [[`${method.toUpperCase()} ${path}`, query.sort()]] : [];
+        }),
+      ),
     );
     expect(documented).toEqual(driven);
 
     const schemas = document.components.schemas as Record<string, Schema>;
     const answers: [string, unknown][] = [
+      ['RefundPage', refunds.data!.data],
       ['TransactionPage', listed.data!.data],
       ['TransactionPage', next.data!.data],
       ['TransactionResponse', one.data!.data],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { OutletResponse, Topics, TransactionPage, TransactionResponse } from '@payments/contracts';
+import { OutletResponse, RefundPage, Topics, TransactionPage, TransactionResponse } from '@payments/contracts';
 import { createKafkaClient } from '@payments/platform-kafka';
 import { eventually, samplePosPayload, testEnvironment } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
@@ -154,6 +154,46 @@ describe('what partners expect of a collections API', () => {
     expect([missing.status, missing.body.data.code]).toEqual([404, 'REFUND_NOT_FOUND']);
     const foreign = await callGateway(stranger, 'GET', `/refunds/${refundReference}`);
     expect([foreign.status, foreign.body.data.code]).toEqual([404, 'REFUND_NOT_FOUND']);
+  });
+
+  it("lists refunds newest first, filtered, a page at a time, and only the business's own", async () => {
+    const reference = await paidByCard('90000');
+    const accepted: string[] = [];
+    for (const amount of ['10000', '20000', '30000']) {
+      const answer = await refund({ transactionReference: reference, amount });
+      expect(answer.status).toBe(200);
+      accepted.push(answer.body.data.reference as string);
+    }
+    const list = (query: string, as = partner) => callGateway<RefundPage>(as, 'GET', `/refunds?${query}`);
+    const first = await list(`transactionReference=${reference}&limit=2`);
+    expect(first.body.data.items.map((item) => [item.reference, item.amount])).toEqual([
+      [accepted[2], '30000'],
+      [accepted[1], '20000'],
+    ]);
+    const second = await list(`transactionReference=${reference}&limit=2&cursor=${first.body.data.nextCursor!}`);
+    expect(second.body.data).toEqual({
+      items: [expect.objectContaining({ reference: accepted[0] })],
+      nextCursor: null,
+    });
+
+    expect((await list(`transactionReference=${reference}&status=FAILED`)).body.data.items).toEqual([]);
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await list(`transactionReference=${reference}&from=${future}`)).body.data.items).toEqual([]);
+    for (const bad of [
+      'cursor=not-a-cursor',
+      'cursor=OTk5OTk5OTk5OTk5OTk5OTk5OQ',
+      'from=2026-W47',
+      'status=DONE',
+      'limit=101',
+    ]) {
+      const answer = await list(bad);
+      expect([bad, answer.status, (answer.body.data as unknown as { code: string }).code]).toEqual([
+        bad,
+        422,
+        'VALIDATION_FAILED',
+      ]);
+    }
+    expect((await list(`transactionReference=${reference}`, stranger)).body.data.items).toEqual([]);
   });
 
   it('refuses a refund the wallet can no longer pay, and refunds a checkout paid by transfer', async () => {

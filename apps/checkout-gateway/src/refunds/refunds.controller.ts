@@ -1,5 +1,5 @@
-import { Body, Param } from '@nestjs/common';
-import { CreateRefundRequest, RefundResponse } from '@payments/contracts';
+import { Body, Param, Query } from '@nestjs/common';
+import { CreateRefundRequest, ListRefundsQuery, RefundPage, RefundResponse } from '@payments/contracts';
 import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
@@ -22,6 +22,13 @@ export class RefundsController {
     return this.refunds.create(business, request, idempotencyKey);
   }
 
+  @Route.get('', 'Your refunds, newest first, filtered and a page at a time')
+  @Answers(RefundPage, 'Refunds retrieved successfully', 422, 503)
+  listRefunds(@CurrentBusiness() business: Business, @Query() query: ListRefundsQuery) {
+    return this.refunds.list(business, query);
+  }
+
+  // Declared after the list: the list's path has no :reference to take.
   @Route.get(':reference', 'A refund and its status: PENDING, then PROCESSED or FAILED')
   @Answers(RefundResponse, 'Refund retrieved successfully', 404, 503)
   getRefund(@CurrentBusiness() business: Business, @Param('reference') reference: string) {

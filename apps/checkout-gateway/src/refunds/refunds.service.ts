@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CreateRefundRequest, RefundResponse } from '@payments/contracts';
+import { CreateRefundRequest, ListRefundsQuery, refundCursor, RefundPage, RefundResponse } from '@payments/contracts';
 import { apiError, ValidationFailedError } from '@payments/platform-envelope';
 
 import { Business } from '../businesses/business.entity';
@@ -27,6 +27,19 @@ export class RefundsService {
         `Checkout ${checkout.reference} has not been paid (${checkout.status}): there is nothing to refund`,
       );
     return this.outletService.send({ type: 'createRefund', businessId: business.id, request, idempotencyKey });
+  }
+
+  /** A page of refunds; the cursor is read here, so one this API did not give answers 422 before anything is asked. */
+  list(business: Business, { cursor, limit, ...filters }: ListRefundsQuery): Promise<RefundPage> {
+    const before = cursor === undefined ? undefined : refundCursor.decode(cursor);
+    if (before === null) throw apiError('VALIDATION_FAILED', 'cursor must be a nextCursor this API returned');
+    if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to))
+      throw apiError('VALIDATION_FAILED', 'from must be before to');
+    return this.outletService.send({
+      type: 'listRefunds',
+      businessId: business.id,
+      filters: { ...filters, limit, ...(before ? { before } : {}) },
+    });
   }
 
   get(business: Business, reference: string): Promise<RefundResponse> {

@@ -60,6 +60,7 @@ export class OutletCommandsController {
     closeCheckouts: (command) => this.checkoutPayments.close(command.checkouts),
     createRefund: (command) => this.refunds.create(command.businessId, command.request, command.idempotencyKey),
     getRefund: (command) => this.refunds.get(command.businessId, command.reference),
+    listRefunds: (command) => this.refunds.list(command.businessId, command.filters),
   };
 
   @CommandHandler(Topics.outletCommands)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RefundResponse, RefundStatus } from '@payments/contracts';
+import { ListRefundsFilters, RefundResponse, RefundStatus } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { firstRow, singleRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
@@ -104,6 +104,30 @@ export class RefundsRepository {
       businessId,
       reference,
     ]);
+  }
+
+  /** Up to `filters.limit` of the business's refunds, newest first, older than `filters.before` when given. */
+  async newestFirst(em: EntityManager, businessId: string, filters: ListRefundsFilters): Promise<RefundRow[]> {
+    // Each filter is matched only when given: one statement, one plan, whatever the combination.
+    return (await em.query(
+      `SELECT * FROM outlets.refunds
+       WHERE business_id = $1
+         AND ($2::text IS NULL OR status = $2)
+         AND ($3::text IS NULL OR transaction_reference = $3)
+         AND ($4::timestamptz IS NULL OR created_at >= $4)
+         AND ($5::timestamptz IS NULL OR created_at < $5)
+         AND ($6::text IS NULL OR id < $6)
+       ORDER BY id DESC LIMIT $7`,
+      [
+        businessId,
+        filters.status ?? null,
+        filters.transactionReference ?? null,
+        filters.from ?? null,
+        filters.to ?? null,
+        filters.before ?? null,
+        filters.limit,
+      ],
+    )) as RefundRow[];
   }
 
   /** The oldest refund due to settle, locked; replicas skip each other's rows. */

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { CreateRefundRequest, PartnerEvents, RefundResponse } from '@payments/contracts';
+import {
+  CreateRefundRequest,
+  ListRefundsFilters,
+  PartnerEvents,
+  refundCursor,
+  RefundPage,
+  RefundResponse,
+} from '@payments/contracts';
 import { apiError, requireSandboxRail } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
 
@@ -71,6 +78,20 @@ export class RefundsService {
         return toRefundResponse(refund);
       });
     });
+  }
+
+  /** A page of the business's refunds, newest first; one more is read to know whether another page follows. */
+  async list(businessId: string, filters: ListRefundsFilters): Promise<RefundPage> {
+    const rows = await this.refunds.newestFirst(this.dataSource.manager, businessId, {
+      ...filters,
+      limit: filters.limit + 1,
+    });
+    const shown = rows.slice(0, filters.limit);
+    const more = rows.length > filters.limit;
+    return {
+      items: shown.map(toRefundResponse),
+      nextCursor: more ? refundCursor.encode(shown[shown.length - 1].id) : null,
+    };
   }
 
   async get(businessId: string, reference: string): Promise<RefundResponse> {

@@ -19,7 +19,13 @@ import type { OutletResponse, WalletResponse } from '../http/outlets/outlet.resp
 import type { OutletPageResponse } from '../http/outlets/search-outlets';
 import { SweepSettingsRequest, SweepSettingsResponse } from '../http/outlets/sweep-settings.request';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../http/page.query';
-import { CreateRefundRequest, RefundResponse } from '../http/refunds/refunds.dto';
+import {
+  CreateRefundRequest,
+  RefundPage,
+  RefundResponse,
+  RefundStatus,
+  refundStatuses,
+} from '../http/refunds/refunds.dto';
 import {
   CreditVirtualAccountRequest,
   CreditVirtualAccountResponse,
@@ -212,6 +218,43 @@ export class GetRefundCommand extends ForBusiness {
   reference!: string;
 }
 
+/** What ListRefundsQuery asks for, with its cursor read (see refundCursor): the refund id the page starts after. */
+export class ListRefundsFilters {
+  @IsOptional()
+  @IsIn(refundStatuses)
+  status?: RefundStatus;
+
+  @IsOptional()
+  @IsString()
+  transactionReference?: string;
+
+  @IsOptional()
+  @IsISO8601()
+  from?: string;
+
+  @IsOptional()
+  @IsISO8601()
+  to?: string;
+
+  @IsOptional()
+  @IsString()
+  before?: string;
+
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit!: number;
+}
+
+/** GET /refunds: the business's refunds, newest first, from `before` (a refund id) when paging on. */
+export class ListRefundsCommand extends ForBusiness {
+  @IsIn(['listRefunds'])
+  type!: 'listRefunds';
+
+  @Nested(() => ListRefundsFilters)
+  filters!: ListRefundsFilters;
+}
+
 export type OutletCommand =
   | CreateOutletCommand
   | GetOutletCommand
@@ -225,7 +268,8 @@ export type OutletCommand =
   | SettleCheckoutPaymentCommand
   | CloseCheckoutsCommand
   | CreateRefundCommand
-  | GetRefundCommand;
+  | GetRefundCommand
+  | ListRefundsCommand;
 
 export type OutletCommandType = OutletCommand['type'];
 
@@ -244,6 +288,7 @@ export const outletCommandContracts = {
   closeCheckouts: CloseCheckoutsCommand,
   createRefund: CreateRefundCommand,
   getRefund: GetRefundCommand,
+  listRefunds: ListRefundsCommand,
 } satisfies Record<OutletCommandType, abstract new () => unknown>;
 
 /** A checkout's dynamic bank account: pay exactly `amount` into it before `expiresAt`. */
@@ -282,4 +327,5 @@ export interface OutletCommandResults {
   closeCheckouts: CheckoutOutcome[];
   createRefund: RefundResponse;
   getRefund: RefundResponse;
+  listRefunds: RefundPage;
 }

@@ -10,6 +10,7 @@ import { PartnerRefunds1763769600035 } from './1763769600035-partner-refunds';
 import { MoneyCommandDeadline1763769600036 } from './1763769600036-money-command-deadline';
 import { OutletsAnnounced1763769600040 } from './1763769600040-outlets-announced';
 import { OutcomeCharges1763769600041 } from './1763769600041-outcome-charges';
+import { RefundsListed1763769600042 } from './1763769600042-refunds-listed';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   MoneyCommandDeadline1763769600036,
   OutletsAnnounced1763769600040,
   OutcomeCharges1763769600041,
+  RefundsListed1763769600042,
 ];

@@ -1,6 +1,9 @@
 import { IsIn, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
+import { IsInstant } from '../../validation/instant';
 import { IsKoboAmount } from '../../validation/kobo-amount';
+import { NestedList } from '../../validation/nested';
+import { MAX_PAGE_SIZE, QueryInt } from '../page.query';
 
 /** POST /refunds, with an Idempotency-Key header: a retry with the same key and body gets the first answer. */
 export class CreateRefundRequest {
@@ -52,3 +55,55 @@ export class RefundResponse {
   @IsISO8601()
   updatedAt!: string;
 }
+
+/** GET /refunds: newest first, `limit` at a time; pass `nextCursor` back as `cursor` for the next page. */
+export class ListRefundsQuery {
+  @IsOptional()
+  @IsIn(refundStatuses)
+  status?: RefundStatus;
+
+  /** The refunded payment's reference, exactly: a checkout's or a POS transaction's. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  transactionReference?: string;
+
+  /** Accepted at or after this instant (ISO 8601). */
+  @IsOptional()
+  @IsInstant()
+  from?: string;
+
+  /** Accepted before this instant. */
+  @IsOptional()
+  @IsInstant()
+  to?: string;
+
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'cursor must be a nextCursor this API returned' })
+  cursor?: string;
+
+  @QueryInt(1, MAX_PAGE_SIZE)
+  limit: number = 20;
+}
+
+export class RefundPage {
+  @NestedList(() => RefundResponse)
+  items!: RefundResponse[];
+
+  /** null on the last page. */
+  @IsOptional()
+  @IsString()
+  nextCursor!: string | null;
+}
+
+/**
+ * A refunds page's cursor: the last refund it showed, which the next page starts after. Opaque
+ * to partners; a text that is no cursor this API gave reads as null.
+ */
+export const refundCursor = {
+  encode: (refundId: string): string => Buffer.from(refundId).toString('base64url'),
+  decode: (cursor: string): string | null => {
+    const id = Buffer.from(cursor, 'base64url').toString();
+    return /^[0-9A-HJKMNP-TV-Z]{26}$/.test(id) ? id : null;
+  },
+};
