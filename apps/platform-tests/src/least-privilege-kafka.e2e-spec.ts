@@ -1,6 +1,3 @@
-import { createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
-
 import { isKafkaApp, OutletResponse, TransactionPage } from '@payments/contracts';
 import { kafkaAclsOf, kafkajsAcls } from '@payments/platform-kafka';
 import { eventually, PrivateBroker } from '@payments/testing';
@@ -15,6 +12,7 @@ import {
   registerTerminal,
   submitPos,
 } from './partners';
+import { RecordingReceiver } from './receiver';
 
 jest.setTimeout(300_000);
 
@@ -22,19 +20,11 @@ jest.setTimeout(300_000);
 describe('every flow with each app as its own Kafka principal, on a secured broker', () => {
   const passwords = Object.fromEntries(allApps.map((app) => [app, `${app}-secret`]));
   const broker = new PrivateBroker(19540, 19541, { admin: 'admin-secret', ...passwords });
-  const received: string[] = [];
-  const receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      received.push(body);
-      response.writeHead(200).end('ok');
-    });
-  });
+  const receiver = new RecordingReceiver();
   let partner: PartnerCredentials;
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    await receiver.start();
     await broker.start();
     const admin = broker.client('acls').admin();
     await admin.connect();
@@ -59,15 +49,12 @@ describe('every flow with each app as its own Kafka principal, on a secured brok
   });
 
   afterAll(async () => {
-    receiver.close();
+    receiver.stop();
     await broker.destroy();
   });
 
   it('pays a checkout by card, credits a POS payment and delivers their webhooks', async () => {
-    partner = createPartner('Least Privilege Partner', [
-      '--webhook-url',
-      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
-    ]);
+    partner = createPartner('Least Privilege Partner', ['--webhook-url', receiver.url]);
     // Onboarding reaches outlet-service, pos-ingest and webhook-dispatcher over business.events.v1.
     const outlet = await eventually(async () => {
       const answer = await callGateway<OutletResponse>(partner, 'POST', '/outlets', { accountName: 'Principal Shop' });
@@ -81,7 +68,7 @@ describe('every flow with each app as its own Kafka principal, on a secured brok
     });
     expect(paid.body.data).toMatchObject({ transactionStatus: 'SUCCESS' });
 
-    const serial = 'SN-PRINCIPALS-1';
+    const serial = `SN-PRINCIPALS-${Date.now()}`;
     await registerTerminal(partner.businessId, serial, outlet.outletId);
     expect((await submitPos(serial, partner.posEncryptionKey)).status).toBe(200);
 
@@ -91,11 +78,7 @@ describe('every flow with each app as its own Kafka principal, on a secured brok
       return products.includes('checkout') && products.includes('pos') ? true : undefined;
     }, 60_000);
     await eventually(
-      () =>
-        received.some((body) => body.includes('"checkout.success"')) &&
-        received.some((body) => body.includes('"fundAccount.success"'))
-          ? true
-          : undefined,
+      () => (receiver.got('checkout.success') && receiver.got('fundAccount.success') ? true : undefined),
       60_000,
     );
   });

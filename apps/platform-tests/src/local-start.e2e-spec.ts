@@ -1,10 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
 
 import { eventually, testEnvironment } from '@payments/testing';
 
 import { repoRoot } from './apps';
+import { RecordingReceiver } from './receiver';
 
 jest.setTimeout(300_000);
 
@@ -15,18 +14,10 @@ const portBase = 23000;
 describe('npm start on a developer machine', () => {
   let start: ChildProcess;
   let printed = '';
-  const received: string[] = [];
-  const receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      received.push(body);
-      response.writeHead(200).end('ok');
-    });
-  });
+  const receiver = new RecordingReceiver();
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    await receiver.start();
     const { DATABASE_URL, KAFKA_BROKERS } = testEnvironment();
     // npm start's own settings, as a developer's shell would leave them: none of the tests'.
     start = spawn(process.execPath, ['tools/start.mjs'], {
@@ -53,7 +44,7 @@ describe('npm start on a developer machine', () => {
       start.kill('SIGINT');
       await exited;
     }
-    receiver.close();
+    receiver.stop();
   });
 
   it('says that sandbox receivers on this machine get webhooks, and delivers there, never to metadata addresses', async () => {
@@ -82,9 +73,9 @@ describe('npm start on a developer machine', () => {
       422,
       'WEBHOOK_URL_NOT_ALLOWED',
     ]);
-    const local = await setUrl(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`);
+    const local = await setUrl(receiver.url);
     expect(local.status).toBe(200);
     expect((await fetch(`${gateway}/webhooks/test`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
-    await eventually(() => (received.some((body) => body.includes('"webhook.test"')) ? true : undefined), 30_000);
+    await eventually(() => (receiver.got('webhook.test') ? true : undefined), 30_000);
   });
 });
