@@ -1,4 +1,4 @@
-import { allTopics, topicUsage } from '@payments/contracts';
+import { allTopics, Topics, topicUsage } from '@payments/contracts';
 
 import { kafkaAclsOf, topicsOperatorAcls } from './kafka-acls';
 
@@ -9,10 +9,11 @@ describe('kafkaAclsOf', () => {
       { resource: 'topic', name: 'business.events.v1.dlq', pattern: 'literal', operations: ['Write', 'Describe'] },
       { resource: 'topic', name: 'pos.transactions.v1', pattern: 'literal', operations: ['Write', 'Describe'] },
       { resource: 'group', name: 'pos-ingest.', pattern: 'prefix', operations: ['Read', 'Describe'] },
+      { resource: 'group', name: 'dlq-replay.business.events.v1', pattern: 'literal', operations: ['Describe'] },
     ]);
   });
 
-  it('never lets an app create, alter or configure a topic, nor touch a group of another app', () => {
+  it("never lets an app create, alter or configure a topic, nor touch a group of another app's", () => {
     for (const app of Object.keys(topicUsage) as (keyof typeof topicUsage)[]) {
       const grants = kafkaAclsOf(app);
       expect(
@@ -20,7 +21,12 @@ describe('kafkaAclsOf', () => {
           .flatMap((grant) => grant.operations)
           .filter((operation) => !['Read', 'Write', 'Describe'].includes(operation)),
       ).toEqual([]);
-      expect(grants.filter((grant) => grant.resource === 'group').map((grant) => grant.name)).toEqual([`${app}.`]);
+      // Its own groups, and a look at how far the dead-letter replay of each topic it consumes got.
+      const replayGroups = topicUsage[app].consumes.map((key) => `dlq-replay.${Topics[key].name}`);
+      expect(grants.filter((grant) => grant.resource === 'group')).toEqual([
+        { resource: 'group', name: `${app}.`, pattern: 'prefix', operations: ['Read', 'Describe'] },
+        ...replayGroups.map((name) => ({ resource: 'group', name, pattern: 'literal', operations: ['Describe'] })),
+      ]);
     }
   });
 

@@ -40,7 +40,9 @@ const topic = (spec: TopicSpec, operations: Operation[]): AclGrant => ({
 /**
  * Exactly what an app's principal may do, from its declared topic usage: read what it consumes
  * (in consumer groups named `<app>.…`), park on those topics' dead-letter topics, write what
- * it produces, and describe each of them (to check them at start and watch its lag).
+ * it produces, and describe each of them (to check them at start and watch its lag). It may
+ * also describe the replay group of each topic it consumes (`dlq-replay.<topic>`): its
+ * dead-letter depth is what is parked beyond that group's offsets.
  */
 export function kafkaAclsOf(app: KafkaApp): AclGrant[] {
   const { consumes, produces } = topicUsage[app] as TopicUsage;
@@ -49,6 +51,12 @@ export function kafkaAclsOf(app: KafkaApp): AclGrant[] {
     ...consumes.map((key) => topic(deadLetterTopicOf(Topics[key]), ['Write', 'Describe'])),
     ...produces.map((key) => topic(Topics[key], ['Write', 'Describe'])),
     { resource: 'group', name: `${app}.`, pattern: 'prefix', operations: ['Read', 'Describe'] },
+    ...consumes.map((key): AclGrant => ({
+      resource: 'group',
+      name: `dlq-replay.${Topics[key].name}`,
+      pattern: 'literal',
+      operations: ['Describe'],
+    })),
   ]);
 }
 
