@@ -9,13 +9,17 @@ export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
 /**
  * What every consumer of the platform shares: topics exist before anyone reads them, a dead
  * member is noticed within 15 s, and fetches are long polls (one returns as soon as data
- * arrives, so an idle consumer asks about once a second).
+ * arrives, so an idle consumer asks about once a second). Its view of the cluster is at most a
+ * second old before a fetch: kafkajs refreshes it by age only (five minutes by default), so a
+ * consumer whose partitions' leader was killed kept fetching from the dead broker until its
+ * retries ran out, eight seconds, longer than the gateway waits for a command.
  */
 export const consumerSettings = {
   allowAutoTopicCreation: false,
   sessionTimeout: 15_000,
   heartbeatInterval: 3000,
   maxWaitTimeInMs: 1000,
+  metadataMaxAge: 1000,
 } as const;
 
 export interface KafkaClientOptions {
