@@ -9,6 +9,7 @@ import {
   overlays,
   podSpecOf,
   renderOverlay,
+  renderOverlayAtTag,
   repoRoot,
   unmountedFiles,
 } from '@payments/testing';
@@ -164,7 +165,7 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
   });
 
   it('applies the Kafka topics, then migrates every app in a Job, each from its own image, and never at pod start', () => {
-    const job = named('Job', 'payments-migrate')!;
+    const [job] = ofKind('Job');
     const pod = podSpecOf(job);
     const [topics, ...steps] = [...(pod.initContainers ?? []), ...pod.containers];
     expect([topics.name, topics.command?.at(-1)]).toEqual(['topics', 'tools/runtime/topics-apply.cjs']);
@@ -188,6 +189,43 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
       (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('platform-config'),
     );
     expect(config?.data?.MIGRATE_ON_START).toBe('false');
+  });
+});
+
+describe.each(overlays)('the %s overlay applied again at the next release', (overlay) => {
+  const current = renderOverlay(overlay);
+  const next = renderOverlayAtTag(overlay, '9.9.9-next');
+  const key = (object: KubeObject) => `${object.kind}/${object.metadata.name}`;
+
+  it('changes nothing an apply cannot change, and names its migration Job after the release', () => {
+    const before = new Map(current.map((object) => [key(object), object]));
+    const refused = next.flatMap((object) => {
+      const earlier = before.get(key(object));
+      if (!earlier) return [];
+      const spec = (of: KubeObject) => of.spec as { template?: unknown; selector?: unknown };
+      // A Job's template is immutable, and so is a Deployment's selector.
+      if (object.kind === 'Job' && JSON.stringify(spec(object).template) !== JSON.stringify(spec(earlier).template))
+        return [`${key(object)}: its pod template`];
+      if (
+        object.kind === 'Deployment' &&
+        JSON.stringify(spec(object).selector) !== JSON.stringify(spec(earlier).selector)
+      )
+        return [`${key(object)}: its selector`];
+      return [];
+    });
+    expect(refused).toEqual([]);
+    const jobNames = (objects: KubeObject[]) => objects.filter((o) => o.kind === 'Job').map((o) => o.metadata.name);
+    expect(jobNames(next)).toEqual(['payments-migrate-9.9.9-next']);
+    expect(jobNames(current)).not.toEqual(jobNames(next));
+  });
+
+  it("leaves each app's pod count to its autoscaler, so an apply never resets it", () => {
+    const scaled = next
+      .filter((object) => object.kind === 'HorizontalPodAutoscaler' || object.kind === 'ScaledObject')
+      .map((object) => (object.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name);
+    const deployments = next.filter((object) => object.kind === 'Deployment');
+    expect(deployments.map((object) => object.metadata.name).sort()).toEqual([...scaled].sort());
+    expect(deployments.filter((object) => object.spec?.replicas !== undefined).map(key)).toEqual([]);
   });
 });
 

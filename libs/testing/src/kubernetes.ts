@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -78,16 +78,25 @@ const rendered = new Map<Overlay, KubeObject[]>();
 
 /** `kubectl kustomize deploy/k8s/overlays/<overlay>`, parsed (once per overlay and process). */
 export function renderOverlay(overlay: Overlay): KubeObject[] {
-  if (!rendered.has(overlay)) {
-    const yaml = execFileSync('kubectl', ['kustomize', resolve(repoRoot, 'deploy/k8s/overlays', overlay)], {
-      encoding: 'utf8',
-    });
-    rendered.set(
-      overlay,
-      parseAllDocuments(yaml).map((document) => document.toJSON() as KubeObject),
-    );
-  }
+  if (!rendered.has(overlay)) rendered.set(overlay, kustomize(resolve(repoRoot, 'deploy/k8s'), overlay));
   return rendered.get(overlay)!;
+}
+
+/**
+ * The overlay as the next release renders it: deploy/k8s copied aside, every image of the
+ * overlay at `tag` (what `kustomize edit set image` does at a release), rendered.
+ */
+export function renderOverlayAtTag(overlay: Overlay, tag: string): KubeObject[] {
+  const copy = mkdtempSync(join(tmpdir(), 'k8s-release-'));
+  cpSync(resolve(repoRoot, 'deploy/k8s'), copy, { recursive: true });
+  const file = join(copy, 'overlays', overlay, 'kustomization.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/newTag: [^,}\n]+/g, `newTag: '${tag}'`));
+  return kustomize(copy, overlay);
+}
+
+function kustomize(tree: string, overlay: Overlay): KubeObject[] {
+  const yaml = execFileSync('kubectl', ['kustomize', join(tree, 'overlays', overlay)], { encoding: 'utf8' });
+  return parseAllDocuments(yaml).map((document) => document.toJSON() as KubeObject);
 }
 
 export function podSpecOf(object: KubeObject): KubePodSpec {
