@@ -153,6 +153,32 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     ]);
   });
 
+  it('lets every app reach the Kafka brokers and the PostgreSQL its settings name, on their ports', () => {
+    type Rule = { to?: { namespaceSelector?: { matchLabels?: Record<string, string> } }[]; ports?: { port: number }[] };
+    const everyPodMayReach = ofKind('NetworkPolicy')
+      .filter((policy) => JSON.stringify(policy.spec?.podSelector) === '{}')
+      .flatMap((policy) => ((policy.spec as { egress?: Rule[] }).egress ?? []) as Rule[]);
+    // A Service address `<name>.<namespace>.svc:<port>`, as the settings give it.
+    const unreachable = (address: string) => {
+      const [host, port] = address.split(':');
+      const namespace = host.split('.')[1];
+      const allowed = everyPodMayReach.some(
+        (rule) =>
+          (rule.to ?? []).some(
+            (peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === namespace,
+          ) && (rule.ports ?? []).some((allowedPort) => allowedPort.port === Number(port)),
+      );
+      return allowed ? [] : [address];
+    };
+    const addresses = ofKind('Deployment').flatMap((deployment) => {
+      const environment = containerEnvironment(objects, podSpecOf(deployment).containers[0]);
+      const database = new URL(environment.DATABASE_URL);
+      return [...environment.KAFKA_BROKERS.split(','), `${database.hostname}:${database.port || 5432}`];
+    });
+    expect(addresses.length).toBeGreaterThan(0);
+    expect([...new Set(addresses)].flatMap(unreachable)).toEqual([]);
+  });
+
   it("mounts every file a container's settings name (a Kafka user's password, a CA), in Deployments and the Job alike", () => {
     const containers = [...ofKind('Deployment'), ...ofKind('Job')].flatMap((object) => {
       const pod = podSpecOf(object);
