@@ -73,6 +73,20 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     }
   });
 
+  it("spreads each app's pods over zones, then nodes, without leaving a pod unscheduled", () => {
+    for (const deployment of ofKind('Deployment')) {
+      const spread = (podSpecOf(deployment) as { topologySpreadConstraints?: Record<string, unknown>[] })
+        .topologySpreadConstraints;
+      const selector = { matchLabels: { 'app.kubernetes.io/name': deployment.metadata.name } };
+      expect([deployment.metadata.name, spread]).toEqual([
+        deployment.metadata.name,
+        ['topology.kubernetes.io/zone', 'kubernetes.io/hostname'].map((topologyKey) =>
+          expect.objectContaining({ topologyKey, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: selector }),
+        ),
+      ]);
+    }
+  });
+
   it('runs every container non-root, on a read-only root filesystem, without capabilities, with resources', () => {
     const pods = [...ofKind('Deployment'), ...ofKind('Job')].map((object) => [object.metadata.name, podSpecOf(object)]);
     for (const [name, pod] of pods as [string, ReturnType<typeof podSpecOf>][]) {
