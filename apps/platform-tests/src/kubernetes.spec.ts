@@ -167,6 +167,44 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     ]);
   });
 
+  it('routes every documented partner path, the hosted page and POS over TLS, and never /metrics or /health', () => {
+    type Path = { path: string; pathType: string; backend: { service: { name: string } } };
+    type Spec = { tls: { hosts: string[] }[]; rules: { host: string; http: { paths: Path[] } }[] };
+    const ingresses = ofKind('Ingress');
+    const routes = ingresses.flatMap((ingress) =>
+      (ingress.spec as Spec).rules.flatMap((rule) => rule.http.paths.map((path) => ({ host: rule.host, ...path }))),
+    );
+    const servedBy = (path: string, host?: string) =>
+      routes
+        .filter((route) => !host || route.host === host)
+        .filter((route) =>
+          route.pathType === 'Exact' ? path === route.path : path === route.path || path.startsWith(`${route.path}/`),
+        )
+        .map((route) => route.backend.service.name);
+    const documented = Object.keys(
+      (JSON.parse(readFileSync(join(repoRoot, 'docs/openapi.json'), 'utf8')) as { paths: object }).paths,
+    );
+    const misrouted = documented.flatMap((path) => {
+      const app = path === '/pos' ? 'pos-ingest' : 'checkout-gateway';
+      return servedBy(path).includes(app) ? [] : [`${path} does not reach ${app}`];
+    });
+    expect(misrouted).toEqual([]);
+    expect([...servedBy('/metrics'), ...servedBy('/health/ready'), ...servedBy('/health/live')]).toEqual([]);
+    // Every host over TLS with a certificate cert-manager issues.
+    for (const ingress of ingresses) {
+      const spec = ingress.spec as Spec;
+      expect(spec.rules.map((rule) => rule.host).sort()).toEqual(spec.tls.flatMap((tls) => tls.hosts).sort());
+      expect(ingress.metadata).toMatchObject({ annotations: { 'cert-manager.io/cluster-issuer': expect.any(String) } });
+    }
+    // The hosted page's links (CHECKOUT_URL) lead to it.
+    const gatewayConfig = objects.find(
+      (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('checkout-gateway-config'),
+    );
+    const page = new URL(gatewayConfig!.data!.CHECKOUT_URL);
+    if (overlay === 'production')
+      expect(servedBy(`${page.pathname}/session/CHK-1`, page.hostname)).toEqual(['checkout-gateway']);
+  });
+
   it('lets every app reach the Kafka brokers and the PostgreSQL its settings name, on their ports', () => {
     type Rule = { to?: { namespaceSelector?: { matchLabels?: Record<string, string> } }[]; ports?: { port: number }[] };
     const everyPodMayReach = ofKind('NetworkPolicy')
