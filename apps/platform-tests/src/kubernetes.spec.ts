@@ -20,14 +20,16 @@ const partitionsOf = Object.fromEntries(Object.values(Topics).map((topic) => [to
 
 type Model = new (data: object) => { validate(): void };
 
-/** The kubernetes-models class for an object's apiVersion and kind (KEDA's from its own package). */
+/** The kubernetes-models class for an object's apiVersion and kind (KEDA's and the Prometheus operator's from their own packages). */
 function modelOf({ apiVersion, kind }: KubeObject): Model {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
-  const module = group.endsWith('keda.sh')
-    ? // eslint-disable-next-line @typescript-eslint/no-require-imports
-      require(`@kubernetes-models/keda/${group}/${version}`)
-    : // eslint-disable-next-line @typescript-eslint/no-require-imports
-      require(`kubernetes-models/${group ? `${group}/` : ''}${version}`);
+  const source = group.endsWith('keda.sh')
+    ? `@kubernetes-models/keda/${group}/${version}`
+    : group === 'monitoring.coreos.com'
+      ? `@kubernetes-models/prometheus-operator/${group}/${version}`
+      : `kubernetes-models/${group ? `${group}/` : ''}${version}`;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const module = require(source);
   const model = (module as Record<string, Model>)[kind];
   if (!model) throw new Error(`no model for ${apiVersion} ${kind}`);
   return model;
@@ -45,7 +47,7 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
   const ofKind = (kind: string) => objects.filter((object) => object.kind === kind);
   const named = (kind: string, name: string) => ofKind(kind).find((object) => object.metadata.name === name);
 
-  it('renders objects that each validate against the Kubernetes (and KEDA) schemas', () => {
+  it('renders objects that each validate against the Kubernetes (KEDA, Prometheus operator) schemas', () => {
     const invalid = objects.flatMap((object) => {
       try {
         new (modelOf(object))(asTheApiServerReadsIt(object)).validate();
@@ -102,14 +104,11 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     }
   });
 
-  it('scales the gateway and pos-ingest on CPU, and the consumers on what they consume', () => {
+  it('scales the gateway on CPU, pos-ingest on CPU and publishes in flight, and the consumers on what they consume', () => {
     const hpaTargets = ofKind('HorizontalPodAutoscaler').map(
       (hpa) => (hpa.spec as { scaleTargetRef: { kind: string; name: string } }).scaleTargetRef,
     );
-    expect(hpaTargets).toEqual([
-      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'checkout-gateway' },
-      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'pos-ingest' },
-    ]);
+    expect(hpaTargets).toEqual([{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'checkout-gateway' }]);
     const scaled = ofKind('ScaledObject').map((object) => {
       const spec = object.spec as {
         scaleTargetRef: { name: string };
@@ -121,15 +120,21 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     expect(scaled.map(({ target }) => target).sort()).toEqual([
       'card-processor',
       'outlet-service',
+      'pos-ingest',
       'webhook-dispatcher',
     ]);
     for (const { spec, target } of scaled) {
       expect(named('Deployment', target)).toBeDefined();
+      if (target === 'pos-ingest') expect(spec.triggers.map(({ type }) => type)).toEqual(['cpu', 'prometheus']);
       for (const { type, metadata } of spec.triggers) {
         if (type === 'kafka') {
           // Groups are <SERVICE_NAME>.<traffic class>; more pods than partitions would sit idle.
           expect(metadata.consumerGroup).toMatch(new RegExp(`^${target}\\.(commands|events|bulk)$`));
           expect(partitionsOf[metadata.topic]).toBeGreaterThanOrEqual(spec.maxReplicaCount);
+        } else if (target === 'pos-ingest') {
+          expect([type, metadata.query ?? metadata.value]).toEqual(
+            type === 'cpu' ? ['cpu', '65'] : ['prometheus', 'sum(pos_in_flight{service="pos-ingest"})'],
+          );
         } else {
           expect([target, type, metadata.query]).toEqual([
             'webhook-dispatcher',

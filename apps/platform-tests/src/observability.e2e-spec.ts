@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { parse } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 
 import { allApps, appPorts, repoRoot, useApps } from './apps';
 
@@ -10,19 +10,23 @@ jest.setTimeout(180_000);
 interface Rule {
   alert: string;
   expr: string;
-  annotations: { summary: string; runbook: string };
+  labels: Record<string, string>;
+  annotations: { summary: string; runbook_url: string };
 }
 
-const rules = (
-  parse(readFileSync(join(repoRoot, 'deploy/observability/alerts.yaml'), 'utf8')) as { groups: { rules: Rule[] }[] }
-).groups.flatMap((group) => group.rules);
+/** The alerting rules, from the PrometheusRule that deploy/k8s/base/monitoring.yaml carries. */
+const rules = parseAllDocuments(readFileSync(join(repoRoot, 'deploy/k8s/base/monitoring.yaml'), 'utf8'))
+  .map((document) => document.toJSON() as { kind: string; spec: { groups?: { rules: Rule[] }[] } })
+  .filter((object) => object.kind === 'PrometheusRule')
+  .flatMap((object) => object.spec.groups ?? [])
+  .flatMap((group) => group.rules);
 const dashboard = JSON.parse(readFileSync(join(repoRoot, 'deploy/observability/grafana-dashboard.json'), 'utf8')) as {
   panels: { title: string; targets: { expr: string }[] }[];
 };
 
-/** PromQL words that are not metric names. */
+/** PromQL words that are not metric names, and `up`, the series Prometheus keeps of each scrape. */
 const promql = new Set(
-  'sum max min avg count rate irate increase histogram_quantile by without on ignoring group_left group_right bool and or unless offset le'.split(
+  'sum max min avg count rate irate increase histogram_quantile absent by without on ignoring group_left group_right bool and or unless offset le up'.split(
     ' ',
   ),
 );
@@ -85,8 +89,26 @@ describe('alerts and dashboard', () => {
       expect(named).toContain(metric);
     const operations = readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8');
     for (const rule of rules) {
-      expect(rule.annotations.runbook).toBe(`docs/operations.md#${rule.alert.toLowerCase()}`);
+      expect(rule.annotations.runbook_url).toBe(`docs/operations.md#${rule.alert.toLowerCase()}`);
       expect([rule.alert, operations.includes(`### ${rule.alert}\n`)]).toEqual([rule.alert, true]);
     }
+  });
+
+  it("charts every app's instances, CPU, memory and event-loop delay", () => {
+    const charted = dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => metricsIn(target.expr)));
+    for (const metric of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+    ])
+      expect(charted).toContain(metric);
+    expect(dashboard.panels.some((panel) => panel.targets.some((target) => /\bup\b/.test(target.expr)))).toBe(true);
+  });
+
+  it('fires when an app is no longer scraped, for each app by the name its pods are scraped under', () => {
+    const notScraped = rules.filter((rule) => rule.alert === 'AppNotScraped');
+    expect(notScraped.map((rule) => rule.labels.app).sort()).toEqual([...allApps].sort());
+    for (const rule of notScraped)
+      expect(rule.expr).toBe(`absent(up{namespace="payments", app_kubernetes_io_name="${rule.labels.app}"} == 1)`);
   });
 });

@@ -187,6 +187,41 @@ describe('POST /pos', () => {
     expect(bodies[0]).toMatch(/^400 .*"code":"INVALID_PAYLOAD"/);
   });
 
+  it('counts submissions by outcome and decryption failures by reason, and reports publishes in flight against the limit', async () => {
+    const series = {
+      accepted: 'pos_submissions_total{outcome="accepted",service="pos-ingest"}',
+      unknown: 'pos_submissions_total{outcome="terminal_not_found",service="pos-ingest"}',
+      undecryptable: 'pos_submissions_total{outcome="undecryptable",service="pos-ingest"}',
+      badPadding: 'pos_decrypt_failures_total{reason="bad_padding",service="pos-ingest"}',
+      published: 'pos_publish_duration_seconds_count{service="pos-ingest"}',
+    };
+    const read = async () =>
+      Object.fromEntries(
+        await Promise.all(Object.entries(series).map(async ([name, line]) => [name, await fixture.metric(line)])),
+      ) as Record<keyof typeof series, number>;
+    const before = await read();
+    expect((await fixture.submit(terminal.serialNumber, encrypt(payload(), terminal.posKey))).statusCode).toBe(200);
+    expect((await fixture.submit(terminal.serialNumber, encrypt(payload(), 'a-different-key!'))).statusCode).toBe(400);
+    expect((await fixture.submit('SN-NOT-REGISTERED', encrypt(payload(), terminal.posKey))).statusCode).toBe(404);
+    const after = await read();
+    expect(
+      Object.fromEntries(
+        Object.keys(series).map((name) => [
+          name,
+          after[name as keyof typeof series] - before[name as keyof typeof series],
+        ]),
+      ),
+    ).toEqual({
+      accepted: 1,
+      unknown: 1,
+      undecryptable: 1,
+      badPadding: 1,
+      published: 1,
+    });
+    expect(await fixture.metric('pos_in_flight_limit{service="pos-ingest"}')).toBe(256);
+    expect(await fixture.metric('pos_in_flight{service="pos-ingest"}')).toBe(0);
+  });
+
   it('answers bad fields with 422 naming each, never echoing values', async () => {
     const { pan: _pan, ...withoutPan } = payload();
     const cases: [Record<string, unknown>, string[]][] = [

@@ -6,12 +6,14 @@ import { TerminalsModule } from '../terminals/terminals.module';
 import { CARD_SEALER } from '../tokens';
 import { PosRoute } from './pos.route';
 import { PosService } from './pos.service';
+import { PosMetrics } from './pos-metrics';
 
 /** The POS ingest route: decrypt, check, seal the card data and publish, on a lean Fastify route. */
 @Module({
   imports: [TerminalsModule],
   providers: [
     PosService,
+    PosMetrics,
     PosRoute,
     { provide: CARD_SEALER, inject: [Env], useFactory: (env: Env) => new Sealer(env.CARD_DATA_KEY) },
   ],

@@ -11,7 +11,7 @@ import {
   sealedCardOf,
   Topics,
 } from '@payments/contracts';
-import { decryptPosPayload, Sealer } from '@payments/platform-crypto';
+import { openPosPayload, Sealer } from '@payments/platform-crypto';
 import { apiError, DomainError, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
 import { KafkaProducer } from '@payments/platform-kafka';
 import { Message } from 'kafkajs';
@@ -20,6 +20,7 @@ import { Env } from '../config/env';
 import { Terminal, TerminalsService } from '../terminals/terminals.service';
 import { CARD_SEALER } from '../tokens';
 import { maskPan, payloadProblems } from './payload-rules';
+import { PosMetrics, PosOutcome } from './pos-metrics';
 import { TransactionReferences } from './transaction-reference';
 
 /**
@@ -41,30 +42,48 @@ export class PosService {
     @Inject(CARD_SEALER) private readonly cardSealer: Sealer,
     private readonly terminals: TerminalsService,
     private readonly env: Env,
+    private readonly metrics: PosMetrics,
   ) {
     this.references = new TransactionReferences(env.POS_REFERENCE_KEY);
+    metrics.watchInFlight(() => this.publishing.size);
   }
 
   async submit(request: PosSubmissionRequest): Promise<PosSubmissionResponse> {
     const terminal = await this.terminals.find(request.serialNumber);
-    if (!terminal) throw apiError('TERMINAL_NOT_FOUND', `Terminal ${request.serialNumber} is not registered`);
+    if (!terminal)
+      throw this.refused(
+        'terminal_not_found',
+        apiError('TERMINAL_NOT_FOUND', `Terminal ${request.serialNumber} is not registered`),
+      );
     // No live card rail is connected: the terminal hears so now, not as a decline later.
-    requireSandboxRail(terminal.mode, 'POS card payments');
-    const decrypted = decryptPosPayload(request.data, terminal.posKey);
-    if (!decrypted)
+    try {
+      requireSandboxRail(terminal.mode, 'POS card payments');
+    } catch (error) {
+      throw this.refused('live_mode', error as Error);
+    }
+    const opened = openPosPayload(request.data, terminal.posKey);
+    if ('failure' in opened) {
+      this.metrics.undecryptable(opened.failure);
       throw apiError('INVALID_PAYLOAD', "data could not be decrypted into a POS payload with this terminal's key");
-    const problems = payloadProblems(decrypted);
-    if (problems.length > 0) throw new ValidationFailedError(problems);
-    const payload = decrypted as PosPayload;
+    }
+    const problems = payloadProblems(opened.payload);
+    if (problems.length > 0) throw this.refused('invalid_payload', new ValidationFailedError(problems));
+    const payload = opened.payload as PosPayload;
     const reference = this.references.of(terminal.businessId, payload);
     await this.publishOnce(reference, () => this.message(terminal, payload, reference));
+    this.metrics.counted('accepted');
     return { reference, transactionStatus: 'PROCESSING' };
+  }
+
+  private refused(outcome: PosOutcome, error: Error): Error {
+    this.metrics.counted(outcome);
+    return error;
   }
 
   private publishOnce(reference: string, message: () => Message): Promise<void> {
     const twin = this.publishing.get(reference);
     if (twin) return twin;
-    if (this.publishing.size >= this.env.POS_MAX_IN_FLIGHT) throw unavailable();
+    if (this.publishing.size >= this.env.POS_MAX_IN_FLIGHT) throw this.refused('at_capacity', unavailable());
     const publish = this.publishAcknowledged(message()).finally(() => this.publishing.delete(reference));
     this.publishing.set(reference, publish);
     return publish;
@@ -105,10 +124,12 @@ export class PosService {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(unavailable()), this.env.POS_PUBLISH_TIMEOUT_MS);
     });
+    const acknowledged = this.metrics.publishTimer();
     try {
       await Promise.race([this.producer.send(Topics.posTransactions.name, message), timeout]);
+      acknowledged();
     } catch {
-      throw unavailable();
+      throw this.refused('not_published', unavailable());
     } finally {
       clearTimeout(timer);
     }

@@ -66,6 +66,13 @@ export class PosIngestFixture {
     return serialNumber;
   }
 
+  /** The value of one series on /metrics (`name{labels}` exactly as exported), 0 when absent. */
+  async metric(series: string): Promise<number> {
+    const text = (await this.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  }
+
   submit(serialNumber: string, data: string) {
     return this.app.inject({ method: 'POST', url: '/pos', payload: { serialNumber, data } });
   }

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { createCipheriv } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 import fc from 'fast-check';
 
-import { adjustPosKey, decryptPosPayload, encryptPosPayload } from './pos-encryption';
+import { adjustPosKey, decryptPosPayload, encryptPosPayload, openPosPayload } from './pos-encryption';
 
 const docs = resolve(__dirname, '../../../../docs/pos');
 const vectors = JSON.parse(readFileSync(resolve(docs, 'test-vectors.json'), 'utf8')) as {
@@ -76,5 +77,31 @@ describe('POS encryption', () => {
         return result === null || typeof result === 'object';
       }),
     );
+  });
+
+  it('tells the operator why data did not open, each failure by its own reason', () => {
+    const key = 'AbCdEfGh12345678';
+    const valid = encryptPosPayload({ a: 'b' }, key);
+    const invalidUtf8 = createCipheriv('aes-128-ecb', adjustPosKey(key), null);
+    const cases: [string, string][] = [
+      ['not base64!', 'not_base64'],
+      ['', 'not_whole_blocks'],
+      [Buffer.alloc(15).toString('base64'), 'not_whole_blocks'],
+      [valid, 'payload'],
+      [
+        Buffer.concat([invalidUtf8.update(Buffer.from([0xc0, 0x80])), invalidUtf8.final()]).toString('base64'),
+        'not_utf8',
+      ],
+      [encryptPosPayload('[1,2]', key), 'not_json_object'],
+      [encryptPosPayload('{"a":', key), 'not_json_object'],
+    ];
+    for (const [data, expected] of cases) {
+      const opened = openPosPayload(data, key);
+      expect([data, 'payload' in opened ? 'payload' : opened.failure]).toEqual([data, expected]);
+    }
+    // Under another key, the padding almost never comes out right.
+    expect(openPosPayload(encryptPosPayload({ amount: '1000', pan: '5061' }, key), 'another-key-0000')).toEqual({
+      failure: 'bad_padding',
+    });
   });
 });

@@ -20,34 +20,47 @@ export function encryptPosPayload(payload: unknown, key: string): string {
   return Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]).toString('base64');
 }
 
+/** Why a submission's data did not open into a payload: told to metrics only, never to the caller. */
+export type PosDecryptFailure = 'not_base64' | 'not_whole_blocks' | 'bad_padding' | 'not_utf8' | 'not_json_object';
+
 /**
- * The reverse, strictly. Returns null for anything that is not exactly what a terminal would
- * send: bad base64, a length that is not a whole number of blocks, wrong padding, bytes that
- * are not UTF-8, JSON that is not an object. Callers answer every one of these the same way,
- * so the endpoint cannot be used as a padding oracle.
+ * The reverse, strictly, with the reason when it fails: bad base64, a length that is not a
+ * whole number of blocks, wrong padding (most often the wrong key), bytes that are not UTF-8,
+ * JSON that is not an object. Callers answer every one of these the same way, so the endpoint
+ * cannot be used as a padding oracle; the reason is for the operator's metrics.
  */
-export function decryptPosPayload(data: string, key: string): Record<string, unknown> | null {
-  if (!strictBase64.test(data)) return null;
+export function openPosPayload(
+  data: string,
+  key: string,
+): { payload: Record<string, unknown> } | { failure: PosDecryptFailure } {
+  if (!strictBase64.test(data)) return { failure: 'not_base64' };
   const ciphertext = Buffer.from(data, 'base64');
-  if (ciphertext.length === 0 || ciphertext.length % blockSize !== 0) return null;
+  if (ciphertext.length === 0 || ciphertext.length % blockSize !== 0) return { failure: 'not_whole_blocks' };
   const decipher = createDecipheriv('aes-128-ecb', adjustPosKey(key), null);
   decipher.setAutoPadding(false);
   const padded = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
   const padLength = padded[padded.length - 1];
-  if (padLength < 1 || padLength > blockSize) return null;
-  for (let i = padded.length - padLength; i < padded.length; i += 1) if (padded[i] !== padLength) return null;
+  if (padLength < 1 || padLength > blockSize) return { failure: 'bad_padding' };
+  for (let i = padded.length - padLength; i < padded.length; i += 1)
+    if (padded[i] !== padLength) return { failure: 'bad_padding' };
   let text: string;
   try {
     text = strictUtf8.decode(padded.subarray(0, padded.length - padLength));
   } catch {
-    return null;
+    return { failure: 'not_utf8' };
   }
   try {
     const parsed: unknown = JSON.parse(text);
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : null;
+      ? { payload: parsed as Record<string, unknown> }
+      : { failure: 'not_json_object' };
   } catch {
-    return null;
+    return { failure: 'not_json_object' };
   }
+}
+
+/** The payload, or null for anything that is not exactly what a terminal would send (openPosPayload). */
+export function decryptPosPayload(data: string, key: string): Record<string, unknown> | null {
+  const opened = openPosPayload(data, key);
+  return 'payload' in opened ? opened.payload : null;
 }
