@@ -2,9 +2,9 @@
 // each, POS transactions worked through from a queue, and card payments while card-processor
 // works through a POS backlog.
 //
-//   npm run bench:checkout [-- --seconds 10 --rounds 3 --connections 16 --drain 20000 --backlog 200000 --warm-up 10 --profile <dir>]
+//   npm run bench:checkout [-- --seconds 10 --rounds 3 --connections 16 --drain 20000 --backlog 200000 --warm-up 10 --profile <dir> --cluster]
 //
-// Starts Kafka (if needed), a fresh `payments_bench_checkout` database, the gateway,
+// Starts Kafka (if needed; with --cluster, the secured local cluster of three), a fresh `payments_bench_checkout` database, the gateway,
 // card-processor and outlet-service in production mode, and a partner. Each round, in turn:
 // checkout creates paced at 200/s (evenly spaced: bench/paced.mjs); card payments (the no-verification test card) from
 // `connections` clients; card payments paced at 100/s; `drain` POS transactions queued for
@@ -18,6 +18,7 @@ import { log, onPostgres, waitUntilReady } from '../tools/lib.mjs';
 import { paced } from './paced.mjs';
 import {
   beforeRound,
+  benchKafka,
   benchOptions,
   checkoutBody,
   closedLoop,
@@ -44,12 +45,13 @@ const {
   backlog,
   'warm-up': warmUp,
   profile,
+  cluster,
 } = benchOptions(
   { seconds: 10, rounds: 3, connections: 16, drain: 20_000, backlog: 200_000, 'warm-up': 10 },
-  { profiles: true },
+  { profiles: true, cluster: true },
 );
 
-const { env, startedKafka } = await prepare('payments_bench_checkout');
+const { env, startedKafka } = await prepare('payments_bench_checkout', { cluster });
 const require = createRequire(import.meta.url);
 require('../tools/runtime/register-paths.cjs');
 // --profile writes V8 CPU profiles of the three apps into <dir> (open them in Chrome's DevTools).
@@ -208,14 +210,10 @@ async function drainPos(count, businessId, batch) {
 /** Publishes accepted POS transactions as pos-ingest would, sealed with the shared card key. */
 async function queuePosBacklog(count, businessId, batch) {
   const { Sealer } = require('@payments/platform-crypto');
-  const { Kafka, Partitioners, logLevel } = await import('kafkajs');
+  const { Partitioners } = await import('kafkajs');
   const { randomUUID } = await import('node:crypto');
   const sealer = new Sealer(env.CARD_DATA_KEY);
-  const producer = new Kafka({
-    clientId: 'bench-pos-backlog',
-    brokers: env.KAFKA_BROKERS.split(','),
-    logLevel: logLevel.ERROR,
-  }).producer({
+  const producer = benchKafka(env, 'bench-pos-backlog', 'ERROR').producer({
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();

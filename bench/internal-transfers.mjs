@@ -1,9 +1,9 @@
 // Internal transfers through the gateway, side by side with pgbench's TPC-B-like workload on
 // the same PostgreSQL, in one run: what a money command costs next to a plain bank transaction.
 //
-//   npm run bench [-- --seconds 20 --rounds 3 --connections 16 --outlets 20 --warm-up 10 --profile <dir>]
+//   npm run bench [-- --seconds 20 --rounds 3 --connections 16 --outlets 20 --warm-up 10 --profile <dir> --cluster]
 //
-// Starts Kafka (if needed), a fresh `payments_bench` database, outlet-service and the gateway
+// Starts Kafka (if needed; with --cluster, the secured local cluster of three), a fresh `payments_bench` database, outlet-service and the gateway
 // in production mode, funds the wallets of a few outlets through the sandbox rail, and
 // initialises a pgbench database (scale 10). Then rounds alternate: transfers between random
 // wallets from `connections` clients for `seconds`, and pgbench (16 clients, same duration).
@@ -37,9 +37,13 @@ const {
   outlets: outletCount,
   'warm-up': warmUp,
   profile,
-} = benchOptions({ seconds: 20, rounds: 3, connections: 16, outlets: 20, 'warm-up': 10 }, { profiles: true });
+  cluster,
+} = benchOptions(
+  { seconds: 20, rounds: 3, connections: 16, outlets: 20, 'warm-up': 10 },
+  { profiles: true, cluster: true },
+);
 
-const { env, startedKafka } = await prepare('payments_bench');
+const { env, startedKafka } = await prepare('payments_bench', { cluster });
 const profiling = { cpuProfileDir: profile };
 const apps = {
   'outlet-service': startApp('outlet-service', 14003, env, profiling),

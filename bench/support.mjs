@@ -3,7 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
@@ -16,22 +18,37 @@ import {
   onPostgres,
   recreateDatabase,
   root,
+  run,
   spawnApp,
   stopKafka,
 } from '../tools/lib.mjs';
 
+const require = createRequire(import.meta.url);
+
+/** The Kafka settings prepare() chose, for the bench's own clients. */
+let benchEnvironment = process.env;
+/**
+ * Where the brokers the bench runs on keep their data, as it appears in their command line:
+ * the meter charges those brokers only, not an idle one of the other kind. Null when
+ * KAFKA_BROKERS names brokers of another's: every broker on the machine is charged.
+ */
+let measuredBrokers = null;
+/** Whether prepare() put the bench on the local cluster of three. */
+let onCluster = false;
+
 /**
  * The bench's command line: `--name value` for each of `defaults`, answered as numbers (a value
- * that is not one stops the bench, naming the option), and `--profile <dir>` where the bench
- * can write its apps' V8 CPU profiles.
+ * that is not one stops the bench, naming the option), `--profile <dir>` where the bench can
+ * write its apps' V8 CPU profiles, and `--cluster` where it can run on the secured cluster.
  */
-export function benchOptions(defaults, { profiles = false } = {}) {
+export function benchOptions(defaults, { profiles = false, cluster = false } = {}) {
   const options = Object.fromEntries(
     Object.entries(defaults).map(([name, value]) => [name, { type: 'string', default: String(value) }]),
   );
   if (profiles) options.profile = { type: 'string' };
+  if (cluster) options.cluster = { type: 'boolean', default: false };
   const { values } = parseArgs({ options });
-  const parsed = { profile: values.profile };
+  const parsed = { profile: values.profile, cluster: values.cluster ?? false };
   for (const name of Object.keys(defaults)) {
     const number = Number(values[name]);
     if (!Number.isFinite(number) || number < 0)
@@ -41,19 +58,63 @@ export function benchOptions(defaults, { profiles = false } = {}) {
   return parsed;
 }
 
-/** Prepares the machine and an empty database; returns the environment for the apps. */
-export async function prepare(database) {
+/** Whether the local cluster's first node is listening. */
+function clusterUp() {
+  return spawnSync('bash', ['-c', 'exec 3<>/dev/tcp/127.0.0.1/19092'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * The local cluster of three (`npm run kafka:cluster`), started if it is not up, as its super
+ * user: each app's settings for a secured cluster, TLS with SCRAM-SHA-512.
+ */
+function clusterSettings() {
+  const users = process.env.KAFKA_USERS ?? 'admin:admin-secret';
+  const [username, password] = users.split(',')[0].split(':');
+  run('bash', ['deploy/kafka/cluster.sh', 'start'], { env: { ...process.env, KAFKA_USERS: users }, quiet: true });
+  const brokers = spawnSync('bash', ['deploy/kafka/cluster.sh', 'brokers'], { cwd: root, encoding: 'utf8' });
+  return {
+    KAFKA_BROKERS: brokers.stdout.trim(),
+    KAFKA_TLS: 'true',
+    KAFKA_TLS_CA_FILE: join(root, '.data/kafka-cluster/tls/ca.pem'),
+    KAFKA_SASL_MECHANISM: 'scram-sha-512',
+    KAFKA_SASL_USERNAME: username,
+    KAFKA_SASL_PASSWORD: password,
+  };
+}
+
+/** A kafkajs client with the apps' Kafka settings (brokers, TLS, SASL) from `env`. */
+export function benchKafka(env, clientId, level = 'NOTHING') {
+  require('../tools/runtime/register-paths.cjs');
+  const { kafkaSecurity } = require('@payments/platform-kafka');
+  const { Kafka, logLevel } = require('kafkajs');
+  return new Kafka({
+    clientId,
+    brokers: env.KAFKA_BROKERS.split(','),
+    ...kafkaSecurity({ ...env, KAFKA_TLS: env.KAFKA_TLS === 'true' }),
+    logLevel: logLevel[level],
+  });
+}
+
+/**
+ * Prepares the machine and an empty database; returns the environment for the apps. With
+ * `cluster`, Kafka is the secured local cluster of three instead of the single local broker.
+ */
+export async function prepare(database, { cluster = false } = {}) {
   ensureDependencies();
-  const startedKafka = ensureKafka();
+  const startedKafka = cluster ? !clusterUp() : ensureKafka();
   ensureBuild();
   await recreateDatabase(database);
-  const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
-  applyTopics({ ...process.env, KAFKA_BROKERS: brokers });
-  await skipEarlierMessages(brokers);
+  const kafkaEnv = cluster ? clusterSettings() : { KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' };
+  onCluster = cluster;
+  if (cluster) measuredBrokers = join(root, '.data/kafka-cluster/');
+  else if (!process.env.KAFKA_BROKERS) measuredBrokers = join(root, '.data/kafka/');
+  benchEnvironment = { ...process.env, ...kafkaEnv };
+  applyTopics(benchEnvironment);
+  await skipEarlierMessages();
   const env = {
     ...process.env,
+    ...kafkaEnv,
     DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
-    KAFKA_BROKERS: brokers,
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     CARD_DATA_KEY: randomBytes(32).toString('base64'),
     POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
@@ -69,9 +130,8 @@ export async function prepare(database) {
  * earlier runs left (bench:pos leaves its POS transactions for card-processor), on the clock of
  * this one.
  */
-async function skipEarlierMessages(brokers) {
-  const { Kafka, logLevel } = await import('kafkajs');
-  const kafka = new Kafka({ clientId: 'bench-prepare', brokers: brokers.split(','), logLevel: logLevel.NOTHING });
+async function skipEarlierMessages() {
+  const kafka = benchKafka(benchEnvironment, 'bench-prepare');
   const admin = kafka.admin();
   await admin.connect();
   try {
@@ -125,15 +185,16 @@ export function startApp(app, port, env, { cpuProfileDir, preload } = {}) {
 }
 
 /**
- * SIGTERM to every child, wait for them, empty the topics, and stop the broker if prepare()
- * started it. The records a bench wrote (hundreds of thousands of POS transactions) are deleted,
+ * SIGTERM to every child, wait for them, empty the topics, and stop the broker (or the
+ * cluster) if prepare() started it. The records a bench wrote (hundreds of thousands of POS transactions) are deleted,
  * topics and consumer groups kept: tests that read a topic from its beginning would otherwise
  * wade through them on the next run against the same local broker.
  */
 export async function finish(children, startedKafka) {
   await stopApps(children);
-  await deleteRecords(process.env.KAFKA_BROKERS ?? '127.0.0.1:9092');
-  if (startedKafka) stopKafka();
+  await deleteRecords();
+  if (startedKafka && onCluster) run('bash', ['deploy/kafka/cluster.sh', 'stop'], { quiet: true });
+  else if (startedKafka) stopKafka();
 }
 
 /** SIGTERM to every child; resolves once all have exited. */
@@ -146,13 +207,8 @@ export async function stopApps(children) {
   );
 }
 
-async function deleteRecords(brokers) {
-  const { Kafka, logLevel } = await import('kafkajs');
-  const admin = new Kafka({
-    clientId: 'bench-finish',
-    brokers: brokers.split(','),
-    logLevel: logLevel.NOTHING,
-  }).admin();
+async function deleteRecords() {
+  const admin = benchKafka(benchEnvironment, 'bench-finish').admin();
   await admin.connect();
   try {
     for (const topic of (await admin.listTopics()).filter((name) => !name.startsWith('__'))) {
@@ -216,6 +272,10 @@ function readProcFile(pid, name) {
   }
 }
 
+function isMeasuredBroker(commandLine) {
+  return commandLine.includes('kafka.Kafka') && (measuredBrokers === null || commandLine.includes(measuredBrokers));
+}
+
 /**
  * Charges every process on the machine that works for an operation: the named apps, every
  * PostgreSQL backend, the Kafka broker and the load generator (this process, plus any helper
@@ -237,7 +297,7 @@ export class CpuMeter {
     const broker = new Map();
     for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
       if (readProcFile(pid, 'comm').trim() === 'postgres') postgres.set(pid, processCpuSeconds(pid));
-      else if (readProcFile(pid, 'cmdline').includes('kafka.Kafka')) broker.set(pid, processCpuSeconds(pid));
+      else if (isMeasuredBroker(readProcFile(pid, 'cmdline'))) broker.set(pid, processCpuSeconds(pid));
     }
     return { named, postgres, broker, loadGenerator: (own.user + own.system) / 1e6 };
   }
