@@ -146,6 +146,36 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     }
   });
 
+  it('reads consumer lag from the brokers the apps use, signed in as each app where the apps sign in', () => {
+    const platform = objects.find(
+      (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('platform-config'),
+    )!.data!;
+    const authentications = new Map(ofKind('TriggerAuthentication').map((auth) => [auth.metadata.name, auth.spec]));
+    const kafkaTriggers = ofKind('ScaledObject').flatMap((object) => {
+      const spec = object.spec as {
+        scaleTargetRef: { name: string };
+        triggers: { type: string; metadata: Record<string, string>; authenticationRef?: { name: string } }[];
+      };
+      return spec.triggers
+        .filter((trigger) => trigger.type === 'kafka')
+        .map((trigger) => ({ app: spec.scaleTargetRef.name, trigger }));
+    });
+    expect(kafkaTriggers.length).toBeGreaterThan(3);
+    for (const { app, trigger } of kafkaTriggers) {
+      expect([app, trigger.metadata.bootstrapServers]).toEqual([app, platform.KAFKA_BROKERS]);
+      if (platform.KAFKA_TLS !== 'true') continue;
+      expect([app, trigger.metadata.sasl, trigger.metadata.tls]).toEqual([app, 'scram_sha512', 'enable']);
+      const auth = authentications.get(trigger.authenticationRef?.name ?? '') as
+        | {
+            secretTargetRef: { parameter: string; name: string }[];
+            env: { parameter: string; containerName: string }[];
+          }
+        | undefined;
+      expect([app, auth?.secretTargetRef.find((ref) => ref.parameter === 'password')?.name]).toEqual([app, app]);
+      expect([app, auth?.env.find((ref) => ref.parameter === 'username')?.containerName]).toEqual([app, app]);
+    }
+  });
+
   it('lets only the gateway and pos-ingest take traffic from outside, and only the dispatcher reach the internet', () => {
     const policies = ofKind('NetworkPolicy');
     expect(policies.find((policy) => policy.metadata.name === 'default-deny')?.spec).toEqual({
