@@ -42,12 +42,16 @@ describe('the platform topics on a three-broker cluster', () => {
         topic.name,
         new Set([3]),
       ]);
-    const { resources } = await admin.describeConfigs({
-      includeSynonyms: false,
-      resources: [
-        { type: ConfigResourceTypes.TOPIC, name: Topics.partnerEvents.name, configNames: ['min.insync.replicas'] },
-      ],
-    });
+    const { resources } = await eventually(() =>
+      admin
+        .describeConfigs({
+          includeSynonyms: false,
+          resources: [
+            { type: ConfigResourceTypes.TOPIC, name: Topics.partnerEvents.name, configNames: ['min.insync.replicas'] },
+          ],
+        })
+        .catch(() => undefined),
+    );
     expect(resources[0].configEntries[0].configValue).toBe('2');
   });
 

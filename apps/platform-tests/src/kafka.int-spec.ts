@@ -1,6 +1,6 @@
 import { allTopics } from '@payments/contracts';
 import { applyTopics, createKafkaClient, StickyKeylessPartitioner, topicShortfalls } from '@payments/platform-kafka';
-import { KafkaCollector, testEnvironment, uniqueName } from '@payments/testing';
+import { eventually, KafkaCollector, testEnvironment, uniqueName } from '@payments/testing';
 import { Admin, ConfigResourceTypes, Partitioners } from 'kafkajs';
 
 const brokers = testEnvironment().KAFKA_BROKERS!;
@@ -69,7 +69,9 @@ describe('kafkajs 2.2.4 against the local broker', () => {
     await producer.sendBatch({ acks: -1, topicMessages: [{ topic: topic.name, messages }] });
     await producer.disconnect();
 
-    const written = (await admin.fetchTopicOffsets(topic.name)).map(({ high }) => Number(high)).filter(Boolean);
+    // A loaded broker may answer "not the leader" for a moment after creating the topic: ask again.
+    const offsets = await eventually(() => admin.fetchTopicOffsets(topic.name).catch(() => undefined));
+    const written = offsets.map(({ high }) => Number(high)).filter(Boolean);
     expect(written).toEqual([12, 12]);
   });
 
