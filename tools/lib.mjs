@@ -1,7 +1,7 @@
 // Shared by `npm start`, `npm test` and the CLI commands: each does its own setup.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,11 +26,14 @@ export function run(command, args, { env = process.env, quiet = false } = {}) {
     throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
 }
 
-/** `npm ci` when node_modules is missing or older than the lockfile. */
+/** `npm ci` when node_modules is missing or older than the lockfile or the patches to dependencies. */
 export function ensureDependencies() {
   const marker = join(root, 'node_modules', '.package-lock.json');
-  const lock = join(root, 'package-lock.json');
-  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  const inputs = [
+    join(root, 'package-lock.json'),
+    ...readdirSync(join(root, 'patches')).map((name) => join(root, 'patches', name)),
+  ];
+  if (existsSync(marker) && inputs.every((input) => statSync(marker).mtimeMs >= statSync(input).mtimeMs)) return;
   log('installing dependencies (npm ci)');
   run('npm', ['ci', '--no-audit', '--no-fund'], { quiet: true });
 }

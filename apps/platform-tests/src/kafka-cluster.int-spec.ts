@@ -1,5 +1,5 @@
 import { allTopics, Topics } from '@payments/contracts';
-import { applyTopics } from '@payments/platform-kafka';
+import { applyTopics, consumerSettings } from '@payments/platform-kafka';
 import { eventually, PrivateCluster, uniqueName } from '@payments/testing';
 import { Admin, ConfigResourceTypes, Partitioners, Producer } from 'kafkajs';
 
@@ -86,5 +86,47 @@ describe('the platform topics on a three-broker cluster', () => {
     await expect(accepted('all back')).resolves.toHaveLength(1);
     const [{ high }] = await admin.fetchTopicOffsets(topic);
     expect(Number(high)).toBe(3);
+  });
+
+  it('keeps a consumer in its group when the broker coordinating the group stops', async () => {
+    const topic = uniqueName('coordinated');
+    await applyTopics(admin, [{ name: topic, partitions: 1 }]);
+    const consumer = cluster
+      .client('cluster-consumer')
+      .consumer({ groupId: uniqueName('coordinated'), ...consumerSettings });
+    let joins = 0;
+    let crashes = 0;
+    let heartbeats = 0;
+    consumer.on(consumer.events.GROUP_JOIN, () => (joins += 1));
+    consumer.on(consumer.events.CRASH, () => (crashes += 1));
+    consumer.on(consumer.events.HEARTBEAT, () => (heartbeats += 1));
+    const received: string[] = [];
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => void received.push(String(message.value)) });
+    let stopped: number | undefined;
+    try {
+      await producer.send({ topic, acks: -1, messages: [{ value: 'before' }] });
+      await eventually(() => (received.includes('before') ? true : undefined), 60_000);
+      expect(joins).toBe(1);
+
+      // Every group here is coordinated by the leader of the one offsets partition (kafka.sh).
+      const { topics } = await admin.fetchTopicMetadata({ topics: ['__consumer_offsets'] });
+      stopped = topics[0].partitions[0].leader;
+      await cluster.stopNode(stopped);
+      const heartbeatsBefore = heartbeats;
+      await producer.send({ topic, acks: -1, messages: [{ value: 'after' }] });
+      await eventually(
+        () => (received.includes('after') && heartbeats >= heartbeatsBefore + 2 ? true : undefined),
+        60_000,
+      );
+
+      // The member followed the coordinator to another broker in its generation: kafkajs alone
+      // rejoined the group (a rebalance), or kept retrying the stopped broker and crashed.
+      expect({ joins, crashes }).toEqual({ joins: 1, crashes: 0 });
+    } finally {
+      await consumer.disconnect();
+      if (stopped !== undefined) await cluster.startNode(stopped);
+    }
   });
 });

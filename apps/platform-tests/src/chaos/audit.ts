@@ -13,6 +13,8 @@ export interface FaultWindow {
   fault: string;
   from: number;
   to: number;
+  /** Callers must not notice it: not even a 503 may be answered inside its window. */
+  unnoticed?: boolean;
 }
 
 export type Violations = Record<string, string[]>;
@@ -49,6 +51,7 @@ export async function audit(
     'duplicate deliveries carry the same event': [],
     'nothing reached another business': [],
     'no 5xx but 503, and 503 only inside a fault window': [],
+    'no 503 inside the window of a fault callers must not notice': [],
     'no card data, API secret or POS key in any log line': [],
   };
   const q = <T>(sql: string, params: unknown[] = []) => platform.query<T>(sql, params);
@@ -130,11 +133,19 @@ export async function audit(
   }
 
   const events = new Map<string, string>(); // event id → business id
+  const published = new Map<string, string>(); // event id → what it is and when its outbox published it
   for (const schema of outboxes) {
-    const rows = await q<{ event_id: string; business_id: string }>(
-      `SELECT payload->>'eventId' AS event_id, payload->>'businessId' AS business_id FROM ${schema}.outbox WHERE topic = 'partner.events.v1'`,
+    const rows = await q<{ event_id: string; business_id: string; type: string; published_at: Date | null }>(
+      `SELECT payload->>'eventId' AS event_id, payload->>'businessId' AS business_id, payload->>'type' AS type, published_at
+         FROM ${schema}.outbox WHERE topic = 'partner.events.v1'`,
     ).catch(() => []);
-    for (const row of rows) events.set(row.event_id, row.business_id);
+    for (const row of rows) {
+      events.set(row.event_id, row.business_id);
+      published.set(
+        row.event_id,
+        `${row.type} from ${schema}, published ${row.published_at?.toISOString() ?? 'never'}`,
+      );
+    }
   }
   const receivedIds = new Map<string, Received[]>();
   for (const delivery of input.received)
@@ -149,7 +160,7 @@ export async function audit(
       [eventId],
     );
     violations["every event reached its business's endpoint"].push(
-      `${eventId} of ${businessId}: ${delivery ? `${delivery.status} after ${delivery.attempts} attempts (${delivery.codes})` : 'no delivery'}`,
+      `${eventId} of ${businessId}: ${delivery ? `${delivery.status} after ${delivery.attempts} attempts (${delivery.codes})` : `never routed (${published.get(eventId)})`}`,
     );
   }
   for (const [eventId, deliveries] of receivedIds) {
@@ -164,11 +175,12 @@ export async function audit(
   for (const attempt of input.attempts) {
     if (attempt.status === null || attempt.status < 500) continue;
     // A request in flight when a fault struck is inside its window, however early it started.
-    const inWindow = input.faults.some((fault) => attempt.at <= fault.to && attempt.answeredAt >= fault.from);
-    if (attempt.status !== 503 || !inWindow)
-      violations['no 5xx but 503, and 503 only inside a fault window'].push(
-        `${attempt.operation}: ${attempt.status} at ${new Date(attempt.at).toISOString()}`,
-      );
+    const windows = input.faults.filter((fault) => attempt.at <= fault.to && attempt.answeredAt >= fault.from);
+    const described = `${attempt.operation}: ${attempt.status} at ${new Date(attempt.at).toISOString()}`;
+    if (attempt.status !== 503 || windows.length === 0)
+      violations['no 5xx but 503, and 503 only inside a fault window'].push(described);
+    else if (windows.every((fault) => fault.unnoticed))
+      violations['no 503 inside the window of a fault callers must not notice'].push(described);
   }
 
   const output = platform.output();

@@ -30,7 +30,7 @@ export class ClusterFaults {
     return busiest;
   }
 
-  /** Every replica of every platform partition in sync again. */
+  /** Every replica of every platform partition, and of the consumer groups' offsets, in sync again. */
   async untilInSync(): Promise<void> {
     await eventually(async () => {
       const partitions = await this.partitions().catch(() => []);
@@ -45,7 +45,9 @@ export class ClusterFaults {
     const admin = this.cluster.client('chaos-faults').admin();
     await admin.connect();
     try {
-      const { topics } = await admin.fetchTopicMetadata({ topics: allTopics.map((topic) => topic.name) });
+      const { topics } = await admin.fetchTopicMetadata({
+        topics: [...allTopics.map((topic) => topic.name), '__consumer_offsets'],
+      });
       return topics.flatMap((topic) => topic.partitions);
     } finally {
       await admin.disconnect();

@@ -12,7 +12,9 @@ export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
  * arrives, so an idle consumer asks about once a second). Its view of the cluster is at most a
  * second old before a fetch: kafkajs refreshes it by age only (five minutes by default), so a
  * consumer whose partitions' leader was killed kept fetching from the dead broker until its
- * retries ran out, eight seconds, longer than the gateway waits for a command.
+ * retries ran out, eight seconds, longer than the gateway waits for a command. It retries
+ * often and for long (up to 30 s) before it gives up and starts again: a consumer that starts
+ * again joins as a new member, and its group waits a session timeout for the old one.
  */
 export const consumerSettings = {
   allowAutoTopicCreation: false,
@@ -20,6 +22,7 @@ export const consumerSettings = {
   heartbeatInterval: 3000,
   maxWaitTimeInMs: 1000,
   metadataMaxAge: 1000,
+  retry: { initialRetryTime: 100, retries: 30, maxRetryTime: 1000 },
 } as const;
 
 export interface KafkaClientOptions {
