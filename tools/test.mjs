@@ -12,12 +12,15 @@ import {
   ensureDependencies,
   ensureKafka,
   ensureSystemPackages,
+  localPostgres,
   log,
   root,
   stopKafka,
 } from './lib.mjs';
 
-const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/payments_test';
+// TEST_DATABASE_URL, or the payments_test database on the machine's PostgreSQL (an embedded one
+// when none answers on 127.0.0.1:5432).
+let testDatabaseUrl = process.env.TEST_DATABASE_URL;
 const results = { passed: 0, failed: 0 };
 
 function step(name, command, args) {
@@ -75,11 +78,16 @@ function runJest(name, args) {
 
 let exitCode = 1;
 let startedKafka = false;
+let postgres;
 try {
   // Dependencies are installed here, so this file imports only Node built-ins at the top.
   ensureDependencies();
   ensureSystemPackages();
   startedKafka = ensureKafka();
+  if (!testDatabaseUrl) {
+    postgres = await localPostgres();
+    testDatabaseUrl = `${postgres.url}/payments_test`;
+  }
   await recreateTestDatabase();
   process.env.DATABASE_URL = testDatabaseUrl;
   process.env.KAFKA_BROKERS ??= '127.0.0.1:9092';
@@ -111,6 +119,7 @@ try {
   results.failed += 1;
 } finally {
   if (startedKafka && process.env.CI) stopKafka();
+  await postgres?.stop();
 }
 console.log(`${results.passed} passed, ${results.failed} failed`);
 process.exit(exitCode);
