@@ -8,7 +8,7 @@
 //   node tools/containers.mjs --image <app>   builds that app's image only (the Nx `container` target)
 //
 // Uses podman (no Docker engine is needed): installs it when missing, and makes the
-// `node:20-bookworm-slim` base image locally when no registry can provide it (see
+// `node:24-bookworm-slim` base image locally when no registry can provide it (see
 // docs/operations.md, "Container images").
 import { spawnSync } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
@@ -39,7 +39,7 @@ const { values } = parseArgs({
   },
 });
 
-const baseImage = 'docker.io/library/node:20-bookworm-slim';
+const baseImage = 'docker.io/library/node:24-bookworm-slim';
 const imageName = (app) => `localhost/payments/${app}:dev`;
 const containerName = (app) => `payments-smoke-${app}`;
 // Ports of their own, so a platform started with `npm start` can run beside the smoke.
@@ -99,14 +99,14 @@ function debianMirror() {
 }
 
 /**
- * The FROM image, made here when no registry can provide it: Debian bookworm (minbase) with this
- * machine's Node.js 20 and npm where the official image keeps them, its `node` user (uid 1000),
- * and this machine's certificate authorities.
+ * The FROM image, made here when no registry can provide it: Debian bookworm (minbase) with the
+ * Node.js this command runs on (.nvmrc's) and this machine's npm where the official image keeps
+ * them, its `node` user (uid 1000), and this machine's certificate authorities.
  */
 function ensureBaseImage() {
   if (podman(['image', 'exists', baseImage]).status === 0) return;
-  if (!process.version.startsWith('v20.'))
-    throw new Error(`the base image carries this machine's Node.js, which must be 20.x (found ${process.version})`);
+  if (!process.version.startsWith('v24.'))
+    throw new Error(`the base image carries the Node.js this runs on, which must be 24.x (found ${process.version})`);
   const npm = [join(dirname(process.execPath), '../lib/node_modules/npm'), '/usr/lib/node_modules/npm'].find((path) =>
     existsSync(join(path, 'package.json')),
   );

@@ -1,4 +1,7 @@
 // Shared by `npm start`, `npm test` and the CLI commands: each does its own setup.
+// First of all, every command runs on the Node.js version the platform supports.
+import './supported-node.mjs';
+
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
