@@ -30,6 +30,7 @@ import {
   run,
   stopKafka,
 } from './lib.mjs';
+import { pinnedNode } from './supported-node.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -207,19 +208,27 @@ async function eventually(probe, timeoutMs = 60_000) {
   }
 }
 
-/** Runs one of an image's command-line tools inside its running container, as an operator would. */
-function containerCli(app, script, args) {
-  const result = podman([
-    'exec',
-    containerName(app),
-    'node',
-    '-r',
-    './tools/runtime/register-paths.cjs',
-    `dist/apps/${app}/src/cli/${script}.js`,
-    ...args,
-  ]);
-  if (result.status !== 0) throw new Error(`${script} in ${app} failed: ${result.stderr}`);
+/** Runs an operator command inside an app's running container, as docs/deploy.md shows (kubectl exec … -- payments …). */
+function containerCli(app, command, args) {
+  const result = podman(['exec', containerName(app), 'payments', command, ...args]);
+  if (result.status !== 0) throw new Error(`${command} in ${app} failed: ${result.stderr}`);
   return result.stdout;
+}
+
+/** The operator commands each image must carry (docs/deploy.md, "Operator commands"). */
+const operatorCommands = {
+  'checkout-gateway': ['partner-create', 'partner-keys-roll'],
+  'outlet-service': ['pricing-set'],
+  'pos-ingest': ['terminal-register', 'terminal-audit', 'pos-send'],
+};
+
+/** `payments help` in a one-off container of the image lists every command it must carry. */
+function checkOperatorCommands(app) {
+  const help = podman(['run', '--rm', '--network', 'none', imageName(app), 'help']).stdout;
+  const missing = ['migrate', 'topics-apply', 'dlq-replay', ...(operatorCommands[app] ?? [])].filter(
+    (command) => !help.split(/\s+/).includes(command),
+  );
+  check(`${app}: carries its operator commands`, missing.length === 0, `missing ${missing.join(', ')} in: ${help}`);
 }
 
 /** A webhook receiver on the host that records every request. */
@@ -281,6 +290,10 @@ function inspectImage(app) {
     leftovers.slice(0, 10).join(', '),
   );
   check(`${app}: carries its own app and no other`, carried.length === 1 && carried[0] === app, carried.join(', '));
+  checkOperatorCommands(app);
+  const node = podman(['run', '--rm', '--network', 'none', '--entrypoint', 'node', imageName(app), '--version']);
+  const major = pinnedNode.split('.')[0];
+  check(`${app}: runs on Node.js ${major}`, node.stdout.trim().startsWith(`v${major}.`), node.stdout.trim());
   return Number(podman(['image', 'inspect', '--format', '{{.Size}}', imageName(app)]).stdout.trim());
 }
 
@@ -296,6 +309,8 @@ async function smoke(receiver) {
     ]),
   );
   check('partner created inside the gateway container', typeof partner.apiKey === 'string');
+  const migrated = containerCli('outlet-service', 'migrate', []);
+  check('migrate run inside the outlet-service container', /outlet-service: up to date/.test(migrated), migrated);
   const headers = {
     'x-api-key': partner.apiKey,
     'x-api-secret': partner.apiSecret,

@@ -22,12 +22,7 @@ describe('docker-compose.yml', () => {
 
   it('applies the declared topics once before any app starts: the apps create none', () => {
     const topics = services.topics as { command: string[]; depends_on: Record<string, { condition: string }> };
-    expect(topics.command).toEqual([
-      'node',
-      '-r',
-      './tools/runtime/register-paths.cjs',
-      'tools/runtime/topics-apply.cjs',
-    ]);
+    expect(topics.command).toEqual(['topics-apply']);
     expect(topics.depends_on.kafka).toEqual({ condition: 'service_healthy' });
     for (const app of ['card-processor', 'checkout-gateway', 'outlet-service', 'pos-ingest', 'webhook-dispatcher'])
       expect([app, services[app].depends_on?.topics]).toEqual([app, { condition: 'service_completed_successfully' }]);

@@ -96,7 +96,8 @@ export function appDockerfileProblems(): string[] {
   const user = text.match(/^USER (\S+)/m)?.[1];
   if (!user || user === 'root' || user === '0') problems.push(`${appDockerfile} must run as a non-root USER`);
   if (!/^HEALTHCHECK .*/m.test(text)) problems.push(`${appDockerfile} needs a HEALTHCHECK`);
-  if (!text.includes('dist/apps/$APP/src/main.js'))
-    problems.push(`${appDockerfile} does not start the app named by APP`);
+  const entrypoint = readFileSync(resolve(repoRoot, 'tools/runtime/payments.sh'), 'utf8');
+  if (!/^ENTRYPOINT \["payments"\]$/m.test(text) || !entrypoint.includes('run "dist/apps/$APP/src/main.js"'))
+    problems.push(`${appDockerfile} does not start the app named by APP through its entry point, payments`);
   return problems;
 }
