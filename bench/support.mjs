@@ -58,9 +58,15 @@ export function benchOptions(defaults, { profiles = false, cluster = false } = {
   return parsed;
 }
 
+/** The local cluster's folder and client listeners, where cluster.sh puts them (KAFKA_CLUSTER_DIR, KAFKA_CLUSTER_PORT). */
+const clusterDir = process.env.KAFKA_CLUSTER_DIR ?? join(root, '.data/kafka-cluster');
+const clusterBrokers = () =>
+  spawnSync('bash', ['deploy/kafka/cluster.sh', 'brokers'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+
 /** Whether the local cluster's first node is listening. */
 function clusterUp() {
-  return spawnSync('bash', ['-c', 'exec 3<>/dev/tcp/127.0.0.1/19092'], { stdio: 'ignore' }).status === 0;
+  const [host, port] = clusterBrokers().split(',')[0].split(':');
+  return spawnSync('bash', ['-c', `exec 3<>/dev/tcp/${host}/${port}`], { stdio: 'ignore' }).status === 0;
 }
 
 /**
@@ -71,11 +77,10 @@ function clusterSettings() {
   const users = process.env.KAFKA_USERS ?? 'admin:admin-secret';
   const [username, password] = users.split(',')[0].split(':');
   run('bash', ['deploy/kafka/cluster.sh', 'start'], { env: { ...process.env, KAFKA_USERS: users }, quiet: true });
-  const brokers = spawnSync('bash', ['deploy/kafka/cluster.sh', 'brokers'], { cwd: root, encoding: 'utf8' });
   return {
-    KAFKA_BROKERS: brokers.stdout.trim(),
+    KAFKA_BROKERS: clusterBrokers(),
     KAFKA_TLS: 'true',
-    KAFKA_TLS_CA_FILE: join(root, '.data/kafka-cluster/tls/ca.pem'),
+    KAFKA_TLS_CA_FILE: join(clusterDir, 'tls/ca.pem'),
     KAFKA_SASL_MECHANISM: 'scram-sha-512',
     KAFKA_SASL_USERNAME: username,
     KAFKA_SASL_PASSWORD: password,
@@ -106,7 +111,7 @@ export async function prepare(database, { cluster = false } = {}) {
   await recreateDatabase(database);
   const kafkaEnv = cluster ? clusterSettings() : { KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' };
   onCluster = cluster;
-  if (cluster) measuredBrokers = join(root, '.data/kafka-cluster/');
+  if (cluster) measuredBrokers = `${clusterDir}/`;
   else if (!process.env.KAFKA_BROKERS) measuredBrokers = join(root, '.data/kafka/');
   benchEnvironment = { ...process.env, ...kafkaEnv };
   applyTopics(benchEnvironment);
