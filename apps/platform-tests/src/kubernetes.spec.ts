@@ -373,7 +373,7 @@ describe('the Strimzi resources in deploy/strimzi', () => {
     const committed = readFileSync(join(repoRoot, 'deploy/strimzi/kafka-users.yaml'), 'utf8');
     expect(committed).toBe(strimziUsersYaml(allTopics));
     const users = parseAllDocuments(committed).map((document) => document.toJS() as KubeObject);
-    expect(users.map((user) => user.metadata.name)).toEqual([...apps, 'payments-topics']);
+    expect(users.map((user) => user.metadata.name)).toEqual([...apps, 'payments-topics', 'payments-dlq-replay']);
     // The apps' pods mount the Secret Strimzi makes for their user (the secured-kafka component).
     const secrets = renderOverlay('production')
       .filter((object) => object.kind === 'Deployment')

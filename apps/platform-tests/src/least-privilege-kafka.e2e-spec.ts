@@ -1,5 +1,11 @@
 import { isKafkaApp, OutletResponse, TransactionPage } from '@payments/contracts';
-import { kafkaAclsOf, kafkajsAcls } from '@payments/platform-kafka';
+import {
+  dlqReplayOperator,
+  dlqReplayOperatorAcls,
+  kafkaAclsOf,
+  kafkajsAcls,
+  replayDeadLetters,
+} from '@payments/platform-kafka';
 import { eventually, PrivateBroker } from '@payments/testing';
 import { Partitioners } from 'kafkajs';
 
@@ -19,7 +25,11 @@ jest.setTimeout(300_000);
 /** Each app signs in to a secured broker as its own principal, granted only its declared topics. */
 describe('every flow with each app as its own Kafka principal, on a secured broker', () => {
   const passwords = Object.fromEntries(allApps.map((app) => [app, `${app}-secret`]));
-  const broker = new PrivateBroker(19540, 19541, { admin: 'admin-secret', ...passwords });
+  const broker = new PrivateBroker(19540, 19541, {
+    admin: 'admin-secret',
+    ...passwords,
+    [dlqReplayOperator]: 'replay-secret',
+  });
   const receiver = new RecordingReceiver();
   let partner: PartnerCredentials;
 
@@ -30,6 +40,7 @@ describe('every flow with each app as its own Kafka principal, on a secured brok
     await admin.connect();
     try {
       for (const app of allApps.filter(isKafkaApp)) await admin.createAcls({ acl: kafkajsAcls(app, kafkaAclsOf(app)) });
+      await admin.createAcls({ acl: kafkajsAcls(dlqReplayOperator, dlqReplayOperatorAcls()) });
     } finally {
       await admin.disconnect();
     }
@@ -102,5 +113,26 @@ describe('every flow with each app as its own Kafka principal, on a secured brok
     } finally {
       await producer.disconnect();
     }
+  });
+
+  it('lets the replay operator send back what an app parked, which no app may do', async () => {
+    // Parked as card-processor parks what it cannot apply.
+    const parker = broker
+      .client('park-as-card-processor', 'card-processor')
+      .producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    await parker.connect();
+    await parker.send({
+      topic: 'pos.transactions.v1.dlq',
+      acks: -1,
+      messages: [{ key: 'parked', value: 'not json', headers: { 'dlq-reason': 'not JSON' } }],
+    });
+    await parker.disconnect();
+
+    await expect(
+      replayDeadLetters(broker.client('replay-as-an-app', 'card-processor'), 'pos.transactions.v1'),
+    ).rejects.toThrow(/Not authorized/);
+    expect(
+      await replayDeadLetters(broker.client('replay-as-operator', dlqReplayOperator), 'pos.transactions.v1'),
+    ).toBeGreaterThan(0);
   });
 });

@@ -38,6 +38,10 @@ export async function replayDeadLetters(kafka: Kafka, topic: string): Promise<nu
   try {
     await consumer.subscribe({ topic: parked, fromBeginning: true });
     await new Promise<void>((done, failed) => {
+      // A consumer that stops for good (refused the group or the topic) would leave replay waiting.
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        if (!payload.restart) failed(payload.error);
+      });
       consumer
         .run({
           autoCommit: false,

@@ -1,6 +1,6 @@
 import { allTopics, Topics, topicUsage } from '@payments/contracts';
 
-import { kafkaAclsOf, topicsOperatorAcls } from './kafka-acls';
+import { dlqReplayOperatorAcls, kafkaAclsOf, topicsOperatorAcls } from './kafka-acls';
 
 describe('kafkaAclsOf', () => {
   it("grants an app reading what it consumes, parking on those topics' dead letters, writing what it produces, and its own groups", () => {
@@ -34,5 +34,21 @@ describe('kafkaAclsOf', () => {
     const grants = topicsOperatorAcls(allTopics);
     expect(grants.map((grant) => grant.name)).toEqual(allTopics.map((topic) => topic.name));
     expect(new Set(grants.map((grant) => grant.pattern))).toEqual(new Set(['literal']));
+  });
+
+  it('lets the replay operator read parked messages and write them back, for the consumed topics only', () => {
+    const consumed = [...new Set(Object.values(topicUsage).flatMap((usage) => usage.consumes))].map(
+      (key) => Topics[key].name,
+    );
+    const grants = dlqReplayOperatorAcls();
+    const named = (resource: string, operations: string[]) =>
+      grants
+        .filter((grant) => grant.resource === resource && grant.operations.join() === operations.join())
+        .map((grant) => grant.name)
+        .sort();
+    expect(named('topic', ['Read', 'Describe'])).toEqual(consumed.map((name) => `${name}.dlq`).sort());
+    expect(named('topic', ['Write', 'Describe'])).toEqual([...consumed].sort());
+    expect(named('group', ['Read', 'Describe'])).toEqual(consumed.map((name) => `dlq-replay.${name}`).sort());
+    expect(grants).toHaveLength(consumed.length * 3);
   });
 });

@@ -60,6 +60,27 @@ export function kafkaAclsOf(app: KafkaApp): AclGrant[] {
   ]);
 }
 
+/** The Kafka user that replays parked messages (npm run dlq:replay): no app may, as apps only park. */
+export const dlqReplayOperator = 'payments-dlq-replay';
+
+/**
+ * The replay operator's rights, for every topic an app consumes: read what is parked on its
+ * dead-letter topic in the replay group `dlq-replay.<topic>`, and write it back to the topic.
+ */
+export function dlqReplayOperatorAcls(): AclGrant[] {
+  const consumed = [...new Set(Object.values(topicUsage).flatMap((usage) => (usage as TopicUsage).consumes))];
+  return merged([
+    ...consumed.map((key) => topic(deadLetterTopicOf(Topics[key]), ['Read', 'Describe'])),
+    ...consumed.map((key) => topic(Topics[key], ['Write', 'Describe'])),
+    ...consumed.map((key): AclGrant => ({
+      resource: 'group',
+      name: `dlq-replay.${Topics[key].name}`,
+      pattern: 'literal',
+      operations: ['Read', 'Describe'],
+    })),
+  ]);
+}
+
 /** The topics operator's rights: create the declared topics, grow them and set their configuration. */
 export function topicsOperatorAcls(topics: readonly TopicSpec[]): AclGrant[] {
   return topics.map((spec) => topic(spec, ['Create', 'Describe', 'Alter', 'AlterConfigs', 'DescribeConfigs']));
@@ -109,11 +130,12 @@ function strimziUser(name: string, grants: AclGrant[]): object {
   };
 }
 
-/** deploy/strimzi/kafka-users.yaml as `npm run topics:manifests` writes it: every app's user and the topics operator's. */
+/** deploy/strimzi/kafka-users.yaml as `npm run topics:manifests` writes it: every app's user and the two operators'. */
 export function strimziUsersYaml(topics: readonly TopicSpec[]): string {
   const users = [
     ...(Object.keys(topicUsage) as KafkaApp[]).map((app) => strimziUser(app, kafkaAclsOf(app))),
     strimziUser(topicsOperator, topicsOperatorAcls(topics)),
+    strimziUser(dlqReplayOperator, dlqReplayOperatorAcls()),
   ];
   const header =
     '# Generated from libs/contracts (topics.ts, topic-usage.ts) by `npm run topics:manifests`: edit the declarations, not this file.\n';
