@@ -97,8 +97,10 @@ export function runCommand(name: string, main: () => Promise<void>): Promise<voi
 }
 
 /**
- * An operator command's own small connection to its app's database, migrated first (a command
- * may run before the app ever has), and closed once `work` is done.
+ * An operator command's own small connection to its app's database, closed once `work` is done.
+ * It migrates first when the app would (MIGRATE_ON_START: a command may run before the app ever
+ * has); where migrations are a release's Job, the command runs as the app's own role, which may
+ * not change the schema.
  */
 export async function withAppDatabase<E extends PlatformEnv, T>(
   envClass: new () => E,
@@ -107,7 +109,7 @@ export async function withAppDatabase<E extends PlatformEnv, T>(
 ): Promise<T> {
   const env = loadEnvOrExit(envClass);
   const options = postgresOptions(env.DATABASE_URL, 2, database);
-  await migrate(options);
+  if (env.MIGRATE_ON_START) await migrate(options, { appRole: env.DATABASE_APP_ROLE });
   const dataSource = await new DataSource(options).initialize();
   try {
     return await work(dataSource, env);
