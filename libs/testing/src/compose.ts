@@ -72,8 +72,8 @@ export function composeServiceProblems<E extends PlatformEnv>(name: string, envC
     problems.push(...error.problems.map((problem) => `environment: ${problem}`));
   }
   problems.push(...unreadOrMisplacedVariables(name, declared, environment));
-  if (!service.ports?.includes(`${defaults.PORT}:${defaults.PORT}`))
-    problems.push(`ports must publish ${defaults.PORT}:${defaults.PORT}`);
+  const published = `\${${name.toUpperCase().replaceAll('-', '_')}_HOST_PORT:-${defaults.PORT}}:${defaults.PORT}`;
+  if (!service.ports?.includes(published)) problems.push(`ports must publish ${published}`);
   for (const dependency of ['postgres', 'kafka']) {
     if (service.depends_on?.[dependency]?.condition !== 'service_healthy')
       problems.push(`must wait for ${dependency} to be healthy`);
@@ -84,7 +84,6 @@ export function composeServiceProblems<E extends PlatformEnv>(name: string, envC
     return [...problems, `build must use ${appDockerfile} from the root with the build argument APP: ${name}`];
   }
   return [...problems, ...appDockerfileProblems()];
-  return problems;
 }
 
 /** What is wrong with the apps' Dockerfile: empty when all is well. */
