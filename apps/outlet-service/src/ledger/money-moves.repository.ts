@@ -37,6 +37,34 @@ export interface MoneyMove<T> {
   feeWallets?: { revenue: string | null; commission: string | null };
 }
 
+/** The move as outlets.move_money reads it (ledger/move-money.sql.ts): one object, each field named. */
+function namedMove<T>(move: MoneyMove<T>): object {
+  return {
+    business: move.businessId,
+    namespace: move.key.namespace,
+    reference: move.key.reference,
+    kind: move.kind,
+    requestHash: requestHash(move.kind, move.request),
+    source: move.source,
+    destination: move.destination,
+    amount: move.amount.toString(),
+    walletTypes: move.walletTypes,
+    entryId: move.entryId,
+    entryKind: move.entryKind ?? move.kind,
+    entryReference: move.entryReference,
+    narration: move.narration,
+    at: move.at,
+    result: move.result,
+    outbox: move.event,
+    outcome: move.outcome ?? null,
+    fee: (move.charge?.fee ?? 0n).toString(),
+    commission: (move.charge?.commission ?? 0n).toString(),
+    revenueWallet: move.feeWallets?.revenue ?? null,
+    commissionWallet: move.feeWallets?.commission ?? null,
+    deadline: requesterDeadline(),
+  };
+}
+
 /** move_money found the checkout already ended: the payment must be booked another way. */
 export class CheckoutAlreadyDecided extends Error {
   constructor(checkoutReference: string) {
@@ -60,31 +88,8 @@ export class MoneyMovesRepository {
       const [{ result }] = await preparedQuery<{ result: T }>(
         this.dataSource,
         'outlets.move_money',
-        `SELECT outlets.move_money($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22) AS result`,
-        [
-          move.businessId,
-          move.key.namespace,
-          move.key.reference,
-          move.kind,
-          requestHash(move.kind, move.request),
-          move.source,
-          move.destination,
-          move.amount.toString(),
-          move.walletTypes,
-          move.entryId,
-          move.entryKind ?? move.kind,
-          move.entryReference,
-          move.narration,
-          move.at,
-          JSON.stringify(move.result),
-          move.event && JSON.stringify(move.event),
-          move.outcome ? JSON.stringify(move.outcome) : null,
-          (move.charge?.fee ?? 0n).toString(),
-          (move.charge?.commission ?? 0n).toString(),
-          move.feeWallets?.revenue ?? null,
-          move.feeWallets?.commission ?? null,
-          requesterDeadline(),
-        ],
+        'SELECT outlets.move_money($1) AS result',
+        [JSON.stringify(namedMove(move))],
       );
       if (move.event) outboxCommitted(this.dataSource);
       return result;

@@ -1,22 +1,37 @@
 /**
  * outlets.move_money as it is in force: the one statement that claims a money command, decides
  * a checkout it pays, locks the wallets, checks the balance, writes the balanced entry and the
- * outbox event, and stores the answer. Migrations that change it load this text; the ledger's
- * integration suite compares it with the function in the database.
+ * outbox event, and stores the answer. It takes the move as one JSON object, named as
+ * MoneyMove names it (money-moves.repository.ts).
+ *
+ * A migration loads this text and records its digest (migration 043 is the latest); a unit test
+ * fails when the text changes without one, and the ledger's integration suite compares it with
+ * the function in a migrated database.
  */
-export const moveMoneyFunction = `CREATE OR REPLACE FUNCTION "outlets"."move_money"(
-  p_business text, p_namespace text, p_reference text, p_kind text, p_request_hash text,
-  p_source text, p_destination text, p_amount bigint, p_wallet_types text[],
-  p_entry_id text, p_entry_kind text, p_entry_reference text, p_narration text, p_at timestamptz,
-  p_result json, p_outbox json, p_outcome json,
-  p_fee bigint, p_commission bigint, p_revenue text, p_commission_wallet text, p_deadline timestamptz
-) RETURNS json LANGUAGE plpgsql AS $$
+export const moveMoneyFunction = `CREATE OR REPLACE FUNCTION "outlets"."move_money"(p_move json) RETURNS json LANGUAGE plpgsql AS $$
 DECLARE
+  p_business text; p_namespace text; p_reference text; p_kind text; p_request_hash text;
+  p_source text; p_destination text; p_amount bigint; p_wallet_types text[];
+  p_entry_id text; p_entry_kind text; p_entry_reference text; p_narration text; p_at timestamptz;
+  p_result json; p_outbox json; p_outcome json;
+  p_fee bigint; p_commission bigint; p_revenue text; p_commission_wallet text; p_deadline timestamptz;
   earlier record;
   wallet "outlets"."wallets"%ROWTYPE;
   source "outlets"."wallets"%ROWTYPE;
   destination "outlets"."wallets"%ROWTYPE;
 BEGIN
+  -- The move, named as MoneyMove names it (money-moves.repository.ts), read in one parse of it;
+  -- result, outbox and outcome keep their text as the caller wrote it.
+  SELECT m."business", m."namespace", m."reference", m."kind", m."requestHash", m."source", m."destination", m."amount", m."walletTypes",
+         m."entryId", m."entryKind", m."entryReference", m."narration", m."at", m."result", m."outbox", m."outcome",
+         coalesce(m."fee", 0), coalesce(m."commission", 0), m."revenueWallet", m."commissionWallet", m."deadline"
+    INTO p_business, p_namespace, p_reference, p_kind, p_request_hash, p_source, p_destination, p_amount, p_wallet_types,
+         p_entry_id, p_entry_kind, p_entry_reference, p_narration, p_at, p_result, p_outbox, p_outcome,
+         p_fee, p_commission, p_revenue, p_commission_wallet, p_deadline
+    FROM json_to_record(p_move) AS m("business" text, "namespace" text, "reference" text, "kind" text, "requestHash" text,
+         "source" text, "destination" text, "amount" bigint, "walletTypes" text[], "entryId" text, "entryKind" text,
+         "entryReference" text, "narration" text, "at" timestamptz, "result" json, "outbox" json, "outcome" json,
+         "fee" bigint, "commission" bigint, "revenueWallet" text, "commissionWallet" text, "deadline" timestamptz);
   -- The claim first: a concurrent twin waits on this key, then answers as the first did.
   INSERT INTO "outlets"."money_commands" ("business_id", "namespace", "reference", "kind", "request_hash", "result")
     VALUES (p_business, p_namespace, p_reference, p_kind, p_request_hash, p_result) ON CONFLICT DO NOTHING;

@@ -11,6 +11,7 @@ import { MoneyCommandDeadline1763769600036 } from './1763769600036-money-command
 import { OutletsAnnounced1763769600040 } from './1763769600040-outlets-announced';
 import { OutcomeCharges1763769600041 } from './1763769600041-outcome-charges';
 import { RefundsListed1763769600042 } from './1763769600042-refunds-listed';
+import { MoveMoneyNamed1763769600043 } from './1763769600043-move-money-named';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   OutletsAnnounced1763769600040,
   OutcomeCharges1763769600041,
   RefundsListed1763769600042,
+  MoveMoneyNamed1763769600043,
 ];
