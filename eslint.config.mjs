@@ -50,6 +50,19 @@ export default tseslint.config(
     },
   },
   {
+    // Habits that catch async money bugs: a promise nobody awaits loses its failure, one passed
+    // where a callback returns nothing runs unawaited, and a switch over a union that misses a
+    // member (a new status, a new event) falls through silently. Type-aware: it reads the types.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
     // Tests, and only tests, may use the factories and helpers of libs/testing.
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'apps/*/src/testing/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries({ tests: true })] },
@@ -70,4 +83,10 @@ export default tseslint.config(
   },
   // Last: formatting is Prettier's alone.
   prettier,
+  {
+    // After Prettier's config, which turns curly off: a body on its own line has braces, so a
+    // second statement added to it cannot escape the condition. (Prettier never removes them.)
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    rules: { curly: ['error', 'multi-line'] },
+  },
 );

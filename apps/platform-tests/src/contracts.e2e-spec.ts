@@ -45,9 +45,11 @@ async function recordFromNow(
   await admin.connect();
   /** Where this run begins, per `topic:partition`. */
   const starts = new Map<string, bigint>();
-  for (const topic of contractTopics)
-    for (const { partition, offset } of await admin.fetchTopicOffsets(topic))
+  for (const topic of contractTopics) {
+    for (const { partition, offset } of await admin.fetchTopicOffsets(topic)) {
       starts.set(`${topic}:${partition}`, BigInt(offset));
+    }
+  }
   const recorded: Recorded[] = [];
   /** The next offset to read, per `topic:partition`. */
   const reached = new Map<string, bigint>();
@@ -68,9 +70,11 @@ async function recordFromNow(
   /** Waits until every partition has been read up to where it ends now. */
   const drain = async () => {
     const ends = new Map<string, bigint>();
-    for (const topic of contractTopics)
-      for (const { partition, offset } of await admin.fetchTopicOffsets(topic))
+    for (const topic of contractTopics) {
+      for (const { partition, offset } of await admin.fetchTopicOffsets(topic)) {
         ends.set(`${topic}:${partition}`, BigInt(offset));
+      }
+    }
     await eventually(
       () =>
         [...ends].every(([key, end]) => end <= (starts.get(key) ?? 0n) || (reached.get(key) ?? 0n) >= end)

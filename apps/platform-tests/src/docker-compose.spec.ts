@@ -24,8 +24,9 @@ describe('docker-compose.yml', () => {
     const topics = services.topics as { command: string[]; depends_on: Record<string, { condition: string }> };
     expect(topics.command).toEqual(['topics-apply']);
     expect(topics.depends_on.kafka).toEqual({ condition: 'service_healthy' });
-    for (const app of ['card-processor', 'checkout-gateway', 'outlet-service', 'pos-ingest', 'webhook-dispatcher'])
+    for (const app of ['card-processor', 'checkout-gateway', 'outlet-service', 'pos-ingest', 'webhook-dispatcher']) {
       expect([app, services[app].depends_on?.topics]).toEqual([app, { condition: 'service_completed_successfully' }]);
+    }
   });
 
   it('runs Kafka in KRaft mode from the official image, without auto-created topics', () => {

@@ -132,10 +132,12 @@ function problemWith(answer: Answer): string | null {
   } catch {
     return `answered ${answer.status} with JSON that does not parse`;
   }
-  if (typeof body.status !== 'boolean' || typeof body.message !== 'string')
+  if (typeof body.status !== 'boolean' || typeof body.message !== 'string') {
     return `answered ${answer.status} without an envelope: ${answer.text.slice(0, 200)}`;
-  if (answer.status >= 400 && (body.status !== false || body.statusCode !== answer.status))
+  }
+  if (answer.status >= 400 && (body.status !== false || body.statusCode !== answer.status)) {
     return `error envelope disagrees with the status line: ${answer.text.slice(0, 200)}`;
+  }
   return null;
 }
 

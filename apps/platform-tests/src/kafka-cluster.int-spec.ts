@@ -37,11 +37,12 @@ describe('the platform topics on a three-broker cluster', () => {
       () => admin.fetchTopicMetadata({ topics: allTopics.map((topic) => topic.name) }).catch(() => undefined),
       30_000,
     );
-    for (const topic of topics)
+    for (const topic of topics) {
       expect([topic.name, new Set(topic.partitions.map((partition) => partition.replicas.length))]).toEqual([
         topic.name,
         new Set([3]),
       ]);
+    }
     const { resources } = await eventually(() =>
       admin
         .describeConfigs({

@@ -50,8 +50,9 @@ describe('kafkajs 2.2.4 against the local broker', () => {
     const collector = await new KafkaCollector(brokers, topic.name).start();
     try {
       const deadline = Date.now() + 30_000;
-      while (collector.messages.length < 30 && Date.now() < deadline)
+      while (collector.messages.length < 30 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       expect(collector.eventIds().size).toBe(30);
       expect(collector.messages.find((message) => message.headers.n === '7')?.key).toBe('k2');
     } finally {

@@ -236,8 +236,9 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
       (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('checkout-gateway-config'),
     );
     const page = new URL(gatewayConfig!.data!.CHECKOUT_URL);
-    if (overlay === 'production')
+    if (overlay === 'production') {
       expect(servedBy(`${page.pathname}/session/CHK-1`, page.hostname)).toEqual(['checkout-gateway']);
+    }
   });
 
   it('lets every app reach the Kafka brokers and the PostgreSQL its settings name, on their ports', () => {
@@ -343,13 +344,15 @@ describe.each(overlays)('the %s overlay applied again at the next release', (ove
       if (!earlier) return [];
       const spec = (of: KubeObject) => of.spec as { template?: unknown; selector?: unknown };
       // A Job's template is immutable, and so is a Deployment's selector.
-      if (object.kind === 'Job' && JSON.stringify(spec(object).template) !== JSON.stringify(spec(earlier).template))
+      if (object.kind === 'Job' && JSON.stringify(spec(object).template) !== JSON.stringify(spec(earlier).template)) {
         return [`${key(object)}: its pod template`];
+      }
       if (
         object.kind === 'Deployment' &&
         JSON.stringify(spec(object).selector) !== JSON.stringify(spec(earlier).selector)
-      )
+      ) {
         return [`${key(object)}: its selector`];
+      }
       return [];
     });
     expect(refused).toEqual([]);
@@ -390,10 +393,11 @@ describe('the Strimzi resources in deploy/strimzi', () => {
     expect(committed).toBe(strimziTopicsYaml(allTopics));
     const resources = parseAllDocuments(committed).map((document) => document.toJS() as KubeObject);
     expect(resources.map((resource) => resource.metadata.name)).toEqual(allTopics.map((topic) => topic.name));
-    for (const resource of resources)
+    for (const resource of resources) {
       expect(resource.spec).toMatchObject({
         replicas: 3,
         config: expect.objectContaining({ 'min.insync.replicas': '2' }),
       });
+    }
   });
 });

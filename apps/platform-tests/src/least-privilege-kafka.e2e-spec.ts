@@ -93,8 +93,9 @@ describe('every flow with each app as its own Kafka principal, on a secured brok
       60_000,
     );
     // Each app read its consumer lag and dead-letter depth with its own rights.
-    for (const app of apps)
+    for (const app of apps) {
       expect([app.name, app.output()]).not.toEqual([app.name, expect.stringContaining('could not read consumer lag')]);
+    }
   });
 
   it("refuses an app's principal the topics it does not use", async () => {
@@ -106,10 +107,11 @@ describe('every flow with each app as its own Kafka principal, on a secured brok
       await expect(
         producer.send({ topic: 'pos.transactions.v1', messages: [{ key: 'probe', value: 'not json' }] }),
       ).resolves.toHaveLength(1);
-      for (const topic of ['card.commands.v1', 'partner.events.v1', 'card.charges.v1'])
+      for (const topic of ['card.commands.v1', 'partner.events.v1', 'card.charges.v1']) {
         await expect(producer.send({ topic, messages: [{ value: 'forged' }] })).rejects.toThrow(
           'Not authorized to access topics',
         );
+      }
     } finally {
       await producer.disconnect();
     }

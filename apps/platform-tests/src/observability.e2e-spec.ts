@@ -85,8 +85,9 @@ describe('alerts and dashboard', () => {
       'webhook_oldest_due_delivery_age_seconds',
       'http_request_duration_seconds_count',
       'http_request_duration_seconds_bucket',
-    ])
+    ]) {
       expect(named).toContain(metric);
+    }
     const operations = readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8');
     for (const rule of rules) {
       expect(rule.annotations.runbook_url).toBe(`docs/operations.md#${rule.alert.toLowerCase()}`);
@@ -100,15 +101,17 @@ describe('alerts and dashboard', () => {
       'process_cpu_seconds_total',
       'process_resident_memory_bytes',
       'nodejs_eventloop_lag_p99_seconds',
-    ])
+    ]) {
       expect(charted).toContain(metric);
+    }
     expect(dashboard.panels.some((panel) => panel.targets.some((target) => /\bup\b/.test(target.expr)))).toBe(true);
   });
 
   it('fires when an app is no longer scraped, for each app by the name its pods are scraped under', () => {
     const notScraped = rules.filter((rule) => rule.alert === 'AppNotScraped');
     expect(notScraped.map((rule) => rule.labels.app).sort()).toEqual([...allApps].sort());
-    for (const rule of notScraped)
+    for (const rule of notScraped) {
       expect(rule.expr).toBe(`absent(up{namespace="payments", app_kubernetes_io_name="${rule.labels.app}"} == 1)`);
+    }
   });
 });

@@ -136,12 +136,13 @@ function generatedCollection(): Collection {
   ) as Collection;
   for (const { request } of requestsOf(collection)) {
     if (request!.url.path.join('/') === 'pos') request!.url.host = ['{{posBaseUrl}}'];
-    else
+    else {
       request!.header = [
         ...(request!.header ?? []),
         { key: 'x-api-key', value: '{{apiKey}}' },
         { key: 'x-api-secret', value: '{{apiSecret}}' },
       ];
+    }
   }
   collection.variable = [
     { key: 'baseUrl', value: 'http://127.0.0.1:3000' },
@@ -181,10 +182,11 @@ function undocumentedFields(value: unknown, schema: Schema, schemas: Record<stri
     const each = alternatives.map((alternative) => undocumentedFields(value, alternative, schemas, at));
     return each.find((fields) => fields.length === 0) ?? each[0];
   }
-  if (Array.isArray(value))
+  if (Array.isArray(value)) {
     return schema.items
       ? value.flatMap((item, index) => undocumentedFields(item, schema.items!, schemas, `${at}.${index}`))
       : [];
+  }
   if (typeof value !== 'object' || value === null) return [];
   const properties: Record<string, Schema> = Object.assign(
     {},
@@ -236,11 +238,12 @@ describe('the partner API contract as files', () => {
 
   it('describes every webhook with its schema and an example', () => {
     expect(Object.keys(document.webhooks ?? {}).sort()).toEqual(Object.values(PartnerEvents).sort());
-    for (const [event, { post }] of Object.entries(document.webhooks ?? {}))
+    for (const [event, { post }] of Object.entries(document.webhooks ?? {})) {
       expect([event, post.requestBody.content['application/json'].example]).toEqual([
         event,
         expect.objectContaining({ event }),
       ]);
+    }
   });
 
   it('documents only partner routes, and POST /pos on pos-ingest', () => {
@@ -352,11 +355,12 @@ describe('the partner API contract as files', () => {
       params: { path: { reference: paid } },
       body: { cardNumber: '5060990000000000019', expiryDate: '12/30', cvv: '123' },
     });
-    for (const amount of ['1000', '2000'])
+    for (const amount of ['1000', '2000']) {
       await api.POST('/refunds', {
         params: { header: { 'Idempotency-Key': `typed-refund-${amount}-${Date.now()}` } },
         body: { transactionReference: paid, amount },
       });
+    }
     const refundFilters = {
       status: 'PENDING',
       transactionReference: paid,
@@ -401,8 +405,9 @@ describe('the partner API contract as files', () => {
       ['OutletPageResponse', outlets.data!.data],
       ['DeliveryPageResponse', deliveries.data!.data],
     ];
-    for (const [name, data] of answers)
+    for (const [name, data] of answers) {
       expect([name, undocumentedFields(data, { $ref: name }, schemas)]).toEqual([name, []]);
+    }
   });
 
   it('drives the API through the typed client', async () => {

@@ -425,8 +425,9 @@ describe('what partners expect of a collections API', () => {
     // 9999999999999999999: a position past PostgreSQL's bigint.
     expect(await refused('/transactions?cursor=OTk5OTk5OTk5OTk5OTk5OTk5OQ')).toEqual(invalid);
     // ISO 8601 forms a validator reads and JavaScript does not: week dates, compact and ordinal dates.
-    for (const date of ['2026-W47', '2026-W47-5', '19700101', '2026-331'])
+    for (const date of ['2026-W47', '2026-W47-5', '19700101', '2026-331']) {
       expect(await refused(`/transactions?from=${date}`)).toEqual(invalid);
+    }
     expect(await refused('/transactions/export?from=19700101&to=20991231')).toEqual(invalid);
     expect(await refused('/transactions?from=20300101&to=20200101')).toEqual(invalid);
     expect(await refused('/transactions?from=2030-01-01&to=2020-01-01')).toEqual(invalid);

@@ -227,7 +227,8 @@ describe('traces across the services', () => {
   it('exports no card number, card security code or API secret', () => {
     const exported = otlp.exports.join('\n');
     expect(exported.length).toBeGreaterThan(0);
-    for (const secret of [approvedPosCard, '5060990000000000019', partner.apiSecret, partner.apiKey])
+    for (const secret of [approvedPosCard, '5060990000000000019', partner.apiSecret, partner.apiKey]) {
       expect(exported).not.toContain(secret);
+    }
   });
 });

@@ -28,8 +28,9 @@ export function unreadOrMisplacedVariables(name: string, declared: Set<string>, 
     .filter((key) => !declared.has(key) && key !== 'NODE_OPTIONS')
     .map((key) => `environment: ${key} is not read by the app`);
   const nodeOptions = appNodeOptions()[name];
-  if (environment.NODE_OPTIONS !== nodeOptions)
+  if (environment.NODE_OPTIONS !== nodeOptions) {
     problems.push(`environment: NODE_OPTIONS must be ${nodeOptions ?? 'unset'}, as deploy/node-options.json says`);
+  }
   return problems;
 }
 
@@ -64,8 +65,9 @@ export function composeServiceProblems<E extends PlatformEnv>(name: string, envC
   try {
     const env = loadEnv(envClass, environment);
     if (env.PORT !== defaults.PORT) problems.push(`PORT is ${env.PORT}, the app's port is ${defaults.PORT}`);
-    if (!env.KAFKA_BROKERS.split(',').every((broker) => services[broker.split(':')[0]]))
+    if (!env.KAFKA_BROKERS.split(',').every((broker) => services[broker.split(':')[0]])) {
       problems.push('KAFKA_BROKERS names no compose service');
+    }
     if (!services[new URL(env.DATABASE_URL).hostname]) problems.push('DATABASE_URL names no compose service');
   } catch (error) {
     if (!(error instanceof InvalidEnvironmentError)) throw error;
@@ -75,8 +77,9 @@ export function composeServiceProblems<E extends PlatformEnv>(name: string, envC
   const published = `\${${name.toUpperCase().replaceAll('-', '_')}_HOST_PORT:-${defaults.PORT}}:${defaults.PORT}`;
   if (!service.ports?.includes(published)) problems.push(`ports must publish ${published}`);
   for (const dependency of ['postgres', 'kafka']) {
-    if (service.depends_on?.[dependency]?.condition !== 'service_healthy')
+    if (service.depends_on?.[dependency]?.condition !== 'service_healthy') {
       problems.push(`must wait for ${dependency} to be healthy`);
+    }
   }
 
   const build = service.build;
@@ -96,7 +99,8 @@ export function appDockerfileProblems(): string[] {
   if (!user || user === 'root' || user === '0') problems.push(`${appDockerfile} must run as a non-root USER`);
   if (!/^HEALTHCHECK .*/m.test(text)) problems.push(`${appDockerfile} needs a HEALTHCHECK`);
   const entrypoint = readFileSync(resolve(repoRoot, 'tools/runtime/payments.sh'), 'utf8');
-  if (!/^ENTRYPOINT \["payments"\]$/m.test(text) || !entrypoint.includes('run "dist/apps/$APP/src/main.js"'))
+  if (!/^ENTRYPOINT \["payments"\]$/m.test(text) || !entrypoint.includes('run "dist/apps/$APP/src/main.js"')) {
     problems.push(`${appDockerfile} does not start the app named by APP through its entry point, payments`);
+  }
   return problems;
 }

@@ -172,8 +172,9 @@ export function deploymentProblems<E extends PlatformEnv>(
     const port = container.ports?.find((each) => each.name === 'http')?.containerPort;
     if (port !== env.PORT) problems.push(`the http port is ${port}, the app listens on ${env.PORT}`);
     const drainSeconds = env.SHUTDOWN_TIMEOUT_MS / 1000 + (container.lifecycle?.preStop?.sleep?.seconds ?? 0);
-    if ((pod.terminationGracePeriodSeconds ?? 30) <= drainSeconds)
+    if ((pod.terminationGracePeriodSeconds ?? 30) <= drainSeconds) {
       problems.push(`terminationGracePeriodSeconds must exceed the preStop pause and the drain (${drainSeconds} s)`);
+    }
   } catch (error) {
     if (!(error instanceof InvalidEnvironmentError)) throw error;
     problems.push(...error.problems.map((problem) => `environment: ${problem}`));
@@ -187,8 +188,9 @@ export function deploymentProblems<E extends PlatformEnv>(
   const expected = { liveness: '/health/live', readiness: '/health/ready', startup: '/health/live' };
   for (const [probe, path] of Object.entries(expected)) {
     const httpGet = probes[probe as keyof typeof probes];
-    if (httpGet?.path !== path || httpGet.port !== 'http')
+    if (httpGet?.path !== path || httpGet.port !== 'http') {
       problems.push(`${probe} probe must GET ${path} on port http`);
+    }
   }
   return problems.map((problem) => `${overlay}: ${problem}`);
 }

@@ -74,8 +74,9 @@ export class PrivatePostgres {
 
   async destroy(): Promise<void> {
     await this.stop();
-    for (const path of [this.dataDir, this.caFile, `${this.caFile}.key`, `${this.dataDir}-ca.srl`])
+    for (const path of [this.dataDir, this.caFile, `${this.caFile}.key`, `${this.dataDir}-ca.srl`]) {
       rmSync(path, { recursive: true, force: true });
+    }
   }
 
   /** A CA, the server's certificate for 127.0.0.1 and localhost, and TCP over TLS only. */

@@ -54,8 +54,9 @@ export class CardChargesService {
   }): Promise<CardChargeState> {
     const card = JSON.parse(this.sealer.open(command.sealedCard, command.checkoutReference)) as CardPaymentRequest;
     const fingerprint = createHmac('sha256', this.fingerprintKey).update(card.cardNumber).digest('hex');
-    if (command.expiresAt && Date.parse(command.expiresAt) <= Date.now())
+    if (command.expiresAt && Date.parse(command.expiresAt) <= Date.now()) {
       throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${command.checkoutReference} has expired`);
+    }
     const decision = this.issuer.authorise({ pan: card.cardNumber, cardExpiryDate: card.expiryDate }, command.mode);
     let steps = this.issuer.verificationSteps(card.cardNumber, command.mode);
     let attemptsLeft = maxAttempts;
@@ -155,13 +156,14 @@ export class CardChargesService {
 
   private async wrongAnswer(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
     const attemptsLeft = charge.attempts_left - 1;
-    if (attemptsLeft <= 0)
+    if (attemptsLeft <= 0) {
       return this.finish(
         em,
         { ...charge, attempts_left: 0 },
         'FAILED',
         `Too many wrong ${charge.steps[0].toUpperCase()} attempts`,
       );
+    }
     return this.charges.save(em, { ...charge, attempts_left: attemptsLeft });
   }
 

@@ -56,8 +56,9 @@ export class PosTransactionsConsumer {
       },
     });
     // A redelivered message was decided already, and queues nothing.
-    if (await this.authorisations.decideOnce(transaction, { approved: decision.approved, declineReason }, outcome))
+    if (await this.authorisations.decideOnce(transaction, { approved: decision.approved, declineReason }, outcome)) {
       outboxCommitted(this.dataSource);
+    }
   }
 
   private openCard(transaction: PosTransactionAcceptedV1Payload): CardForAuthorisation {

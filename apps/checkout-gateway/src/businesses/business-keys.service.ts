@@ -50,8 +50,9 @@ export class BusinessKeysService {
       const current = await this.keys.inUse(em, business.id);
       if (!current) throw new Error(`business ${business.id} has no key pair in use`);
       // A pair in its grace period may have leaked: it cannot mint the next one.
-      if (request.callingApiKey !== undefined && hashSecret(request.callingApiKey) !== current.apiKeyHash)
+      if (request.callingApiKey !== undefined && hashSecret(request.callingApiKey) !== current.apiKeyHash) {
         throw apiError('KEY_EXPIRING', 'Only the key pair in use can roll the keys; this one was rolled already');
+      }
       await this.keys.expireRolled(em, business.id);
       const expiresAt = await this.keys.startGrace(em, business.id, current.apiKeyHash, request.gracePeriodHours);
       await this.keys.insert(em, issued.row);

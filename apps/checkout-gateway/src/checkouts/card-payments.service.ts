@@ -104,8 +104,9 @@ export class CardPaymentsService {
         })
         .catch((error: unknown) => {
           // The card is captured and its event will book it: until the ledger answers, the outcome is not known.
-          if (error instanceof DomainError && (error.code === 'INVALID_TENANT' || error.status === 503))
+          if (error instanceof DomainError && (error.code === 'INVALID_TENANT' || error.status === 503)) {
             throw recording();
+          }
           throw error;
         });
       await this.checkouts.applyOutcome(result.outcome, checkout);

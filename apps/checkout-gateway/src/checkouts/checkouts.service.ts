@@ -64,12 +64,13 @@ export class CheckoutsService {
     request: CreateCheckoutRequest,
     idempotencyKey?: string,
   ): Promise<CreateCheckoutResponse> {
-    if (request.callBackUrl)
+    if (request.callBackUrl) {
       await assertWebhookUrlAllowed(request.callBackUrl, {
         live: mode === 'live',
         allowPrivate: this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE,
         check: 'literal',
       });
+    }
     if (!idempotencyKey) return this.insert(businessId, request);
     const hash = requestHash('create_checkout', request);
     return this.dataSource.transaction(async (em) => {
@@ -114,8 +115,9 @@ export class CheckoutsService {
       const state = checkout.transactionStatus === 'PROCESSING' ? 'expired' : checkout.transactionStatus.toLowerCase();
       throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} is ${state} and cannot be paid`);
     }
-    if (!checkout.paymentMethod.includes(method))
+    if (!checkout.paymentMethod.includes(method)) {
       throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} does not accept ${method}`);
+    }
     return checkout;
   }
 
@@ -212,10 +214,11 @@ export class CheckoutsService {
 /** checkout.success or checkout.failed, with the common eventData fields; also to the callback URL. */
 function outcomeEvent(outcome: CheckoutOutcome, checkout: CheckoutResponse, at: Date): NewEvent<PartnerEventV1Payload> {
   // Figures made up here would tell the partner a fee the ledger did not take.
-  if (outcome.status === 'SUCCESS' && !outcome.charge)
+  if (outcome.status === 'SUCCESS' && !outcome.charge) {
     throw new Error(
       `checkout ${outcome.checkoutReference} was paid, but its outcome lacks the charge the ledger booked`,
     );
+  }
   return {
     topic: Topics.partnerEvents,
     type: PartnerEventV1,

@@ -62,4 +62,4 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-runCommand('partner:create', main);
+void runCommand('partner:create', main);

@@ -25,8 +25,9 @@ async function main(): Promise<void> {
   const businessId = values.business.trim();
   const graceText = values['grace-hours'];
   const gracePeriodHours = Number(graceText);
-  if (!/^\d+$/.test(graceText) || gracePeriodHours > maxKeyGraceHours)
+  if (!/^\d+$/.test(graceText) || gracePeriodHours > maxKeyGraceHours) {
     return fail(`--grace-hours must be a whole number from 0 to ${maxKeyGraceHours}`);
+  }
 
   await withGatewayServices(async ({ businesses, keys }) => {
     const business = await businesses.find(businessId);
@@ -46,4 +47,4 @@ function describe(rolled: RolledKeysResponse): string {
   ].join('\n');
 }
 
-runCommand('partner:keys:roll', main);
+void runCommand('partner:keys:roll', main);

@@ -27,8 +27,9 @@ export abstract class ServiceClient<
     try {
       reply = await this.client.request<Results[Sent['type']]>(this.requests, command, this.timeoutMs);
     } catch (error) {
-      if (!(error instanceof CommandTimeoutError))
+      if (!(error instanceof CommandTimeoutError)) {
         this.logger.error({ err: error, command: command.type }, 'request failed');
+      }
       throw new DomainError(this.unavailableCode, this.unavailableMessage, 503);
     }
     if (!reply.ok) throw new DomainError(reply.error.code, reply.error.message, reply.error.status);

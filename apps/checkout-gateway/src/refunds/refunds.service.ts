@@ -15,17 +15,19 @@ export class RefundsService {
   ) {}
 
   async create(business: Business, request: CreateRefundRequest, idempotencyKey?: string): Promise<RefundResponse> {
-    if (!idempotencyKey)
+    if (!idempotencyKey) {
       throw new ValidationFailedError([
         { field: 'Idempotency-Key', messages: ['Idempotency-Key is required: a retry must never refund twice'] },
       ]);
+    }
     // The gateway knows checkouts the ledger never saw: one not paid says so rather than "not found".
     const checkout = await this.checkouts.find(business.id, request.transactionReference);
-    if (checkout && checkout.status !== 'SUCCESS')
+    if (checkout && checkout.status !== 'SUCCESS') {
       throw apiError(
         'REFUND_NOT_ALLOWED',
         `Checkout ${checkout.reference} has not been paid (${checkout.status}): there is nothing to refund`,
       );
+    }
     return this.outletService.send({ type: 'createRefund', businessId: business.id, request, idempotencyKey });
   }
 
@@ -33,8 +35,9 @@ export class RefundsService {
   list(business: Business, { cursor, limit, ...filters }: ListRefundsQuery): Promise<RefundPage> {
     const before = cursor === undefined ? undefined : refundCursor.decode(cursor);
     if (before === null) throw apiError('VALIDATION_FAILED', 'cursor must be a nextCursor this API returned');
-    if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to))
+    if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to)) {
       throw apiError('VALIDATION_FAILED', 'from must be before to');
+    }
     return this.outletService.send({
       type: 'listRefunds',
       businessId: business.id,

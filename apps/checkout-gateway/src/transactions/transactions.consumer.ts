@@ -32,10 +32,11 @@ export class TransactionsConsumer {
     });
     const rounds = distinctRounds(recorded);
     if (rounds.length === 1) return this.transactions.record(this.dataSource.manager, rounds[0]);
-    if (rounds.length > 1)
+    if (rounds.length > 1) {
       await this.dataSource.transaction(async (em) => {
         for (const round of rounds) await this.transactions.record(em, round);
       });
+    }
   }
 }
 
@@ -63,8 +64,9 @@ export function transactionKind(event: string, productType: string): string {
 
 function transactionOf(envelope: EventEnvelope<PartnerEventV1Payload>): RecordedTransaction | null {
   const data = envelope.payload?.eventData as Partial<TransactionEventData> | undefined;
-  if (!envelope.businessId || !data?.transactionReference || data.amount === undefined || !data.transactionType)
+  if (!envelope.businessId || !data?.transactionReference || data.amount === undefined || !data.transactionType) {
     return null;
+  }
   const details = (data.details ?? {}) as { outletId?: unknown };
   const productType = data.productType ?? 'unknown';
   return {

@@ -46,16 +46,18 @@ export class TransactionsService {
   export(businessId: string, query: TransactionsExportQuery): AsyncIterable<TransactionResponse> {
     checkRange(query);
     const days = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000;
-    if (days > maxExportDays)
+    if (days > maxExportDays) {
       throw apiError('VALIDATION_FAILED', `An export covers at most ${maxExportDays} days: narrow from and to`);
+    }
     return this.transactions.oldestFirst(businessId, query);
   }
 }
 
 /** `from` and `to` arrive as canonical instants (see IsInstant), which Date.parse reads exactly. */
 function checkRange(filters: TransactionFilters): void {
-  if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to))
+  if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to)) {
     throw apiError('VALIDATION_FAILED', 'from must be before to');
+  }
 }
 
 function encodeCursor(position: bigint): string {
@@ -64,7 +66,8 @@ function encodeCursor(position: bigint): string {
 
 function decodeCursor(cursor: string): bigint {
   const text = Buffer.from(cursor, 'base64url').toString();
-  if (!/^[1-9]\d{0,18}$/.test(text) || BigInt(text) > maxPosition)
+  if (!/^[1-9]\d{0,18}$/.test(text) || BigInt(text) > maxPosition) {
     throw apiError('VALIDATION_FAILED', 'cursor must be a nextCursor this API returned');
+  }
   return BigInt(text);
 }

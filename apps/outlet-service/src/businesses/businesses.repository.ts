@@ -38,8 +38,9 @@ export class BusinessesRepository {
   /** The tenant, or INVALID_TENANT: the business exists for the gateway but has no agent assignment here. */
   async require(em: EntityManager, businessId: string): Promise<Business> {
     const tenant = await this.find(em, businessId);
-    if (!tenant)
+    if (!tenant) {
       throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
+    }
     return tenant;
   }
 

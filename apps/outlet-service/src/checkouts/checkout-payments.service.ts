@@ -115,10 +115,12 @@ export class CheckoutPaymentsService {
       'checkout_transfer',
       { accountNumber, amount: request.amount },
       async () => {
-        if (request.amount !== account.amount)
+        if (request.amount !== account.amount) {
           throw apiError('INVALID_TRANSFER', `Account ${accountNumber} accepts exactly ${account.amount} kobo`);
-        if (account.expires_at <= new Date())
+        }
+        if (account.expires_at <= new Date()) {
           throw apiError('INVALID_TRANSFER', `Account ${accountNumber} has expired`);
+        }
         const { outcome, decided } = await this.outcomes.decide(em, {
           businessId: account.business_id,
           checkoutReference: account.checkout_reference,
@@ -232,11 +234,12 @@ export class CheckoutPaymentsService {
           paymentId,
           comment: 'Paid by QR wallet',
         });
-        if (!decided)
+        if (!decided) {
           throw apiError(
             'CHECKOUT_NOT_PAYABLE',
             `Checkout ${checkoutReference} has already ${outcome.status === 'SUCCESS' ? 'been paid' : 'ended'}`,
           );
+        }
         return { outcome: (await this.book(em, outcome, amount)).outcome, accepted: true };
       });
     });

@@ -30,11 +30,13 @@ const commandLine = {
 async function main(): Promise<void> {
   const values = commandOptions(commandLine);
   const businessId = values.business?.trim() || null;
-  if ((businessId === null) === !values.default)
+  if ((businessId === null) === !values.default) {
     return fail(`give either --business or --default\n${usageOf(commandLine)}`);
+  }
   const product = values.product as Product;
-  if (!products.includes(product))
+  if (!products.includes(product)) {
     return fail(`--product must be one of ${products.join(', ')}\n${usageOf(commandLine)}`);
+  }
   const parsed = {
     percentBps: optional(values.percent, basisPoints, '--percent must be a percentage from 0 to 100, like 1.5'),
     capKobo: optional(values.cap, (text) => (text === 'none' ? null : kobo(text)), '--cap must be kobo or none'),
@@ -48,8 +50,9 @@ async function main(): Promise<void> {
   await withAppDatabase(Env, database, async (dataSource) => {
     const plans = new PricePlansRepository();
     const em = dataSource.manager;
-    if (businessId && !(await new BusinessesRepository().find(em, businessId)))
+    if (businessId && !(await new BusinessesRepository().find(em, businessId))) {
       return fail(`business ${businessId} is not known to outlet-service`);
+    }
     const current = await plans.current(em, businessId ?? '', product);
     const plan = { ...current, ...defined(parsed as Partial<PricePlan>) };
     if (plan.capKobo !== null && plan.capKobo < plan.floorKobo) return fail('--cap must not be below --floor');
@@ -96,4 +99,4 @@ function defined<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-runCommand('pricing:set', main);
+void runCommand('pricing:set', main);

@@ -94,8 +94,9 @@ export class MoneyMovesRepository {
       if (move.event) outboxCommitted(this.dataSource);
       return result;
     } catch (error) {
-      if (move.outcome && refusalOf(error, 'CHECKOUT_DECIDED'))
+      if (move.outcome && refusalOf(error, 'CHECKOUT_DECIDED')) {
         throw new CheckoutAlreadyDecided(move.outcome.checkoutReference);
+      }
       const refusal = refusalOf(error);
       if (refusal) throw apiError(refusal.code, refusal.message);
       throw error;

@@ -49,16 +49,19 @@ export class RefundsService {
         // The wallet's lock also queues concurrent refunds of the payment: each counts the ones before it.
         const wallet = (await this.wallets.lock(em, businessId, [payment.walletId])).get(payment.walletId)!;
         const remaining = payment.amount - (await this.refunds.refundedAmount(em, businessId, transactionReference));
-        if (remaining <= 0n)
+        if (remaining <= 0n) {
           throw apiError('REFUND_NOT_ALLOWED', `Transaction ${transactionReference} has already been fully refunded`);
+        }
         const amount = request.amount === undefined ? remaining : BigInt(request.amount);
-        if (amount > remaining)
+        if (amount > remaining) {
           throw apiError(
             'REFUND_NOT_ALLOWED',
             `At most ${remaining} kobo of transaction ${transactionReference} can still be refunded`,
           );
-        if (availableBalance(wallet) < amount)
+        }
+        if (availableBalance(wallet) < amount) {
           throw apiError('INSUFFICIENT_FUNDS', `Wallet ${wallet.id} has insufficient available balance for the refund`);
+        }
         await this.wallets.changeHeld(em, wallet.id, amount);
         const refund = await this.refunds.addRequested(em, {
           businessId,

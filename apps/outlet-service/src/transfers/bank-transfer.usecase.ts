@@ -35,15 +35,18 @@ export class BankTransferUseCase {
       if (!claim.first) return claim.result;
 
       const source = (await this.wallets.lock(em, businessId, [request.sourceWalletId])).get(request.sourceWalletId)!;
-      if (source.type !== 'deposit')
+      if (source.type !== 'deposit') {
         throw apiError('INVALID_TRANSFER', 'Bank transfers are paid from a deposit wallet');
+      }
       const amount = BigInt(request.amount);
-      if (availableBalance(source) < amount)
+      if (availableBalance(source) < amount) {
         throw apiError('INSUFFICIENT_FUNDS', `Wallet ${source.id} has insufficient available balance`);
+      }
       // Priced now, by the plan in force when the partner asked; posted when the rail settles.
       const charge = await this.pricing.charge(em, businessId, 'payout', amount);
-      if (charge.fee >= amount)
+      if (charge.fee >= amount) {
         throw apiError('INVALID_TRANSFER', `amount must be more than the payout fee of ${charge.fee} kobo`);
+      }
 
       const createdAt = await this.payouts.insert(em, businessId, {
         walletId: source.id,

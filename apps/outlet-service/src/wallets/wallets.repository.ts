@@ -75,8 +75,9 @@ export class WalletsRepository {
       systemWalletKinds,
     ])) as { id: string; type: SystemWalletKind }[];
     const ids = Object.fromEntries(rows.map((row) => [row.type, row.id])) as Record<SystemWalletKind, string>;
-    if (systemWalletKinds.some((kind) => !ids[kind]))
+    if (systemWalletKinds.some((kind) => !ids[kind])) {
       throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
+    }
     this.systemWallets.set(businessId, ids);
     return ids;
   }
@@ -153,8 +154,9 @@ export class WalletsRepository {
       businessId,
       type,
     ]);
-    if (!row)
+    if (!row) {
       throw apiError('INVALID_TENANT', 'This business has no agent assignment; contact support to complete onboarding');
+    }
     return toWallet(row);
   }
 

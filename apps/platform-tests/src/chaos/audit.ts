@@ -89,13 +89,15 @@ export async function audit(
   )) {
     const found = await count(promise.kind, promise.businessId, promise.reference);
     const expected = promise.kind === 'refused_transfer' ? 0 : 1;
-    if (found !== expected)
+    if (found !== expected) {
       violations['every 200 has exactly one outcome'].push(`${promise.kind} ${promise.reference}: ${found} found`);
+    }
   }
   for (const attempt of input.attempted) {
     const found = await count(attempt.kind, attempt.businessId, attempt.reference);
-    if (found > 1)
+    if (found > 1) {
       violations['no money command took effect twice'].push(`${attempt.kind} ${attempt.reference}: ${found}`);
+    }
   }
 
   for (const promise of input.promised.filter((item) => item.kind === 'pos')) {
@@ -107,10 +109,11 @@ export async function audit(
       "SELECT count(*)::int AS n FROM outlets.journal_entries WHERE kind = 'pos' AND reference = $1",
       [promise.reference],
     );
-    if (authorised.n !== 1 || booked.n !== authorised.approved)
+    if (authorised.n !== 1 || booked.n !== authorised.approved) {
       violations['every accepted POS submission processed exactly once'].push(
         `${promise.reference}: ${authorised.n} authorisations, ${booked.n} bookings`,
       );
+    }
   }
 
   const paidByAnswer = new Set(
@@ -148,8 +151,9 @@ export async function audit(
     }
   }
   const receivedIds = new Map<string, Received[]>();
-  for (const delivery of input.received)
+  for (const delivery of input.received) {
     receivedIds.set(delivery.eventId, [...(receivedIds.get(delivery.eventId) ?? []), delivery]);
+  }
   for (const [eventId, businessId] of events) {
     if (!input.deliveringTo.includes(businessId) || receivedIds.has(eventId)) continue;
     // Where its delivery stands, so a failed run says whether it was given up, still due or never routed.
@@ -164,11 +168,13 @@ export async function audit(
     );
   }
   for (const [eventId, deliveries] of receivedIds) {
-    if (new Set(deliveries.map((delivery) => delivery.body)).size > 1)
+    if (new Set(deliveries.map((delivery) => delivery.body)).size > 1) {
       violations['duplicate deliveries carry the same event'].push(eventId);
+    }
     for (const delivery of deliveries) {
-      if (events.get(eventId) !== delivery.businessId)
+      if (events.get(eventId) !== delivery.businessId) {
         violations['nothing reached another business'].push(`${eventId} at ${delivery.businessId}'s endpoint`);
+      }
     }
   }
 
@@ -177,10 +183,11 @@ export async function audit(
     // A request in flight when a fault struck is inside its window, however early it started.
     const windows = input.faults.filter((fault) => attempt.at <= fault.to && attempt.answeredAt >= fault.from);
     const described = `${attempt.operation}: ${attempt.status} at ${new Date(attempt.at).toISOString()}`;
-    if (attempt.status !== 503 || windows.length === 0)
+    if (attempt.status !== 503 || windows.length === 0) {
       violations['no 5xx but 503, and 503 only inside a fault window'].push(described);
-    else if (windows.every((fault) => fault.unnoticed))
+    } else if (windows.every((fault) => fault.unnoticed)) {
       violations['no 503 inside the window of a fault callers must not notice'].push(described);
+    }
   }
 
   const output = platform.output();

@@ -193,8 +193,9 @@ export class ChaosPlatform {
     await admin.connect();
     try {
       await applyTopics(admin, allTopics);
-      for (const app of platformApps.filter(isKafkaApp))
+      for (const app of platformApps.filter(isKafkaApp)) {
         await admin.createAcls({ acl: kafkajsAcls(app, kafkaAclsOf(app)) });
+      }
     } finally {
       await admin.disconnect();
     }

@@ -280,11 +280,12 @@ describe(title, () => {
           [...faults].reverse().find((other) => other.from <= attempt.answeredAt) === fault,
       );
     const byStatus = new Map<string, number>();
-    for (const attempt of load.attempts)
+    for (const attempt of load.attempts) {
       byStatus.set(
         String(attempt.status ?? 'no answer'),
         (byStatus.get(String(attempt.status ?? 'no answer')) ?? 0) + 1,
       );
+    }
     const outcomes = new Map<string, number>();
     for (const promise of load.promised) outcomes.set(promise.kind, (outcomes.get(promise.kind) ?? 0) + 1);
     const lines = [
@@ -308,8 +309,9 @@ describe(title, () => {
       '',
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
-    if (platform.crashes.length > 0)
+    if (platform.crashes.length > 0) {
       writeFileSync(join(repoRoot, '.data/chaos-exits.log'), platform.crashOutput.join('\n\n'));
+    }
     // A violation is diagnosed from what the apps logged around it.
     if (Object.values(violations).some((found) => found.length > 0)) {
       writeFileSync(join(repoRoot, '.data/chaos-apps.log'), platform.output());

@@ -20,8 +20,9 @@ export class ClusterFaults {
   /** The broker that leads the most partitions, killed with SIGKILL and started again `downMs` later. */
   async killBusiestLeader(downMs: number): Promise<number> {
     const leaders = new Map<number, number>();
-    for (const partition of await this.partitions())
+    for (const partition of await this.partitions()) {
       leaders.set(partition.leader, (leaders.get(partition.leader) ?? 0) + 1);
+    }
     const [busiest] = [...leaders].sort(([, a], [, b]) => b - a)[0];
     await this.cluster.stopNode(busiest, { abruptly: true });
     await new Promise((resolve) => setTimeout(resolve, downMs));

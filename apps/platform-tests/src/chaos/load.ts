@@ -146,8 +146,9 @@ export class Load {
       `/sandbox/virtual-accounts/${wallet.accountNumber}/credit`,
       { amount: '50000', sessionId },
     );
-    if (answer?.status === 200)
+    if (answer?.status === 200) {
       this.promised.push({ kind: 'funding', businessId: partner.businessId, reference: sessionId });
+    }
   }
 
   private async transfer(partner: Partner): Promise<void> {
@@ -161,10 +162,12 @@ export class Load {
     };
     this.attempted.push({ kind: 'internal_transfer', businessId: partner.businessId, reference });
     const answer = await this.gateway('internal transfer', partner, 'POST', '/transfer/internal', body);
-    if (answer?.status === 200)
+    if (answer?.status === 200) {
       this.promised.push({ kind: 'internal_transfer', businessId: partner.businessId, reference });
-    if (answer?.status === 422 && answer.body.data?.code === 'INSUFFICIENT_FUNDS')
+    }
+    if (answer?.status === 422 && answer.body.data?.code === 'INSUFFICIENT_FUNDS') {
       this.promised.push({ kind: 'refused_transfer', businessId: partner.businessId, reference });
+    }
   }
 
   private async payout(partner: Partner): Promise<void> {
@@ -211,8 +214,9 @@ export class Load {
         stepAnswers[next],
       );
     }
-    if (answer?.status === 200 && answer.body.data?.transactionStatus === 'SUCCESS')
+    if (answer?.status === 200 && answer.body.data?.transactionStatus === 'SUCCESS') {
       this.promised.push({ kind: 'checkout_paid', businessId: partner.businessId, reference });
+    }
   }
 
   private async transferCheckout(partner: Partner): Promise<void> {
@@ -246,12 +250,13 @@ export class Load {
     const payload = samplePosPayload({ amount: String(randomInt(1_000, 100_000)) });
     const body = { serialNumber: partner.serial, data: encryptPosPayload(payload, partner.posEncryptionKey) };
     const answer = await this.call('POS submission', 'pos-ingest', 'POST', '/pos', body, {});
-    if (answer?.status === 200)
+    if (answer?.status === 200) {
       this.promised.push({
         kind: 'pos',
         businessId: partner.businessId,
         reference: answer.body.data?.reference as string,
       });
+    }
   }
 
   private gateway(

@@ -171,10 +171,12 @@ function plausibleValue(schema: Schema, components: Record<string, Schema>, dept
 function plausibleString(schema: Schema): fc.Arbitrary<string> {
   if (schema.pattern?.includes('[1-9][0-9]')) return fc.integer({ min: 1, max: 10_000_000 }).map(String);
   if (schema.format === 'email') return fc.constantFrom('customer@example.com', 'ada.obi+test@mail.example.ng');
-  if (schema.format === 'date' || schema.format === 'date-time')
+  if (schema.format === 'date' || schema.format === 'date-time') {
     return fc.constantFrom('2026-01-31', '2026-01-31T10:00:00Z', '2026-W05', '20260131', '2026-031');
-  if (schema.format === 'uri' || schema.format === 'url')
+  }
+  if (schema.format === 'uri' || schema.format === 'url') {
     return fc.constantFrom('https://example.com/hook', 'http://127.0.0.1:1/');
+  }
   return fc.string({ maxLength: Math.min(schema.maxLength ?? 40, 40) });
 }
 

@@ -102,8 +102,9 @@ describe('the hosted checkout page in a real browser: paying by card through eve
 
     // The card method is chosen first; from the top of the page, Tab reaches its fields.
     const focused = () => h.page.evaluate(() => document.activeElement?.id ?? '');
-    for (let presses = 0; presses < 10 && (await focused()) !== 'card-number'; presses += 1)
+    for (let presses = 0; presses < 10 && (await focused()) !== 'card-number'; presses += 1) {
       await h.page.keyboard.press('Tab');
+    }
     expect(await focused()).toBe('card-number');
     const outline = await h.page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     expect(outline).not.toBe('none');

@@ -42,4 +42,4 @@ async function main(): Promise<void> {
   if (!response.ok) process.exitCode = 1;
 }
 
-runCommand('pos:send', main);
+void runCommand('pos:send', main);

@@ -26,9 +26,10 @@ async function main(): Promise<void> {
     const terminals = await new TerminalsRepository(dataSource).withUnknownOutlets(values.business ?? null);
     if (values.json) return void process.stdout.write(`${JSON.stringify(terminals)}\n`);
     if (terminals.length === 0) return void process.stdout.write('No terminal is registered to an unknown outlet\n');
-    for (const { serialNumber, businessId, outletId } of terminals)
+    for (const { serialNumber, businessId, outletId } of terminals) {
       process.stdout.write(`terminal ${serialNumber} of business ${businessId}: outlet ${outletId} is unknown\n`);
+    }
   });
 }
 
-runCommand('terminal:audit', main);
+void runCommand('terminal:audit', main);

@@ -37,8 +37,9 @@ async function main(): Promise<void> {
         `outlet ${outlet} is not an outlet of business ${businessId} known to pos-ingest: check its id (GET /outlets), or try again once pos-ingest has received it`,
       );
     }
-    if (!(await terminals.register(businessId, serialNumber, terminal.outletId)))
+    if (!(await terminals.register(businessId, serialNumber, terminal.outletId))) {
       return fail(`terminal ${serialNumber} belongs to another business`);
+    }
     process.stdout.write(
       values.json
         ? `${JSON.stringify(terminal)}\n`
@@ -47,4 +48,4 @@ async function main(): Promise<void> {
   });
 }
 
-runCommand('terminal:register', main);
+void runCommand('terminal:register', main);

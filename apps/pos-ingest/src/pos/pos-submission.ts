@@ -7,10 +7,11 @@ import { validateSync } from 'class-validator';
 export function posSubmission(received: unknown): PosSubmissionRequest {
   const body = typeof received === 'object' && received !== null && !Array.isArray(received) ? received : {};
   const refused = refusedInput(body, '');
-  if (refused !== null)
+  if (refused !== null) {
     throw new ValidationFailedError([
       { field: refused.field || 'body', messages: [`${refused.field || 'body'} ${refused.reason}`] },
     ]);
+  }
   // Terminals send valid bodies almost always: accept one that plainly meets the DTO's rules
   // without class-validator's cost, and let it judge (and word the errors of) everything else.
   const { serialNumber, data } = body as Record<string, unknown>;

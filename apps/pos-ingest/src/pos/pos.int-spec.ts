@@ -38,8 +38,9 @@ describe('POST /pos', () => {
       topic.messages.find((candidate) => candidate.value.includes(data.reference)),
     );
     expect(message.key).toBe(terminal.serialNumber);
-    for (const secret of [approvedCard, submitted.track2Data, submitted.iccData])
+    for (const secret of [approvedCard, submitted.track2Data, submitted.iccData]) {
       expect(message.value).not.toContain(secret);
+    }
     const event = JSON.parse(message.value);
     expect(event.payload).toMatchObject({
       reference: data.reference,
@@ -109,8 +110,9 @@ describe('POST /pos', () => {
     const connect = jest.spyOn(pool, 'connect');
     const query = jest.spyOn(pool, 'query');
     try {
-      for (let i = 0; i < 20; i += 1)
+      for (let i = 0; i < 20; i += 1) {
         expect((await fixture.submit(terminal.serialNumber, encrypt(payload(), terminal.posKey))).statusCode).toBe(200);
+      }
       expect(connect).not.toHaveBeenCalled();
       expect(query).not.toHaveBeenCalled();
       // The spies do see the app's queries: a terminal not yet cached is read through them.
@@ -405,7 +407,8 @@ describe('POST /pos with the broker down', () => {
 describe('the POS guide', () => {
   it('shows each encryption snippet exactly as tested', () => {
     const guide = readDocs('pos.md');
-    for (const file of ['encrypt.mjs', 'encrypt.py', 'encrypt.php'])
+    for (const file of ['encrypt.mjs', 'encrypt.py', 'encrypt.php']) {
       expect(guide).toContain(readDocs('pos', file).trim());
+    }
   });
 });

@@ -50,11 +50,12 @@ export class PosService {
 
   async submit(request: PosSubmissionRequest): Promise<PosSubmissionResponse> {
     const terminal = await this.terminals.find(request.serialNumber);
-    if (!terminal)
+    if (!terminal) {
       throw this.refused(
         'terminal_not_found',
         apiError('TERMINAL_NOT_FOUND', `Terminal ${request.serialNumber} is not registered`),
       );
+    }
     // No live card rail is connected: the terminal hears so now, not as a decline later.
     try {
       requireSandboxRail(terminal.mode, 'POS card payments');

@@ -50,7 +50,7 @@ export class PartnerEventsConsumer {
         // Onboarding travels on another topic and may land a moment later: park the event until
         // it does, rather than blocking the partition for every other business.
         if (!endpoint) early.push(common);
-        else
+        else {
           deliveries.push({
             ...common,
             target: 'business',
@@ -58,6 +58,7 @@ export class PartnerEventsConsumer {
             status: endpoint.url !== null && endpoint.status === 'active' ? 'pending' : 'held',
             traceContext,
           });
+        }
         if (callbackUrl) deliveries.push({ ...common, target: 'callback', url: callbackUrl, traceContext });
       }
       await this.deliveries.park(em, early);

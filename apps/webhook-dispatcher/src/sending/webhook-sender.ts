@@ -103,8 +103,9 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 
 function describe(error: unknown): string {
   if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'HeadersTimeoutError' || error.name === 'AbortError')
+    if (error.name === 'TimeoutError' || error.name === 'HeadersTimeoutError' || error.name === 'AbortError') {
       return 'timed out';
+    }
     const cause = (error as { cause?: Error }).cause;
     return cause?.message ?? error.message;
   }

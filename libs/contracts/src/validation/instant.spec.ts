@@ -25,8 +25,9 @@ describe('canonicalInstant', () => {
       '2026-331',
       '2025-02-30',
       '0000-01-01',
-    ])
+    ]) {
       expect([text, canonicalInstant(text)]).toEqual([text, null]);
+    }
     expect(canonicalInstant(20261127)).toBeNull();
   });
 });

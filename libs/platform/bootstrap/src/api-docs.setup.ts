@@ -74,9 +74,11 @@ export function setupApiDocs(app: NestFastifyApplication, options: ApiDocsOption
   };
   if (options.webhooks) Object.assign(document, { webhooks: webhookOperations(options.webhooks.catalog) });
   // A route documented without keys takes none (the hosted page, POS terminals): say so.
-  for (const item of Object.values(document.paths))
-    for (const operation of Object.values(item) as { security?: unknown[] }[])
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item) as { security?: unknown[] }[]) {
       if (typeof operation === 'object' && operation !== null && !Array.isArray(operation)) operation.security ??= [];
+    }
+  }
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
   return document;
 }

@@ -114,8 +114,9 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
 /** main.ts of every app: config, migrations, HTTP, and a graceful SIGTERM. */
 export async function bootstrapApp<E extends PlatformEnv>(spec: AppSpec<E>): Promise<NestFastifyApplication> {
   const env = loadEnvOrExit(spec.envClass);
-  if (env.MIGRATE_ON_START)
+  if (env.MIGRATE_ON_START) {
     await migrate(postgresOptions(env.DATABASE_URL, 2, spec.database), { appRole: env.DATABASE_APP_ROLE });
+  }
   const app = await createApp(spec, env);
   await app.listen({ port: env.PORT, host: env.HOST });
   stopGracefullyOnSignals(app, env);

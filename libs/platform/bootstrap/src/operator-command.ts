@@ -77,13 +77,16 @@ export function commandOptions<const Command extends CommandLine>(
   try {
     values = parseArgs({ args, options, strict: true }).values;
   } catch (error) {
-    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       throw new UsageError(`${(error as Error).message}\n${usageOf(command)}`);
+    }
     throw error;
   }
-  for (const [name, option] of Object.entries(command.options))
-    if (option.type === 'string' && option.required && !(values[name] as string | undefined)?.trim())
+  for (const [name, option] of Object.entries(command.options)) {
+    if (option.type === 'string' && option.required && !(values[name] as string | undefined)?.trim()) {
       throw new UsageError(`--${name} is required\n${usageOf(command)}`);
+    }
+  }
   return values as CommandValues<Command['options']>;
 }
 

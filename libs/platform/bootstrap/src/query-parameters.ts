@@ -16,7 +16,7 @@ type DtoClass = new (...args: never[]) => object;
  */
 function queryDtosByHandler(app: INestApplication): Map<string, DtoClass> {
   const found = new Map<string, DtoClass>();
-  for (const module of app.get(ModulesContainer).values())
+  for (const module of app.get(ModulesContainer).values()) {
     for (const { metatype } of module.controllers.values()) {
       if (typeof metatype !== 'function') continue;
       const prototype = metatype.prototype as Record<string, unknown>;
@@ -26,11 +26,14 @@ function queryDtosByHandler(app: INestApplication): Map<string, DtoClass> {
           { index: number; data?: unknown }
         >;
         const types = (Reflect.getMetadata('design:paramtypes', prototype, handler) ?? []) as DtoClass[];
-        for (const [key, arg] of Object.entries(args))
-          if (key.startsWith(`${RouteParamtypes.QUERY}:`) && arg.data === undefined && types[arg.index])
+        for (const [key, arg] of Object.entries(args)) {
+          if (key.startsWith(`${RouteParamtypes.QUERY}:`) && arg.data === undefined && types[arg.index]) {
             found.set(handler, types[arg.index]);
+          }
+        }
       }
     }
+  }
   return found;
 }
 
@@ -44,7 +47,7 @@ export function documentQueryParameters(
   schemas: Record<string, SchemaObject>,
 ): void {
   const dtos = queryDtosByHandler(app);
-  for (const item of Object.values(document.paths))
+  for (const item of Object.values(document.paths)) {
     for (const operation of [item.get, item.post, item.put, item.patch, item.delete]) {
       const dto = operation?.operationId ? dtos.get(operation.operationId) : undefined;
       const schema = dto ? schemas[dto.name] : undefined;
@@ -65,4 +68,5 @@ export function documentQueryParameters(
         });
       operation.parameters = [...(operation.parameters ?? []), ...parameters];
     }
+  }
 }

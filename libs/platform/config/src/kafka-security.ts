@@ -47,18 +47,22 @@ export function kafkaSecurityProblems(env: KafkaSecuritySettings): string[] {
   }
   for (const secret of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'] as const) {
     const [inline, file] = [env[secret], env[`${secret}_FILE`]];
-    if (inline !== undefined && file !== undefined)
+    if (inline !== undefined && file !== undefined) {
       problems.push(`${secret}_FILE: is set as well as ${secret}; give one of them`);
+    }
     if (file !== undefined && !readable(file)) problems.push(`${secret}_FILE: names no readable file`);
-    if (env.KAFKA_SASL_MECHANISM === undefined && (inline !== undefined || file !== undefined))
+    if (env.KAFKA_SASL_MECHANISM === undefined && (inline !== undefined || file !== undefined)) {
       problems.push(`KAFKA_SASL_MECHANISM: must be set when ${inline !== undefined ? secret : `${secret}_FILE`} is`);
-    if (env.KAFKA_SASL_MECHANISM !== undefined && inline === undefined && file === undefined)
+    }
+    if (env.KAFKA_SASL_MECHANISM !== undefined && inline === undefined && file === undefined) {
       problems.push(`${secret}: is required (or ${secret}_FILE) when KAFKA_SASL_MECHANISM is set`);
+    }
   }
   // PLAIN sends the password as it is: only inside TLS in production.
-  if (env.KAFKA_SASL_MECHANISM === 'plain' && !env.KAFKA_TLS && env.NODE_ENV === 'production')
+  if (env.KAFKA_SASL_MECHANISM === 'plain' && !env.KAFKA_TLS && env.NODE_ENV === 'production') {
     problems.push(
       'KAFKA_TLS: must be true with KAFKA_SASL_MECHANISM=plain in production (it sends the password as it is)',
     );
+  }
   return problems;
 }

@@ -41,8 +41,9 @@ export function openPosPayload(
   const padded = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
   const padLength = padded[padded.length - 1];
   if (padLength < 1 || padLength > blockSize) return { failure: 'bad_padding' };
-  for (let i = padded.length - padLength; i < padded.length; i += 1)
+  for (let i = padded.length - padLength; i < padded.length; i += 1) {
     if (padded[i] !== padLength) return { failure: 'bad_padding' };
+  }
   let text: string;
   try {
     text = strictUtf8.decode(padded.subarray(0, padded.length - padLength));

@@ -10,8 +10,9 @@ import { ensureDatabase } from './ensure-database';
  * granted its schema, and only that (see grantSchemaToAppRole).
  */
 export async function migrate(options: DataSourceOptions, { appRole }: { appRole?: string } = {}): Promise<string[]> {
-  if (options.type !== 'postgres' || !options.url || !options.schema)
+  if (options.type !== 'postgres' || !options.url || !options.schema) {
     throw new Error('migrate needs a postgres url and schema');
+  }
   await ensureDatabase(options.url);
   const dataSource = await new DataSource({ ...options, poolSize: 2 }).initialize();
   const runner = dataSource.createQueryRunner();

@@ -16,8 +16,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     // Named here, not left to the request context, which an app may run without (LOG_REQUEST_CONTEXT).
     const { id: requestId } = http.getRequest<FastifyRequest>();
-    if (unexpected)
+    if (unexpected) {
       this.logger.error({ err: unexpected, errorId: envelope.data.errorId, requestId }, 'unexpected error');
+    }
     // A 503 tells the caller to retry; the log tells the operator which dependency was away.
     if (transient) {
       this.logger.warn({ err: transient, requestId }, 'answered 503: a dependency is briefly unavailable');

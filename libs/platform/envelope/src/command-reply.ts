@@ -36,8 +36,9 @@ export async function commandReply(
   try {
     return { ok: true, data: await work() };
   } catch (error) {
-    if (error instanceof DomainError)
+    if (error instanceof DomainError) {
       return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
+    }
     if (isTransient(error)) {
       logger.warn({ err: error, command }, 'command failed on an unavailable dependency');
       return unavailableReply;

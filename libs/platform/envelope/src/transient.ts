@@ -74,16 +74,18 @@ export function isTransient(error: unknown, depth = 0): boolean {
   if (
     typeof code === 'string' &&
     (transientSqlStates.has(code) || code.startsWith('08') || transientNetworkCodes.has(code))
-  )
+  ) {
     return true;
+  }
   // kafkajs marks the errors a retry can fix.
   if (
     retriable === true ||
     name === 'KafkaJSConnectionError' ||
     name === 'KafkaJSRequestTimeoutError' ||
     name === 'KafkaJSNumberOfRetriesExceeded'
-  )
+  ) {
     return true;
+  }
   if (typeof message === 'string' && transientMessages.some((pattern) => pattern.test(message))) return true;
   return isTransient(driverError, depth + 1) || isTransient(cause, depth + 1);
 }

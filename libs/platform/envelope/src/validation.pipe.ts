@@ -14,10 +14,11 @@ class PlatformValidationPipe extends ValidationPipe {
         value,
         metadata.type === 'param' || metadata.type === 'query' ? (metadata.data ?? '') : '',
       );
-      if (refused !== null)
+      if (refused !== null) {
         throw new ValidationFailedError([
           { field: refused.field || metadata.type, messages: [`${refused.field || metadata.type} ${refused.reason}`] },
         ]);
+      }
     }
     return super.transform(value, metadata);
   }

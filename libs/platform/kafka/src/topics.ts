@@ -55,10 +55,11 @@ export async function applyTopics(admin: Admin, topics: readonly TopicSpec[]): P
     const declared = present.find((topic) => topic.name === actual.name)!;
     if (actual.partitions.length < declared.partitions) grow.push({ topic: actual.name, count: declared.partitions });
     const copies = actual.partitions[0]?.replicas.length ?? 0;
-    if (copies < replicationFactor)
+    if (copies < replicationFactor) {
       changes.notes.push(
         `${actual.name} keeps ${copies} cop${copies === 1 ? 'y' : 'ies'} of each partition, ${replicationFactor} declared: reassign its partitions (kafka-reassign-partitions) to add replicas`,
       );
+    }
   }
   if (grow.length > 0) await admin.createPartitions({ topicPartitions: grow });
   changes.grown.push(...grow.map((each) => each.topic));

@@ -102,11 +102,12 @@ export class OutboxRelay {
       await client.query('COMMIT');
       return rows.length;
     } catch (error) {
-      if (!broken)
+      if (!broken) {
         broken = await client.query('ROLLBACK').then(
           () => false,
           () => true,
         );
+      }
       throw error;
     } finally {
       client.off('error', lost);
@@ -155,8 +156,9 @@ export class OutboxRelay {
         if (published === this.options.batchSize) continue;
         await this.wakeUp.sleep(this.options.pollIntervalMs);
         // Idle, an event goes at once; under load, a moment's wait turns many commits into one batch.
-        if (published > 0 && this.options.lingerMs)
+        if (published > 0 && this.options.lingerMs) {
           await new Promise((resolve) => setTimeout(resolve, this.options.lingerMs));
+        }
       } catch (error) {
         failures += 1;
         await this.resetProducer();

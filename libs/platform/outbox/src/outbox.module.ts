@@ -46,7 +46,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     });
     this.relay = relay;
     // An event written but not yet on Kafka: its age is how late every consumer of it will be.
-    if (relayEnabled)
+    if (relayEnabled) {
       new Gauge({
         name: 'outbox_oldest_unpublished_age_seconds',
         help: 'How long the oldest event in the outbox of this service has waited to be published',
@@ -55,11 +55,14 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
           this.set(await relay.oldestUnpublishedSeconds());
         },
       });
+    }
   }
 
   onApplicationBootstrap(): void {
     if (this.relayEnabled) this.relay.start();
-    this.pruneTimer = setInterval(() => (this.pruning = this.prune()), pruneEveryMs).unref();
+    this.pruneTimer = setInterval(() => {
+      this.pruning = this.prune(); // never rejects; awaited at shutdown
+    }, pruneEveryMs).unref();
   }
 
   async beforeApplicationShutdown(): Promise<void> {

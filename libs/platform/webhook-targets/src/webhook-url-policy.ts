@@ -34,8 +34,9 @@ export async function webhookUrlRefusal(
   const addresses =
     literal !== null ? [literal] : (await lookup(host, { all: true }).catch(() => [])).map((entry) => entry.address);
   if (addresses.length === 0) return check === 'resolved' ? `${parsed.hostname} does not resolve` : null;
-  if (!addresses.every((address) => isAllowedAddress(address, !live && allowPrivate)))
+  if (!addresses.every((address) => isAllowedAddress(address, !live && allowPrivate))) {
     return `${parsed.hostname} resolves to a private, loopback, link-local or metadata address`;
+  }
   return null;
 }
 

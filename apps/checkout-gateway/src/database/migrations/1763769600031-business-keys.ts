@@ -38,8 +38,9 @@ export class BusinessKeys1763769600031 implements MigrationInterface {
       "at" timestamptz NOT NULL DEFAULT now()
     )`);
     await runner.query(`CREATE INDEX "key_audit_business_idx" ON "gateway"."key_audit" ("business_id", "id")`);
-    for (const column of ['api_key_hash', 'api_key_sealed', 'api_secret_hash'])
+    for (const column of ['api_key_hash', 'api_key_sealed', 'api_secret_hash']) {
       await runner.query(`ALTER TABLE "gateway"."businesses" ALTER COLUMN "${column}" DROP NOT NULL`);
+    }
     await runner.query(`DROP INDEX "gateway"."businesses_api_key_hash_key"`);
   }
 

@@ -129,8 +129,9 @@ export class Ledger1763769600006 implements MigrationInterface {
     for (const table of ['payouts', 'postings', 'journal_entries', 'money_commands', 'wallets', 'outlets', 'tenants']) {
       await runner.query(`DROP TABLE "outlets"."${table}"`);
     }
-    for (const fn of ['apply_posting', 'check_entry_balanced', 'forbid_change'])
+    for (const fn of ['apply_posting', 'check_entry_balanced', 'forbid_change']) {
       await runner.query(`DROP FUNCTION "outlets"."${fn}"`);
+    }
     await runner.query(`DROP SEQUENCE "outlets"."account_number_seq"`);
   }
 }

@@ -23,10 +23,11 @@ export class MoveMoneyNamed1763769600043 implements MigrationInterface {
   name = 'MoveMoneyNamed1763769600043';
 
   async up(runner: QueryRunner): Promise<void> {
-    if (moveMoneyTextDigest(moveMoneyFunction) !== moveMoneyDigest)
+    if (moveMoneyTextDigest(moveMoneyFunction) !== moveMoneyDigest) {
       throw new Error(
         'ledger/move-money.sql.ts changed after migration 043 loaded it: freeze its text here and load the file in a new migration',
       );
+    }
     await runner.query(moveMoneyFunction);
     await runner.query(`CREATE OR REPLACE FUNCTION "outlets"."move_money"(
   p_business text, p_namespace text, p_reference text, p_kind text, p_request_hash text,

@@ -31,7 +31,8 @@ export class Terminals1763769600008 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    for (const table of ['submissions', 'terminals', 'integrators'])
+    for (const table of ['submissions', 'terminals', 'integrators']) {
       await runner.query(`DROP TABLE "pos_ingest"."${table}"`);
+    }
   }
 }

@@ -68,7 +68,8 @@ export class Deliveries1763769600007 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    for (const table of ['circuits', 'early_events', 'attempts', 'deliveries', 'endpoints'])
+    for (const table of ['circuits', 'early_events', 'attempts', 'deliveries', 'endpoints']) {
       await runner.query(`DROP TABLE "webhooks"."${table}"`);
+    }
   }
 }

@@ -23,6 +23,7 @@ export function requesterDeadline(): Date | null {
  */
 export function ensureRequesterWaiting(): void {
   const deadline = deadlines.getStore();
-  if (deadline !== undefined && Date.now() >= deadline)
+  if (deadline !== undefined && Date.now() >= deadline) {
     throw apiError('SERVICE_UNAVAILABLE', 'The request was not handled in time; retry it with the same reference');
+  }
 }

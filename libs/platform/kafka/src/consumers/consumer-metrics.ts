@@ -59,7 +59,7 @@ export class ConsumerMetrics {
     const refresh = () =>
       this.refresh(groups).catch((error: unknown) => this.logger.warn({ err: error }, 'could not read consumer lag'));
     void refresh();
-    this.timer = setInterval(refresh, refreshEveryMs);
+    this.timer = setInterval(() => void refresh(), refreshEveryMs);
     this.timer.unref();
   }
 

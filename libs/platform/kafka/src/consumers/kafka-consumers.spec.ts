@@ -202,8 +202,9 @@ describe('KafkaConsumers', () => {
       { length: 6 },
       () => async () => Promise.reject(new RetryLaterError('business not onboarded yet')),
     );
-    for (let attempt = 0; attempt < 6; attempt += 1)
+    for (let attempt = 0; attempt < 6; attempt += 1) {
       await runs.get(Topics.cardCharges.name)!(batch(Topics.cardCharges.name, [message(3, event(1))]).payload);
+    }
     expect(sent).toEqual([]);
   });
 

@@ -57,8 +57,9 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
   async start(): Promise<void> {
     const handlers = this.handlers();
     const classes = new Map<TrafficClass, Handler[]>();
-    for (const handler of handlers)
+    for (const handler of handlers) {
       classes.set(handler.trafficClass, [...(classes.get(handler.trafficClass) ?? []), handler]);
+    }
     await Promise.all([...classes].map(([trafficClass, own]) => this.run(trafficClass, own)));
     this.metrics.watch(
       this.consumers.length > 0
@@ -110,9 +111,9 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
           handler.kind === 'events' &&
           payload.batch.messages.length > 1 &&
           (await this.applyAtOnce(handler, payload))
-        )
+        ) {
           return;
-        else await this.applyBatch(handler, payload);
+        } else await this.applyBatch(handler, payload);
         await payload.commitOffsetsIfNecessary();
       },
     });
