@@ -27,7 +27,10 @@ const project = (displayName, pattern, extra = {}) => ({
 
 module.exports = {
   projects: [
-    project('unit', '*.spec.ts', { setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/settled-matcher.ts'] }),
+    project('unit', '*.spec.ts', {
+      setupFiles: ['reflect-metadata', '<rootDir>/libs/testing/src/jest/unit-setup.ts'],
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/settled-matcher.ts'],
+    }),
     project('integration', '*.int-spec.ts', {
       slowTestThreshold: 30,
       setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/integration-setup.ts'],
