@@ -12,3 +12,4 @@ export * from './docs';
 export * from './private-database';
 export * from './query-plans';
 export * from './private-cluster';
+export * from './contracts-catalogue';
