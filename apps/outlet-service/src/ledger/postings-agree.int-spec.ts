@@ -10,7 +10,7 @@ jest.setTimeout(120_000);
 
 /**
  * A credit is posted two ways: by outlets.move_money in SQL (card, POS, internal transfers) and
- * by creditPostings in TypeScript (bank-rail credits and payouts). For any amount and charge,
+ * by creditPostings in TypeScript (bank transfers, QR payments and payouts). For any amount and charge,
  * both must write the same postings.
  */
 describe('move_money and creditPostings', () => {
