@@ -7,7 +7,8 @@
 // Starts Kafka (if needed; with --cluster, the secured local cluster of three), a fresh `payments_bench_checkout` database, the gateway,
 // card-processor and outlet-service in production mode, and a partner. Each round, in turn:
 // checkout creates paced at 200/s (evenly spaced: bench/paced.mjs); card payments (the no-verification test card) from
-// `connections` clients; card payments paced at 100/s; `drain` POS transactions queued for
+// `connections` clients; card payments paced at 100/s; pgbench's TPC-B-like workload, the
+// yardstick the card payment's CPU is divided by; `drain` POS transactions queued for
 // card-processor with nothing else running, timed until outlet-service has credited the last.
 // Then `backlog` POS transactions are queued for card-processor and paced card payments are
 // measured again while it works through them. Tables: each measurement's median round and the
@@ -29,7 +30,10 @@ import {
   median,
   noVerificationCard,
   perOperation,
+  pgbenchRound,
   prepare,
+  preparePgbench,
+  printCostInBankTransactions,
   printCpuTable,
   printTable,
   quiet,
@@ -119,7 +123,8 @@ try {
   });
   await payments({ headers, duration: warmUp });
 
-  const results = { creates: [], payments: [], paced: [], drained: [], backlog: [] };
+  await preparePgbench();
+  const results = { creates: [], payments: [], paced: [], drained: [], backlog: [], banks: [] };
   for (let round = 1; round <= rounds; round += 1) {
     log(`round ${round}/${rounds}: checkout creates at 200/s`);
     results.creates.push(
@@ -129,6 +134,8 @@ try {
     results.payments.push(await payments({ headers }));
     log(`round ${round}/${rounds}: card payments at 100/s`);
     results.paced.push(await payments({ headers, rate: 100 }));
+    log(`round ${round}/${rounds}: pgbench TPC-B-like, 16 clients, ${seconds} s`);
+    results.banks.push(await pgbenchRound(seconds, apps));
     if (drain > 0) {
       log(`round ${round}/${rounds}: ${drain} queued POS transactions decided and credited`);
       results.drained.push(await drainPos(drain, partner.businessId, `R${round}`));
@@ -172,11 +179,13 @@ try {
     const ratio = median(results.backlog.map((run) => run.p99)) / median(results.paced.map((run) => run.p99));
     console.log(`\ncard payment p99 with the POS backlog / without: ${ratio.toFixed(2)}× (target: at most 2×)`);
   }
-  printCpuTable([
+  const [, cardPayment, bank] = printCpuTable([
     { name: 'checkout create', cpu: results.creates.map((run) => run.cpu) },
     { name: 'card payment', cpu: results.payments.map((run) => run.cpu) },
+    { name: 'pgbench transaction', cpu: results.banks.map((run) => run.cpu) },
     ...(drain > 0 ? [{ name: 'POS transaction, queued', cpu: results.drained.map((run) => run.cpu) }] : []),
   ]);
+  printCostInBankTransactions('card payment', cardPayment, bank, 16);
 } finally {
   await finish(Object.values(apps), startedKafka);
 }

@@ -9,12 +9,11 @@
 // wallets from `connections` clients for `seconds`, and pgbench (16 clients, same duration).
 // Tables: each side's median round, the ratio, and the CPU every process spent per operation.
 // --profile writes V8 CPU profiles of both apps into <dir> (open them in Chrome's DevTools).
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 
 import autocannon from 'autocannon';
 
-import { log, recreateDatabase, waitUntilReady } from '../tools/lib.mjs';
+import { log, waitUntilReady } from '../tools/lib.mjs';
 import {
   beforeRound,
   benchOptions,
@@ -23,7 +22,10 @@ import {
   finish,
   median,
   perOperation,
+  pgbenchRound,
   prepare,
+  preparePgbench,
+  printCostInBankTransactions,
   printCpuTable,
   printTable,
   quiet,
@@ -50,24 +52,6 @@ const apps = {
   'checkout-gateway': startApp('checkout-gateway', 14000, env, profiling),
 };
 const gateway = 'http://127.0.0.1:14000';
-const pgbenchDatabase = 'payments_bench_pgbench';
-
-/** Runs pgbench against its own database; `done` resolves with its output. */
-function pgbench(args) {
-  const child = spawn('pgbench', ['-h', '127.0.0.1', '-U', 'postgres', ...args, pgbenchDatabase], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const done = new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`pgbench exited with ${code}: ${output}`)),
-    );
-  });
-  return { child, done };
-}
 
 /** One round of transfers: rate, latency, and CPU per transfer of every process. */
 async function transferRound(wallets, headers, duration) {
@@ -111,30 +95,6 @@ async function transferRound(wallets, headers, duration) {
   };
 }
 
-/** One round of pgbench's TPC-B-like script: transactions a second and CPU per transaction. */
-async function pgbenchRound(duration) {
-  // What the transfers left to do (the transaction history, outbox events) is done first, off pgbench's clock.
-  await quiet(new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, () => child.pid]))));
-  const run = pgbench(['-c', '16', '-j', '2', '-T', String(duration)]);
-  const meter = new CpuMeter({ pgbench: () => run.child.pid });
-  const before = meter.snapshot();
-  // Read while it runs: once pgbench exits, /proc forgets it and the server backends it used.
-  let last = meter.snapshot();
-  const sampler = setInterval(() => (last = meter.snapshot()), 200);
-  const output = await run.done;
-  clearInterval(sampler);
-  const after = last;
-  const transactions = Number(/number of transactions actually processed: (\d+)/.exec(output)?.[1]);
-  // pgbench is this round's load generator; this process only waits for it.
-  const { pgbench: generator, ...used } = meter.used(before, after);
-  used['load generator'] = generator;
-  return {
-    tps: Number(/tps = ([\d.]+)/.exec(output)?.[1]),
-    latencyMs: Number(/latency average = ([\d.]+)/.exec(output)?.[1]),
-    cpu: perOperation(used, transactions),
-  };
-}
-
 try {
   await Promise.all([
     waitUntilReady('http://127.0.0.1:14003/health/ready', 90_000),
@@ -168,9 +128,7 @@ try {
     wallets.push(outlet.collectionWallet.walletId, outlet.depositWallet.walletId);
   }
 
-  log('initialising pgbench (scale 10)');
-  await recreateDatabase(pgbenchDatabase);
-  await pgbench(['-i', '-s', '10', '-q']).done;
+  await preparePgbench();
 
   log(`warming up for ${warmUp} s`);
   await transferRound(wallets, headers, warmUp);
@@ -180,7 +138,7 @@ try {
     log(`round ${round}/${rounds}: transfers, ${connections} clients, ${seconds} s`);
     transfers.push(await transferRound(wallets, headers, seconds));
     log(`round ${round}/${rounds}: pgbench TPC-B-like, 16 clients, ${seconds} s`);
-    banks.push(await pgbenchRound(seconds));
+    banks.push(await pgbenchRound(seconds, apps));
   }
 
   const transferRate = median(transfers.map((round) => round.perSecond));
@@ -208,10 +166,11 @@ try {
     ],
   );
   console.log(`\ntransfers / pgbench TPS: ${((transferRate / tps) * 100).toFixed(1)}% (target: 30%)`);
-  printCpuTable([
+  const [transfer, bank] = printCpuTable([
     { name: 'internal transfer', cpu: transfers.map((round) => round.cpu) },
     { name: 'pgbench transaction', cpu: banks.map((round) => round.cpu) },
   ]);
+  printCostInBankTransactions('internal transfer', transfer, bank, 6);
 } finally {
   await finish(Object.values(apps), startedKafka);
 }

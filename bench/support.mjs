@@ -1,6 +1,6 @@
 // What every benchmark does first: dependencies, Kafka, a build, a fresh database, and the
 // apps under test started as production runs them.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +15,7 @@ import {
   ensureBuild,
   ensureDependencies,
   ensureKafka,
+  log,
   onPostgres,
   recreateDatabase,
   root,
@@ -463,4 +464,68 @@ export async function closedLoop({ origin, connections, path, method = 'POST', h
     non2xx: result.non2xx + result.errors + result.timeouts,
     total: result.requests.total,
   };
+}
+
+const pgbenchDatabase = 'payments_bench_pgbench';
+
+/** Runs pgbench against its own database; `done` resolves with its output. */
+function pgbench(args) {
+  const child = spawn('pgbench', ['-h', '127.0.0.1', '-U', 'postgres', ...args, pgbenchDatabase], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const done = new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`pgbench exited with ${code}: ${output}`)),
+    );
+  });
+  return { child, done };
+}
+
+/** pgbench's database at scale 10: the bank every money bench is measured against. */
+export async function preparePgbench() {
+  log('initialising pgbench (scale 10)');
+  await recreateDatabase(pgbenchDatabase);
+  await pgbench(['-i', '-s', '10', '-q']).done;
+}
+
+/**
+ * One round of pgbench's TPC-B-like script (16 clients), after the apps finished what the last
+ * round left them: transactions a second, latency, and CPU per transaction of PostgreSQL, the
+ * broker and pgbench itself (the load generator, as the apps' rounds count theirs).
+ * @param {Record<string, { pid: number }>} apps the bench's app processes
+ */
+export async function pgbenchRound(duration, apps) {
+  await quiet(new CpuMeter(Object.fromEntries(Object.entries(apps).map(([name, child]) => [name, () => child.pid]))));
+  const run = pgbench(['-c', '16', '-j', '2', '-T', String(duration)]);
+  const meter = new CpuMeter({ pgbench: () => run.child.pid });
+  const before = meter.snapshot();
+  // Read while it runs: once pgbench exits, /proc forgets it and the server backends it used.
+  let last = meter.snapshot();
+  const sampler = setInterval(() => (last = meter.snapshot()), 200);
+  const output = await run.done;
+  clearInterval(sampler);
+  const transactions = Number(/number of transactions actually processed: (\d+)/.exec(output)?.[1]);
+  const { pgbench: generator, ...used } = meter.used(before, last);
+  used['load generator'] = generator;
+  return {
+    tps: Number(/tps = ([\d.]+)/.exec(output)?.[1]),
+    latencyMs: Number(/latency average = ([\d.]+)/.exec(output)?.[1]),
+    cpu: perOperation(used, transactions),
+  };
+}
+
+/**
+ * The machine's speed moves through the day; the CPU of a bank transaction (one pgbench
+ * transaction, measured in the same run) does not move with it as much. Prints an operation's
+ * CPU as a multiple of it, against its target.
+ */
+export function printCostInBankTransactions(name, operationMicros, bankMicros, target) {
+  const multiple = operationMicros / bankMicros;
+  console.log(
+    `\n${name}: ${operationMicros.toFixed(0)} µs of CPU = ${multiple.toFixed(1)}× a pgbench transaction (${bankMicros.toFixed(0)} µs); target at most ${target}×`,
+  );
 }
