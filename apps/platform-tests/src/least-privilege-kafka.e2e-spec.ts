@@ -83,11 +83,13 @@ describe('every flow with each app as its own Kafka principal, on a secured brok
     await registerTerminal(partner.businessId, serial, outlet.outletId);
     expect((await submitPos(serial, partner.posEncryptionKey)).status).toBe(200);
 
+    // Usually about 5 s on the secured broker; some runs take near 60 s (the cause is not yet
+    // known), so the bound is well past that: this test is about rights, not speed.
     await eventually(async () => {
       const page = await callGateway<TransactionPage>(partner, 'GET', '/transactions?limit=10');
       const products = page.body.data.items?.map((item) => item.productType) ?? [];
       return products.includes('checkout') && products.includes('pos') ? true : undefined;
-    }, 60_000);
+    }, 150_000);
     await eventually(
       () => (receiver.got('checkout.success') && receiver.got('fundAccount.success') ? true : undefined),
       60_000,
