@@ -38,6 +38,7 @@ export * from './messages/webhook-commands.v1';
 export * from './topics';
 export * from './validation/business-mode';
 export * from './validation/calendar-date';
+export * from './validation/http-url';
 export * from './validation/instant';
 export * from './validation/json-numbers';
 export * from './validation/kobo-amount';

@@ -93,6 +93,9 @@ describe('checkout transactions', () => {
     ['a bad email', { email: 'not-an-email' }, 'email'],
     ['a non-http callback', { callBackUrl: 'ftp://x.example' }, 'callBackUrl'],
     ['a script return URL', { returnUrl: 'javascript:alert(1)' }, 'returnUrl'],
+    // validator.js takes this host for a name; the URL parser (and so the hosted page) refuses it.
+    ['a callback no URL parser reads', { callBackUrl: 'http://127.0.0.\ue9671:1/' }, 'callBackUrl'],
+    ['a return URL no URL parser reads', { returnUrl: 'http://127.0.0.\ue9671:1/' }, 'returnUrl'],
     ['metadata that is not an object', { metadata: 'text' }, 'metadata'],
     ['metadata over 4 KB', { metadata: { blob: 'x'.repeat(5000) } }, 'metadata'],
   ])('refuses %s with 422 naming the field', async (_case, change, field) => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 
-import { PartnerCredentials } from '@payments/contracts';
+import { isHttpUrl, PartnerCredentials } from '@payments/contracts';
 import { commandOptions, fail, runCommand } from '@payments/platform-bootstrap';
 import { webhookUrlRefusal } from '@payments/platform-webhook-targets';
 
@@ -52,14 +52,6 @@ function describe(name: string, credentials: PartnerCredentials): string {
     'The secret and the POS key are shown only now: store them safely.',
     '',
   ].join('\n');
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
 }
 
 void runCommand('partner:create', main);

@@ -48,6 +48,7 @@ describe('setting a sandbox business’s webhook URL', () => {
     'http://localhost:3003/',
     'http://10.0.0.5/hooks',
     'http://169.254.169.254/latest/meta-data/',
+    'http://127.0.0.\ue9671:1/',
   ])('refuses %s by default', async (url) => {
     await expect(controller().handle({ type: 'setEndpoint', businessId: 'b1', url })).rejects.toMatchObject({
       code: 'WEBHOOK_URL_NOT_ALLOWED',

@@ -26,6 +26,7 @@ export async function webhookUrlRefusal(
   url: string,
   { live, allowPrivate, check }: { live: boolean; allowPrivate: boolean; check: HostCheck },
 ): Promise<string | null> {
+  if (!URL.canParse(url)) return 'Not a URL a webhook could be sent to';
   const parsed = new URL(url);
   if (live && parsed.protocol !== 'https:') return 'Live webhook URLs must use https';
   const host = hostOf(parsed);

@@ -15,6 +15,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 
+import { IsHttpUrl } from '../../validation/http-url';
 import { HasOnlyWholeNumbers } from '../../validation/json-numbers';
 import { IsKoboAmount } from '../../validation/kobo-amount';
 import { MaxCharacters } from '../../validation/max-characters';
@@ -60,19 +61,13 @@ export class CreateCheckoutRequest {
   email?: string;
 
   @IsOptional()
-  @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-    { message: 'callBackUrl must be an http(s) URL' },
-  )
+  @IsHttpUrl()
   @MaxLength(2000)
   callBackUrl?: string;
 
   /** Where the hosted page sends the customer once the checkout ends, with ?reference=&status=. */
   @IsOptional()
-  @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-    { message: 'returnUrl must be an http(s) URL' },
-  )
+  @IsHttpUrl()
   @MaxLength(2000)
   returnUrl?: string;
 

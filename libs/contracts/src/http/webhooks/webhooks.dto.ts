@@ -1,5 +1,6 @@
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
 
+import { IsHttpUrl } from '../../validation/http-url';
 import { IsInstant } from '../../validation/instant';
 import { NestedList } from '../../validation/nested';
 import { PageQuery } from '../page.query';
@@ -11,10 +12,7 @@ export type DeliveryStatus = (typeof deliveryStatuses)[number];
 /** PUT /webhooks/endpoint */
 export class SetWebhookEndpointRequest {
   /** Where events are POSTed. Live businesses must use https and a public address. */
-  @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
-    { message: 'url must be an http(s) URL' },
-  )
+  @IsHttpUrl()
   @MaxLength(2000)
   url!: string;
 }
