@@ -13,3 +13,4 @@ export * from './private-database';
 export * from './query-plans';
 export * from './private-cluster';
 export * from './contracts-catalogue';
+export * from './folder-imports';

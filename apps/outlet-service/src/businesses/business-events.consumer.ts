@@ -4,7 +4,7 @@ import { EventHandler } from '@payments/platform-kafka';
 import { ProcessedEvents } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
 
-import { SystemWalletKind, WalletsRepository } from '../wallets/wallets.repository';
+import { SystemWalletKind, WalletsRepository } from '../money/wallets.repository';
 import { AwaitingOnboarding } from './awaiting-onboarding';
 import { BusinessesRepository } from './businesses.repository';
 

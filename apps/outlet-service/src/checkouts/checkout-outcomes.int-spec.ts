@@ -11,7 +11,7 @@ import { singleRow } from '@payments/platform-database';
 import { eventually, testEvent } from '@payments/testing';
 import { ulid } from 'ulid';
 
-import { MoneyMovesRepository } from '../ledger/money-moves.repository';
+import { MoneyMovesRepository } from '../money/money-moves.repository';
 import { PosOutcomesConsumer } from '../pos/pos-outcomes.consumer';
 import { OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { CardChargesConsumer } from './card-charges.consumer';

@@ -21,15 +21,15 @@ import { DataSource, EntityManager } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { PartnerEventsOutbox } from '../events/partner-events';
-import { transactionEvent } from '../events/transaction-event';
-import { LedgerService } from '../ledger/ledger.service';
-import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
-import { CheckoutAlreadyDecided, MoneyMovesRepository } from '../ledger/money-moves.repository';
-import { RailCredits } from '../ledger/rail-credits';
-import { Product } from '../pricing/price';
-import { creditFigures } from '../pricing/pricing.service';
+import { LedgerService } from '../money/ledger.service';
+import { MoneyCommandsRepository } from '../money/money-commands.repository';
+import { CheckoutAlreadyDecided, MoneyMovesRepository } from '../money/money-moves.repository';
+import { Product } from '../money/price';
+import { creditFigures } from '../money/pricing.service';
+import { RailCredits } from '../money/rail-credits';
+import { transactionEvent } from '../money/transaction-event';
+import { WalletsRepository } from '../money/wallets.repository';
 import { RefundsRepository } from '../refunds/refunds.repository';
-import { WalletsRepository } from '../wallets/wallets.repository';
 import { CheckoutAccountsRepository } from './checkout-accounts.repository';
 import { CheckoutOutcomesRepository } from './checkout-outcomes.repository';
 

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 
 import { BusinessesModule } from '../businesses/businesses.module';
-import { LedgerModule } from '../ledger/ledger.module';
+import { PartnerEventsModule } from '../events/partner-events.module';
+import { MoneyModule } from '../money/money.module';
 import { RefundsModule } from '../refunds/refunds.module';
 import { CardChargesConsumer } from './card-charges.consumer';
 import { CheckoutAccountsRepository } from './checkout-accounts.repository';
@@ -10,7 +11,7 @@ import { CheckoutPaymentsService } from './checkout-payments.service';
 
 /** Checkout money: dynamic transfer accounts, card and QR payments, and the one decision on how each checkout ends. */
 @Module({
-  imports: [LedgerModule, BusinessesModule, RefundsModule],
+  imports: [MoneyModule, PartnerEventsModule, BusinessesModule, RefundsModule],
   controllers: [CardChargesConsumer],
   providers: [CheckoutPaymentsService, CheckoutAccountsRepository, CheckoutOutcomesRepository],
   exports: [CheckoutPaymentsService],

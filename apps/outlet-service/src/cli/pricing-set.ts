@@ -5,8 +5,8 @@ import { commandOptions, fail, runCommand, usageOf, withAppDatabase } from '@pay
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { Env } from '../config/env';
 import { database } from '../database/data-source';
-import { PricePlan, Product, products } from '../pricing/price';
-import { PricePlansRepository } from '../pricing/price-plans.repository';
+import { PricePlan, Product, products } from '../money/price';
+import { PricePlansRepository } from '../money/price-plans.repository';
 
 const commandLine = {
   script: 'pricing:set',

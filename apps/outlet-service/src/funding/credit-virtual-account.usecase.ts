@@ -6,10 +6,10 @@ import { DataSource, EntityManager } from 'typeorm';
 
 import { CheckoutPaymentsService } from '../checkouts/checkout-payments.service';
 import { PartnerEventsOutbox } from '../events/partner-events';
-import { transactionEvent } from '../events/transaction-event';
-import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
-import { RailCredits } from '../ledger/rail-credits';
-import { WalletsRepository } from '../wallets/wallets.repository';
+import { MoneyCommandsRepository } from '../money/money-commands.repository';
+import { RailCredits } from '../money/rail-credits';
+import { transactionEvent } from '../money/transaction-event';
+import { WalletsRepository } from '../money/wallets.repository';
 
 export interface CreditOptions {
   /** The rail's session id; the gateway always gives one. */

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 
 import { CheckoutsModule } from '../checkouts/checkouts.module';
-import { LedgerModule } from '../ledger/ledger.module';
+import { PartnerEventsModule } from '../events/partner-events.module';
+import { MoneyModule } from '../money/money.module';
 import { CreditVirtualAccountUseCase } from './credit-virtual-account.usecase';
 
 /** Money arriving on virtual accounts from the sandbox bank rail. */
 @Module({
-  imports: [LedgerModule, CheckoutsModule],
+  imports: [MoneyModule, PartnerEventsModule, CheckoutsModule],
   providers: [CreditVirtualAccountUseCase],
   exports: [CreditVirtualAccountUseCase],
 })

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 
 import { BusinessesModule } from '../businesses/businesses.module';
-import { LedgerModule } from '../ledger/ledger.module';
+import { PartnerEventsModule } from '../events/partner-events.module';
+import { MoneyModule } from '../money/money.module';
 import { OutletsRepository } from './outlets.repository';
 import { OutletsService } from './outlets.service';
 
 /** Outlets, each created with its collection and deposit wallets. */
 @Module({
-  imports: [LedgerModule, BusinessesModule],
+  imports: [MoneyModule, PartnerEventsModule, BusinessesModule],
   providers: [OutletsService, OutletsRepository],
   exports: [OutletsService],
 })

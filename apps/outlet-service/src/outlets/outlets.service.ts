@@ -15,8 +15,8 @@ import { DataSource, EntityManager } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { PartnerEventsOutbox } from '../events/partner-events';
-import { CommandKey, MoneyCommandsRepository } from '../ledger/money-commands.repository';
-import { toWalletResponse, Wallet, WalletsRepository } from '../wallets/wallets.repository';
+import { CommandKey, MoneyCommandsRepository } from '../money/money-commands.repository';
+import { toWalletResponse, Wallet, WalletsRepository } from '../money/wallets.repository';
 import { OutletRow, OutletsRepository } from './outlets.repository';
 
 const depositSuffix = ' (deposit)';

@@ -7,10 +7,10 @@ import { DataSource, EntityManager } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { PartnerEventsOutbox } from '../events/partner-events';
-import { transactionEvent } from '../events/transaction-event';
-import { MoneyMovesRepository } from '../ledger/money-moves.repository';
-import { RailCredits } from '../ledger/rail-credits';
-import { Wallet, WalletsRepository } from '../wallets/wallets.repository';
+import { MoneyMovesRepository } from '../money/money-moves.repository';
+import { RailCredits } from '../money/rail-credits';
+import { transactionEvent } from '../money/transaction-event';
+import { Wallet, WalletsRepository } from '../money/wallets.repository';
 
 const consumer = 'outlet-service.pos';
 

@@ -1,7 +1,7 @@
 import { TransactionEventData } from '@payments/contracts';
 
-import { transactionEvent } from '../events/transaction-event';
-import { Wallet } from '../wallets/wallets.repository';
+import { transactionEvent } from '../money/transaction-event';
+import { Wallet } from '../money/wallets.repository';
 import { RefundRow } from './refunds.repository';
 
 const statusOf = { PENDING: 'PROCESSING', PROCESSED: 'SUCCESS', FAILED: 'FAILED' } as const;

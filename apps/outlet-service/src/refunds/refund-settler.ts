@@ -3,10 +3,10 @@ import { PartnerEvents } from '@payments/contracts';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { PartnerEventsOutbox } from '../events/partner-events';
-import { LedgerService } from '../ledger/ledger.service';
-import { RailSettler } from '../ledger/rail-settler';
-import { PayoutSettings } from '../transfers/payout-settings';
-import { WalletsRepository } from '../wallets/wallets.repository';
+import { LedgerService } from '../money/ledger.service';
+import { WalletsRepository } from '../money/wallets.repository';
+import { PayoutSettings } from '../rails/payout-settings';
+import { RailSettler } from '../rails/rail-settler';
 import { refundEvent } from './refund-event';
 import { RefundRow, RefundsRepository } from './refunds.repository';
 

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 
 import { BusinessesModule } from '../businesses/businesses.module';
-import { LedgerModule } from '../ledger/ledger.module';
-import { TransfersModule } from '../transfers/transfers.module';
+import { PartnerEventsModule } from '../events/partner-events.module';
+import { MoneyModule } from '../money/money.module';
+import { RailsModule } from '../rails/rails.module';
 import { RefundSettler } from './refund-settler';
 import { RefundablePaymentsRepository } from './refundable-payments.repository';
 import { RefundsRepository } from './refunds.repository';
@@ -10,7 +11,7 @@ import { RefundsService } from './refunds.service';
 
 /** Refunds partners ask for, and the sandbox rail that settles them. */
 @Module({
-  imports: [BusinessesModule, LedgerModule, TransfersModule],
+  imports: [BusinessesModule, MoneyModule, PartnerEventsModule, RailsModule],
   providers: [RefundsRepository, RefundablePaymentsRepository, RefundsService, RefundSettler],
   exports: [RefundsService, RefundsRepository],
 })

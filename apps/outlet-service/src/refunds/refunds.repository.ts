@@ -4,7 +4,7 @@ import { newUlid } from '@payments/platform-crypto';
 import { firstRow, singleRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
-import { lockOldestDue } from '../ledger/rail-queue.repository';
+import { lockOldestDue } from '../rails/rail-queue.repository';
 
 export interface NewRefund {
   businessId: string;

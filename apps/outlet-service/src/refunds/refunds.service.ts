@@ -12,9 +12,9 @@ import { DataSource } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { PartnerEventsOutbox } from '../events/partner-events';
-import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
-import { PayoutSettings } from '../transfers/payout-settings';
-import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
+import { MoneyCommandsRepository } from '../money/money-commands.repository';
+import { availableBalance, WalletsRepository } from '../money/wallets.repository';
+import { PayoutSettings } from '../rails/payout-settings';
 import { refundEvent } from './refund-event';
 import { RefundablePaymentsRepository } from './refundable-payments.repository';
 import { RefundsRepository, toRefundResponse } from './refunds.repository';

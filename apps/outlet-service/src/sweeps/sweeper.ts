@@ -7,9 +7,9 @@ import { DataSource } from 'typeorm';
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { Env } from '../config/env';
 import { PartnerEventsOutbox } from '../events/partner-events';
-import { transactionEvent } from '../events/transaction-event';
-import { LedgerService } from '../ledger/ledger.service';
-import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
+import { LedgerService } from '../money/ledger.service';
+import { transactionEvent } from '../money/transaction-event';
+import { availableBalance, WalletsRepository } from '../money/wallets.repository';
 
 /** Businesses one pass claims at a time. */
 const dueBatch = 20;

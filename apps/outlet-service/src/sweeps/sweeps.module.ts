@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 
 import { BusinessesModule } from '../businesses/businesses.module';
-import { LedgerModule } from '../ledger/ledger.module';
+import { PartnerEventsModule } from '../events/partner-events.module';
+import { MoneyModule } from '../money/money.module';
 import { SweepSettingsService } from './sweep-settings.service';
 import { Sweeper } from './sweeper';
 
 /** Automatic sweeps of collection wallets into the settlement wallet. */
 @Module({
-  imports: [LedgerModule, BusinessesModule],
+  imports: [MoneyModule, PartnerEventsModule, BusinessesModule],
   providers: [SweepSettingsService, Sweeper],
   exports: [SweepSettingsService],
 })

@@ -21,11 +21,11 @@ import { outletServiceApp } from '../app';
 import { BusinessEventsConsumer } from '../businesses/business-events.consumer';
 import { OutletCommandsController } from '../commands/outlet-commands.controller';
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
-import { RailQueue, railQueues } from '../ledger/rail-queue.repository';
-import { RailSettler } from '../ledger/rail-settler';
+import { PricePlan, Product, products } from '../money/price';
+import { PricePlansRepository } from '../money/price-plans.repository';
 import { OutletsService } from '../outlets/outlets.service';
-import { PricePlan, Product, products } from '../pricing/price';
-import { PricePlansRepository } from '../pricing/price-plans.repository';
+import { RailQueue, railQueues } from '../rails/rail-queue.repository';
+import { RailSettler } from '../rails/rail-settler';
 import { RefundSettler } from '../refunds/refund-settler';
 import { PayoutSettler } from '../transfers/payout-settler';
 

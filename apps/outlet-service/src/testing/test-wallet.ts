@@ -1,4 +1,4 @@
-import { Wallet } from '../wallets/wallets.repository';
+import { Wallet } from '../money/wallets.repository';
 
 let created = 0;
 

@@ -4,10 +4,10 @@ import { apiError, requireSandboxRail } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
-import { MoneyCommandsRepository } from '../ledger/money-commands.repository';
-import { creditFigures, PricingService } from '../pricing/pricing.service';
-import { availableBalance, WalletsRepository } from '../wallets/wallets.repository';
-import { PayoutSettings } from './payout-settings';
+import { MoneyCommandsRepository } from '../money/money-commands.repository';
+import { creditFigures, PricingService } from '../money/pricing.service';
+import { availableBalance, WalletsRepository } from '../money/wallets.repository';
+import { PayoutSettings } from '../rails/payout-settings';
 import { PayoutsRepository } from './payouts.repository';
 
 /**

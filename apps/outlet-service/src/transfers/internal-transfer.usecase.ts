@@ -5,9 +5,9 @@ import { apiError } from '@payments/platform-envelope';
 import { DataSource } from 'typeorm';
 
 import { PartnerEventsOutbox } from '../events/partner-events';
-import { transactionEvent } from '../events/transaction-event';
-import { MoneyMovesRepository } from '../ledger/money-moves.repository';
-import { WalletsRepository } from '../wallets/wallets.repository';
+import { MoneyMovesRepository } from '../money/money-moves.repository';
+import { transactionEvent } from '../money/transaction-event';
+import { WalletsRepository } from '../money/wallets.repository';
 
 /**
  * Moves money between two wallets of one business: one journal entry, one event, once per

@@ -6,11 +6,11 @@ import { eventually } from '@payments/testing';
 import { ulid } from 'ulid';
 
 import { CreditVirtualAccountUseCase } from '../funding/credit-virtual-account.usecase';
+import { WalletsRepository } from '../money/wallets.repository';
 import { PosCreditUseCase } from '../pos/pos-credit.usecase';
 import { SweepSettingsService } from '../sweeps/sweep-settings.service';
 import { Sweeper } from '../sweeps/sweeper';
 import { domainFailure, OutletServiceFixture } from '../testing/outlet-service.fixture';
-import { WalletsRepository } from '../wallets/wallets.repository';
 import { BankTransferUseCase } from './bank-transfer.usecase';
 import { InternalTransferUseCase } from './internal-transfer.usecase';
 

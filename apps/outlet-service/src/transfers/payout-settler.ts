@@ -3,13 +3,13 @@ import { PartnerEvents } from '@payments/contracts';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { PartnerEventsOutbox } from '../events/partner-events';
-import { transactionEvent } from '../events/transaction-event';
-import { LedgerService } from '../ledger/ledger.service';
-import { RailSettler } from '../ledger/rail-settler';
-import { noCharge } from '../pricing/price';
-import { creditPostings, feeWalletIds } from '../pricing/pricing.service';
-import { WalletsRepository } from '../wallets/wallets.repository';
-import { PayoutSettings } from './payout-settings';
+import { LedgerService } from '../money/ledger.service';
+import { noCharge } from '../money/price';
+import { creditPostings, feeWalletIds } from '../money/pricing.service';
+import { transactionEvent } from '../money/transaction-event';
+import { WalletsRepository } from '../money/wallets.repository';
+import { PayoutSettings } from '../rails/payout-settings';
+import { RailSettler } from '../rails/rail-settler';
 import { PayoutRow, PayoutsRepository } from './payouts.repository';
 
 /**

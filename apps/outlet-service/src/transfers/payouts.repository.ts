@@ -4,8 +4,8 @@ import { newUlid } from '@payments/platform-crypto';
 import { singleRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
-import { lockOldestDue } from '../ledger/rail-queue.repository';
-import { Charge } from '../pricing/price';
+import { Charge } from '../money/price';
+import { lockOldestDue } from '../rails/rail-queue.repository';
 
 /** A row of outlets.payouts. */
 export interface PayoutRow {

@@ -1,17 +1,18 @@
 import { Module } from '@nestjs/common';
 
 import { BusinessesModule } from '../businesses/businesses.module';
-import { LedgerModule } from '../ledger/ledger.module';
+import { PartnerEventsModule } from '../events/partner-events.module';
+import { MoneyModule } from '../money/money.module';
+import { RailsModule } from '../rails/rails.module';
 import { BankTransferUseCase } from './bank-transfer.usecase';
 import { InternalTransferUseCase } from './internal-transfer.usecase';
-import { PayoutSettings } from './payout-settings';
 import { PayoutSettler } from './payout-settler';
 import { PayoutsRepository } from './payouts.repository';
 
 /** Internal transfers between wallets, and bank payouts settled later by the rail. */
 @Module({
-  imports: [LedgerModule, BusinessesModule],
-  providers: [InternalTransferUseCase, BankTransferUseCase, PayoutSettings, PayoutSettler, PayoutsRepository],
-  exports: [InternalTransferUseCase, BankTransferUseCase, PayoutSettings],
+  imports: [MoneyModule, PartnerEventsModule, RailsModule, BusinessesModule],
+  providers: [InternalTransferUseCase, BankTransferUseCase, PayoutSettler, PayoutsRepository],
+  exports: [InternalTransferUseCase, BankTransferUseCase],
 })
 export class TransfersModule {}

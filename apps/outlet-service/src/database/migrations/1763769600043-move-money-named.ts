@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-import { moveMoneyFunction } from '../../ledger/move-money.sql';
+import { moveMoneyFunction } from '../../money/move-money.sql';
 import { moveMoneyFunction041 } from './1763769600041-outcome-charges';
 
 /** The digest of ledger/move-money.sql.ts this migration loads: the text must not change under it. */

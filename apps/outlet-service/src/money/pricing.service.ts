@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { ChargeFigures } from '@payments/contracts';
 import { EntityManager } from 'typeorm';
 
-import { Posting } from '../ledger/ledger.service';
-import { Wallet } from '../wallets/wallets.repository';
+import { Posting } from './ledger.service';
 import { Charge, chargeFor, Product } from './price';
 import { PricePlansRepository } from './price-plans.repository';
+import { Wallet } from './wallets.repository';
 
 /** Where a charge goes: the fee less commission to revenue, the commission to the partner's wallet. */
 export interface FeeWallets {

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
-import { Charge, Product } from '../pricing/price';
-import { creditPostings, feeWalletIds, feeWalletsOf, PricingService } from '../pricing/pricing.service';
-import { SystemWalletKind, Wallet, WalletsRepository } from '../wallets/wallets.repository';
 import { JournalEntry, LedgerService } from './ledger.service';
 import { MoneyMove } from './money-moves.repository';
+import { Charge, Product } from './price';
+import { creditPostings, feeWalletIds, feeWalletsOf, PricingService } from './pricing.service';
+import { SystemWalletKind, Wallet, WalletsRepository } from './wallets.repository';
 
 export interface RailCredit {
   businessId: string;

@@ -1,7 +1,7 @@
 import { TransactionEventData } from '@payments/contracts';
 
-import { Charge, noCharge } from '../pricing/price';
-import { creditFigures } from '../pricing/pricing.service';
+import { Charge, noCharge } from './price';
+import { creditFigures } from './pricing.service';
 
 type Given = Omit<
   TransactionEventData,

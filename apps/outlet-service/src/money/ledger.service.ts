@@ -3,8 +3,8 @@ import { newUlid } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { EntityManager } from 'typeorm';
 
-import { availableBalance, Wallet } from '../wallets/wallets.repository';
 import { JournalRepository } from './journal.repository';
+import { availableBalance, Wallet } from './wallets.repository';
 
 export interface Posting {
   wallet: Wallet;

@@ -7,9 +7,9 @@ import { requesterDeadline } from '@payments/platform-kafka';
 import { outboxCommitted, OutboxRow } from '@payments/platform-outbox';
 import { DataSource, QueryFailedError } from 'typeorm';
 
-import { Charge } from '../pricing/price';
-import { WalletKind } from '../wallets/wallets.repository';
 import { CommandKey } from './money-commands.repository';
+import { Charge } from './price';
+import { WalletKind } from './wallets.repository';
 
 export interface MoneyMove<T> {
   businessId: string;

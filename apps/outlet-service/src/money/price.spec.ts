@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 
 import { testWallet } from '../testing/test-wallet';
-import { Wallet } from '../wallets/wallets.repository';
 import { chargeFor, PricePlan } from './price';
 import { creditFigures, creditPostings } from './pricing.service';
+import { Wallet } from './wallets.repository';
 
 const plan = (overrides: Partial<PricePlan>): PricePlan => ({
   percentBps: 0,

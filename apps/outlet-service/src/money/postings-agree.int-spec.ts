@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { ulid } from 'ulid';
 
-import { creditPostings, feeWalletsOf } from '../pricing/pricing.service';
 import { OutletServiceFixture } from '../testing/outlet-service.fixture';
-import { Wallet, WalletsRepository } from '../wallets/wallets.repository';
 import { MoneyMovesRepository } from './money-moves.repository';
+import { creditPostings, feeWalletsOf } from './pricing.service';
+import { Wallet, WalletsRepository } from './wallets.repository';
 
 jest.setTimeout(120_000);
 

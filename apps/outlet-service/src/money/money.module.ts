@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
 
-import { PartnerEventsOutbox } from '../events/partner-events';
-import { PricePlansRepository } from '../pricing/price-plans.repository';
-import { PricingService } from '../pricing/pricing.service';
-import { WalletsRepository } from '../wallets/wallets.repository';
 import { JournalRepository } from './journal.repository';
 import { LedgerService } from './ledger.service';
 import { MoneyCommandsRepository } from './money-commands.repository';
 import { MoneyMovesRepository } from './money-moves.repository';
+import { PricePlansRepository } from './price-plans.repository';
+import { PricingService } from './pricing.service';
 import { RailCredits } from './rail-credits';
+import { WalletsRepository } from './wallets.repository';
 
 const providers = [
   WalletsRepository,
@@ -16,12 +15,14 @@ const providers = [
   JournalRepository,
   MoneyCommandsRepository,
   MoneyMovesRepository,
-  PartnerEventsOutbox,
   PricePlansRepository,
   PricingService,
   RailCredits,
 ];
 
-/** Wallets, the journal, pricing and money-command idempotency: what every feature that moves money builds on. */
+/**
+ * The money core: wallets, the journal, pricing, the posting rule and money-command idempotency,
+ * what every feature that moves money builds on. It imports no other feature.
+ */
 @Module({ providers, exports: providers })
-export class LedgerModule {}
+export class MoneyModule {}
