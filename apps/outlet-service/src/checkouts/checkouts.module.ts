@@ -5,6 +5,7 @@ import { PartnerEventsModule } from '../events/partner-events.module';
 import { MoneyModule } from '../money/money.module';
 import { RefundsModule } from '../refunds/refunds.module';
 import { CardChargesConsumer } from './card-charges.consumer';
+import { CheckoutCommands } from './checkout.commands';
 import { CheckoutAccountsRepository } from './checkout-accounts.repository';
 import { CheckoutOutcomesRepository } from './checkout-outcomes.repository';
 import { CheckoutPaymentsService } from './checkout-payments.service';
@@ -13,7 +14,7 @@ import { CheckoutPaymentsService } from './checkout-payments.service';
 @Module({
   imports: [MoneyModule, PartnerEventsModule, BusinessesModule, RefundsModule],
   controllers: [CardChargesConsumer],
-  providers: [CheckoutPaymentsService, CheckoutAccountsRepository, CheckoutOutcomesRepository],
-  exports: [CheckoutPaymentsService],
+  providers: [CheckoutCommands, CheckoutPaymentsService, CheckoutAccountsRepository, CheckoutOutcomesRepository],
+  exports: [CheckoutCommands, CheckoutPaymentsService],
 })
 export class CheckoutsModule {}

@@ -4,6 +4,7 @@ import { BusinessesModule } from '../businesses/businesses.module';
 import { PartnerEventsModule } from '../events/partner-events.module';
 import { MoneyModule } from '../money/money.module';
 import { RailsModule } from '../rails/rails.module';
+import { RefundCommands } from './refund.commands';
 import { RefundSettler } from './refund-settler';
 import { RefundablePaymentsRepository } from './refundable-payments.repository';
 import { RefundsRepository } from './refunds.repository';
@@ -12,7 +13,7 @@ import { RefundsService } from './refunds.service';
 /** Refunds partners ask for, and the sandbox rail that settles them. */
 @Module({
   imports: [BusinessesModule, MoneyModule, PartnerEventsModule, RailsModule],
-  providers: [RefundsRepository, RefundablePaymentsRepository, RefundsService, RefundSettler],
-  exports: [RefundsService, RefundsRepository],
+  providers: [RefundCommands, RefundsRepository, RefundablePaymentsRepository, RefundsService, RefundSettler],
+  exports: [RefundCommands, RefundsRepository],
 })
 export class RefundsModule {}

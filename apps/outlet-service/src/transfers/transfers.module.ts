@@ -8,11 +8,12 @@ import { BankTransferUseCase } from './bank-transfer.usecase';
 import { InternalTransferUseCase } from './internal-transfer.usecase';
 import { PayoutSettler } from './payout-settler';
 import { PayoutsRepository } from './payouts.repository';
+import { TransferCommands } from './transfer.commands';
 
 /** Internal transfers between wallets, and bank payouts settled later by the rail. */
 @Module({
   imports: [MoneyModule, PartnerEventsModule, RailsModule, BusinessesModule],
-  providers: [InternalTransferUseCase, BankTransferUseCase, PayoutSettler, PayoutsRepository],
-  exports: [InternalTransferUseCase, BankTransferUseCase],
+  providers: [TransferCommands, InternalTransferUseCase, BankTransferUseCase, PayoutSettler, PayoutsRepository],
+  exports: [TransferCommands],
 })
 export class TransfersModule {}

@@ -35,6 +35,7 @@ import { InternalTransferRequest } from '../http/transfers/internal-transfer.req
 import type { BankTransferResponse, InternalTransferResponse } from '../http/transfers/transfer.response';
 import { IsKoboAmount } from '../validation/kobo-amount';
 import { Nested, NestedList } from '../validation/nested';
+import type { CommandHandlers } from './command-reply';
 import { ForBusiness, ForCheckout } from './scopes';
 
 /**
@@ -272,6 +273,12 @@ export type OutletCommand =
   | ListRefundsCommand;
 
 export type OutletCommandType = OutletCommand['type'];
+
+/** Handlers of some outlet commands, each held to its answer: one feature's share of the topic. */
+export type OutletCommandHandlers<Type extends OutletCommandType = OutletCommandType> = Pick<
+  CommandHandlers<OutletCommand, OutletCommandResults>,
+  Type
+>;
 
 /** The contract of each outlet command, by type. */
 export const outletCommandContracts = {
