@@ -212,7 +212,21 @@ describe('traces across the services', () => {
       caller.headers,
     );
     expect(paid.body.data).toMatchObject({ transactionStatus: 'SUCCESS' });
-    await traceOf(caller, ['checkout-gateway', 'card-processor', 'outlet-service', 'webhook-dispatcher']);
+    const trace = await traceOf(caller, ['checkout-gateway', 'card-processor', 'outlet-service', 'webhook-dispatcher']);
+    // After the capture the answer crosses processes twice: card-processor → outlet-service with
+    // the charge's event, and outlet-service's reply to the gateway, which asks no one again.
+    const messages = trace
+      .filter((span) => /^(send|create) /.test(span.name))
+      .map((span) => `${span.service}: ${span.name}`);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'checkout-gateway: send card.commands.v1',
+        'card-processor: create card.charges.v1',
+        'outlet-service: send command.replies.v1',
+      ]),
+    );
+    expect(messages).not.toContain('card-processor: send command.replies.v1');
+    expect(messages).not.toContain('checkout-gateway: send outlet.commands.v1');
   });
 
   it('follows a POS submission from pos-ingest through card-processor and outlet-service to its webhook', async () => {

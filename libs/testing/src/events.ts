@@ -24,3 +24,8 @@ function businessOf(payload: object): string | undefined {
   const { businessId } = payload as { businessId?: unknown };
   return typeof businessId === 'string' ? businessId : undefined;
 }
+
+/** Where a handled message came from, as the consumer hands it over: no headers unless given. */
+export function testMessageContext(topic: string, headers: Record<string, string> = {}) {
+  return { topic, partition: 0, offset: '0', key: null, headers };
+}

@@ -14,6 +14,7 @@ import {
 } from '@payments/contracts';
 import { newUlid, Sealer } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
+import { replyAddressToForward, replyForwarded } from '@payments/platform-kafka';
 import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -97,9 +98,12 @@ export class CardChargesService {
     const ended: ChargeRow = decided
       ? { ...charge, status: charge.issuer_decline ? 'FAILED' : 'SUCCESS', decline_reason: charge.issuer_decline }
       : charge;
-    const event = ended.status === 'SUCCESS' ? this.outbox.row(succeeded(ended)) : null;
+    const event = ended.status === 'SUCCESS' ? this.outbox.row(succeeded(ended, replyAddressToForward())) : null;
     const row = await this.charges.insertFirst(ended, event);
-    if (row && event) outboxCommitted(this.dataSource);
+    if (row && event) {
+      outboxCommitted(this.dataSource);
+      replyForwarded();
+    }
     return row;
   }
 
@@ -167,7 +171,10 @@ export class CardChargesService {
     return this.charges.save(em, { ...charge, attempts_left: attemptsLeft });
   }
 
-  /** Ends the charge; a success also tells outlet-service, in the same transaction, to book the money. */
+  /**
+   * Ends the charge. A success also tells outlet-service, in the same transaction, to book the
+   * money, and hands it the gateway's request: outlet-service answers it with the outcome.
+   */
   private async finish(
     em: EntityManager,
     charge: ChargeRow,
@@ -175,13 +182,22 @@ export class CardChargesService {
     reason: string | null,
   ): Promise<ChargeRow> {
     const ended = await this.charges.save(em, { ...charge, steps: [], status, decline_reason: reason });
-    if (status === 'SUCCESS') await this.outbox.enqueue(em, succeeded(ended));
+    if (status === 'SUCCESS') {
+      await this.outbox.enqueue(em, succeeded(ended, replyAddressToForward()));
+      replyForwarded();
+    }
     return ended;
   }
 }
 
-/** card.charge.succeeded: outlet-service books the money from it if the gateway could not. */
-function succeeded(charge: ChargeRow): NewEvent<CardChargeSucceededV1Payload> {
+/**
+ * card.charge.succeeded: outlet-service books the money from it. With the reply address of the
+ * request that captured the card, it also answers that request, with this charge's state.
+ */
+function succeeded(
+  charge: ChargeRow,
+  replyAddress: Record<string, string> | null,
+): NewEvent<CardChargeSucceededV1Payload> {
   return {
     topic: Topics.cardCharges,
     type: CardChargeSucceededV1,
@@ -194,7 +210,9 @@ function succeeded(charge: ChargeRow): NewEvent<CardChargeSucceededV1Payload> {
       amount: charge.amount,
       maskedPan: charge.masked_pan,
       succeededAt: new Date().toISOString(),
+      ...(replyAddress ? { answer: toState(charge) } : {}),
     },
+    ...(replyAddress ? { headers: replyAddress } : {}),
   };
 }
 

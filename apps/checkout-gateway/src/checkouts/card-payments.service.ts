@@ -6,6 +6,7 @@ import {
   CardChargeResponse,
   CardChargeState,
   CardPaymentRequest,
+  CheckoutPaymentResult,
   CheckoutResponse,
 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
@@ -85,30 +86,24 @@ export class CardPaymentsService {
   }
 
   private async record(state: CardChargeState, checkout?: CheckoutResponse): Promise<CardChargeResponse> {
-    const { chargeId, checkoutReference, businessId, maskedPan, amount: _amount, ...response } = state;
+    const {
+      chargeId,
+      checkoutReference,
+      businessId,
+      maskedPan,
+      amount: _amount,
+      checkout: booked,
+      ...response
+    } = state;
     if (state.transactionStatus === 'FAILED') {
       await this.checkouts.close([
         { businessId, checkoutReference, comment: state.message, method: 'card', maskedCard: maskedPan },
       ]);
     }
     if (state.transactionStatus === 'SUCCESS') {
-      const result = await this.outlets
-        .send({
-          type: 'settleCheckoutPayment',
-          businessId,
-          checkoutReference,
-          amount: state.amount,
-          method: 'card',
-          paymentId: chargeId,
-          maskedCard: maskedPan,
-        })
-        .catch((error: unknown) => {
-          // The card is captured and its event will book it: until the ledger answers, the outcome is not known.
-          if (error instanceof DomainError && (error.code === 'INVALID_TENANT' || error.status === 503)) {
-            throw recording();
-          }
-          throw error;
-        });
+      // Usually outlet-service booked the capture and answered with card-processor's answer; a
+      // charge that succeeded earlier (this is a retry) is asked of the ledger, which answers as before.
+      const result = booked ?? (await this.bookedCharge(state));
       await this.checkouts.applyOutcome(result.outcome, checkout);
       if (!result.accepted) {
         return {
@@ -125,6 +120,27 @@ export class CardPaymentsService {
       response.redirectUrl = url.toString();
     }
     return response;
+  }
+
+  /** How the ledger booked a charge card-processor reports captured. */
+  private bookedCharge(state: CardChargeState): Promise<CheckoutPaymentResult> {
+    return this.outlets
+      .send({
+        type: 'settleCheckoutPayment',
+        businessId: state.businessId,
+        checkoutReference: state.checkoutReference,
+        amount: state.amount,
+        method: 'card',
+        paymentId: state.chargeId,
+        maskedCard: state.maskedPan,
+      })
+      .catch((error: unknown) => {
+        // The card is captured and its event will book it: until the ledger answers, the outcome is not known.
+        if (error instanceof DomainError && (error.code === 'INVALID_TENANT' || error.status === 503)) {
+          throw recording();
+        }
+        throw error;
+      });
   }
 }
 

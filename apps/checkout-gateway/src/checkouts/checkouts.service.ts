@@ -12,12 +12,10 @@ import {
   PaymentMethod,
   Topics,
 } from '@payments/contracts';
-import { JoinedRuns } from '@payments/platform-async';
 import { newUlid, requestHash } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { assertWebhookUrlAllowed } from '@payments/platform-webhook-targets';
-import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { Business } from '../businesses/business.entity';
@@ -29,21 +27,15 @@ import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 const expiredComment = 'Checkout expired before payment';
 
-type CheckoutStatus = CheckoutResponse['transactionStatus'];
-
 /**
  * Checkout records. How a checkout ends is decided by outlet-service, where its money is booked
- * (the first payment or the first closing wins); this service mirrors that outcome on the
- * record and sends checkout.success or checkout.failed, once. It never ends a checkout on its
- * own, so the record cannot say FAILED while the ledger holds its money.
+ * (the first payment or the first closing wins); the record follows that decision and sends
+ * checkout.success or checkout.failed, once. It never ends a checkout on its own, so the record
+ * cannot say FAILED while the ledger holds its money.
  */
 @Injectable()
 export class CheckoutsService {
   private readonly logger = new Logger(CheckoutsService.name);
-  /** Checkouts this instance saw end, and how: an outcome never changes, so their events need no reading. */
-  private readonly ended = new LRUCache<string, CheckoutStatus>({ max: 100_000 });
-  /** Outcomes being mirrored: a command's answer and the outcome event often arrive together. */
-  private readonly mirroring = new JoinedRuns<string, CheckoutStatus | undefined>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -143,35 +135,23 @@ export class CheckoutsService {
   }
 
   /**
-   * Mirrors the ledger's decision on the record and sends its event, once: a second call, from
-   * a command's answer and from the outcome event alike, changes nothing, and one arriving while
-   * the first is at work waits for it. `known` saves reading the record when the caller has it.
+   * Ends the record as the ledger decided and queues its event, once: the statement ends only a
+   * record still PROCESSING, so a second call (a command's answer and the outcome event both
+   * bring it) changes nothing. `known` saves reading the record when the caller has it.
    */
   async applyOutcome(outcome: CheckoutOutcome, known?: CheckoutResponse): Promise<void> {
-    const reference = outcome.checkoutReference;
-    const recorded =
-      this.ended.get(reference) ?? (await this.mirroring.run(reference, () => this.mirror(outcome, known)));
-    if (recorded && recorded !== outcome.status) {
+    const checkout = known ?? (await this.current(outcome.businessId, outcome.checkoutReference));
+    if (!checkout) return;
+    if (checkout.transactionStatus === 'PROCESSING') {
+      const at = new Date();
+      await this.checkouts.end(outcome, at, this.outbox.row(outcomeEvent(outcome, checkout, at)));
+      outboxCommitted(this.dataSource);
+    } else if (checkout.transactionStatus !== outcome.status) {
       this.logger.error(
-        { checkoutReference: reference, recorded, decided: outcome.status },
+        { checkoutReference: outcome.checkoutReference, recorded: checkout.transactionStatus, decided: outcome.status },
         'checkout record disagrees with the ledger',
       );
     }
-  }
-
-  /** Ends a record still PROCESSING and queues its event in one statement; answers how the record ended. */
-  private async mirror(outcome: CheckoutOutcome, known?: CheckoutResponse): Promise<CheckoutStatus | undefined> {
-    const checkout = known ?? (await this.current(outcome.businessId, outcome.checkoutReference));
-    if (!checkout) return undefined;
-    if (checkout.transactionStatus === 'PROCESSING') {
-      const at = new Date();
-      const event = this.outbox.row<PartnerEventV1Payload>(outcomeEvent(outcome, checkout, at));
-      await this.checkouts.end(outcome, at, event);
-      outboxCommitted(this.dataSource);
-    }
-    const recorded = checkout.transactionStatus === 'PROCESSING' ? outcome.status : checkout.transactionStatus;
-    this.ended.set(outcome.checkoutReference, recorded);
-    return recorded;
   }
 
   /** The record as stored, without closing an expired one. */

@@ -52,10 +52,19 @@ export class AwaitingOnboarding implements OnApplicationBootstrap, BeforeApplica
     this.handlers.set(kind, apply as (event: EventEnvelope<never>) => Promise<void>);
   }
 
-  /** Applies the event, or keeps it for later if its business is not onboarded here yet. */
-  async apply<P extends { businessId: string }>(kind: AwaitedKind, event: EventEnvelope<P>): Promise<void> {
+  /**
+   * Applies the event, with its kind's handler or `now` when the caller wants the result, or
+   * keeps it for later (answering undefined) if its business is not onboarded here yet.
+   */
+  async apply<P extends { businessId: string }, R = void>(
+    kind: AwaitedKind,
+    event: EventEnvelope<P>,
+    now?: () => Promise<R>,
+  ): Promise<R | undefined> {
     try {
+      if (now) return await now();
       await this.handler(kind)(event as EventEnvelope<never>);
+      return undefined;
     } catch (error) {
       if (!(error instanceof DomainError && error.code === 'INVALID_TENANT')) throw error;
       await this.awaiting.hold(event.payload.businessId, kind, event);
@@ -63,6 +72,7 @@ export class AwaitingOnboarding implements OnApplicationBootstrap, BeforeApplica
         { eventId: event.eventId, businessId: event.payload.businessId, kind },
         'business not onboarded here yet: event held until it is',
       );
+      return undefined;
     }
   }
 

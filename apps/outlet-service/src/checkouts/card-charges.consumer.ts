@@ -1,20 +1,38 @@
 import { Controller } from '@nestjs/common';
-import { CardChargeSucceededV1, CardChargeSucceededV1Payload, EventEnvelope, Topics } from '@payments/contracts';
-import { EventHandler } from '@payments/platform-kafka';
+import {
+  CardChargeSucceededV1,
+  CardChargeSucceededV1Payload,
+  CommandReply,
+  EventEnvelope,
+  Topics,
+} from '@payments/contracts';
+import { EventHandler, ForwardedReplies, MessageContext } from '@payments/platform-kafka';
 
 import { AwaitingOnboarding } from '../businesses/awaiting-onboarding';
 import { CheckoutPaymentsService } from './checkout-payments.service';
 
+/** What the gateway hears while a charge waits for its business's onboarding to reach this service. */
+const recordingLater: CommandReply = {
+  ok: false,
+  error: {
+    code: 'PROCESSOR_UNAVAILABLE',
+    message: 'The payment is being recorded; retrying the same request is safe and answers how it ended',
+    status: 503,
+  },
+};
+
 /**
- * A checkout's card charge succeeded in card-processor. The gateway books it as it answers the
- * customer; this event books it when the gateway could not (a crash, a timeout). Either way
- * the charge is booked once.
+ * A checkout's card charge succeeded in card-processor: the money is booked from this event,
+ * once per charge however often it arrives. When the request that captured the card handed
+ * its reply on with the event, the gateway is waiting: it is answered from here, with
+ * card-processor's answer and the ledger's outcome, one process crossing after the capture.
  */
 @Controller()
 export class CardChargesConsumer {
   constructor(
-    payments: CheckoutPaymentsService,
+    private readonly payments: CheckoutPaymentsService,
     private readonly awaiting: AwaitingOnboarding,
+    private readonly replies: ForwardedReplies,
   ) {
     awaiting.register<CardChargeSucceededV1Payload>('card-charge', async (event) => {
       await payments.payCard(event.payload);
@@ -22,8 +40,14 @@ export class CardChargesConsumer {
   }
 
   @EventHandler(Topics.cardCharges)
-  async handle(event: EventEnvelope<CardChargeSucceededV1Payload>): Promise<void> {
+  async handle(event: EventEnvelope<CardChargeSucceededV1Payload>, context: MessageContext): Promise<void> {
     if (event?.type !== CardChargeSucceededV1) return;
-    await this.awaiting.apply('card-charge', event);
+    const { answer } = event.payload;
+    const booked = await this.awaiting.apply('card-charge', event, () => this.payments.payCard(event.payload));
+    if (!answer) return;
+    await this.replies.send(
+      context.headers,
+      booked ? { ok: true, data: { ...answer, checkout: booked } } : recordingLater,
+    );
   }
 }

@@ -12,11 +12,9 @@ import {
   PartnerEvents,
   Topics,
 } from '@payments/contracts';
-import { JoinedRuns } from '@payments/platform-async';
 import { newUlid } from '@payments/platform-crypto';
 import { apiError, requireSandboxRail } from '@payments/platform-envelope';
 import { Outbox } from '@payments/platform-outbox';
-import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { BusinessesRepository } from '../businesses/businesses.repository';
@@ -42,17 +40,12 @@ type CapturedCard = Pick<
 /**
  * Money for checkouts paid by bank transfer, QR wallet or card, and the one place that decides
  * how a checkout ends. The first payment booked, or the first closing (expiry, a declined card),
- * wins in the ledger's own transaction; the gateway only mirrors the outcome. After that a
+ * wins in the ledger's own transaction; the gateway's record follows it. After that a
  * transfer or QR payment is refused, and money a card captured anyway waits in the suspense
  * wallet with a refund record.
  */
 @Injectable()
 export class CheckoutPaymentsService {
-  /** Card charges this instance booked, and their answers, which never change once given. */
-  private readonly cardPayments = new LRUCache<string, CheckoutPaymentResult>({ max: 100_000 });
-  /** Card charges being booked: the gateway's command and the charge's event often arrive together. */
-  private readonly cardBookings = new JoinedRuns<string, CheckoutPaymentResult>();
-
   constructor(
     private readonly dataSource: DataSource,
     private readonly accounts: CheckoutAccountsRepository,
@@ -151,22 +144,11 @@ export class CheckoutPaymentsService {
   /**
    * A card charge succeeded: the money was captured, so it is booked whatever happened to the
    * checkout meanwhile: to the settlement wallet when it pays the checkout, else to the suspense
-   * wallet for a refund. Once per charge, however often the gateway or the event asks. The
-   * usual case (it pays the checkout) takes one database round trip.
+   * wallet for a refund. Once per charge, however often its event or the gateway asks: the
+   * ledger answers a repeat as it answered the first. The usual case (it pays the checkout)
+   * takes one database round trip.
    */
   async payCard(charge: CapturedCard): Promise<CheckoutPaymentResult> {
-    // Usually the gateway asked first and its card.charge.succeeded event follows: answered from memory,
-    // or, while the first is still booking, by waiting for it rather than asking the ledger again.
-    const known = this.cardPayments.get(charge.chargeId);
-    if (known) return known;
-    return this.cardBookings.run(charge.chargeId, async () => {
-      const result = await this.bookCard(charge);
-      this.cardPayments.set(charge.chargeId, result);
-      return result;
-    });
-  }
-
-  private async bookCard(charge: CapturedCard): Promise<CheckoutPaymentResult> {
     const amount = BigInt(charge.amount);
     const priced = await this.railCredits.priced(this.dataSource.manager, charge.businessId, 'card', amount);
     const outcome = { ...paidByCard(charge), charge: creditFigures(amount, priced.move.charge) };

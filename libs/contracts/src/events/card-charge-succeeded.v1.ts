@@ -1,5 +1,6 @@
-import { IsISO8601, IsNotEmpty, IsString } from 'class-validator';
+import { IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString } from 'class-validator';
 
+import type { CardChargeState } from '../messages/card-commands.v1';
 import { ForCheckout } from '../messages/scopes';
 import { IsKoboAmount } from '../validation/kobo-amount';
 
@@ -22,4 +23,13 @@ export class CardChargeSucceededV1Payload extends ForCheckout {
 
   @IsISO8601()
   succeededAt!: string;
+
+  /**
+   * card-processor's answer to the request that captured the card, when that request's reply
+   * travels with this event (its reply headers): outlet-service books the charge and sends this
+   * answer on to the gateway with the booking's outcome.
+   */
+  @IsOptional()
+  @IsObject()
+  answer?: CardChargeState;
 }

@@ -3,6 +3,7 @@ import { IsBoolean, IsIn, IsISO8601, IsNotEmpty, IsString } from 'class-validato
 import type { CardChargeResponse } from '../http/checkout/card.dto';
 import { BusinessMode, IsBusinessMode } from '../validation/business-mode';
 import { IsKoboAmount } from '../validation/kobo-amount';
+import type { CheckoutPaymentResult } from './outlet-commands.v1';
 import { ForCheckout } from './scopes';
 
 /**
@@ -72,6 +73,12 @@ export interface CardChargeState extends CardChargeResponse {
   maskedPan: string;
   /** Kobo, as charged. */
   amount: string;
+  /**
+   * How the ledger booked a charge that succeeded with this request: outlet-service books it from
+   * card.charge.succeeded and answers the gateway itself, with card-processor's answer and this.
+   * Absent when the charge succeeded earlier (a retry): the gateway then asks the ledger.
+   */
+  checkout?: CheckoutPaymentResult;
 }
 
 /** What each card command answers with: the gateway's client and card-processor's handlers are both held to it. */

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { kafkaBrokerList, PlatformEnv } from '@payments/platform-config';
 
+import { ForwardedReplies } from './commands/forwarded-replies';
 import { BulkYield } from './consumers/bulk-yield';
 import { ConsumerFactory } from './consumers/consumer-factory';
 import { ConsumerMetrics } from './consumers/consumer-metrics';
@@ -31,7 +32,8 @@ import { KafkaProducer } from './producer';
     BulkYield,
     ConsumerFactory,
     KafkaConsumers,
+    ForwardedReplies,
   ],
-  exports: [KAFKA_CLIENT, KafkaAdmin, KafkaProducer, ConsumerFactory, KafkaConsumers, BulkYield],
+  exports: [KAFKA_CLIENT, KafkaAdmin, KafkaProducer, ConsumerFactory, KafkaConsumers, BulkYield, ForwardedReplies],
 })
 export class KafkaModule {}

@@ -16,6 +16,8 @@ export interface NewEvent<T> {
   payload: T;
   businessId?: string;
   correlationId?: string;
+  /** Further Kafka headers: a forwarded request's reply address, say. */
+  headers?: Record<string, string>;
 }
 
 /** An outbox row ready to insert, for a write that inserts it itself (a database function); call outboxCommitted after. */
@@ -55,7 +57,11 @@ export class Outbox {
       ...(event.businessId ? { businessId: event.businessId } : {}),
       payload: event.payload,
     };
-    const headers: Record<string, string> = { 'event-id': envelope.eventId, 'event-type': event.type };
+    const headers: Record<string, string> = {
+      ...event.headers,
+      'event-id': envelope.eventId,
+      'event-type': event.type,
+    };
     if (event.correlationId) headers['correlation-id'] = event.correlationId;
     // The relay publishes later, outside this trace: the context travels with the row.
     startProducerSpan('create', event.topic.name, headers)();

@@ -5,6 +5,7 @@ import { PlatformEnv } from '@payments/platform-config';
 import { apiError } from '@payments/platform-envelope';
 import { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 
+import { replyAddressToForward, replyForwarded } from '../commands/forwarded-replies';
 import { KafkaAdmin } from '../kafka-admin';
 import { KafkaProducer } from '../producer';
 import { BulkYield } from './bulk-yield';
@@ -32,9 +33,17 @@ class Handlers {
     this.seen.push(value);
   }
 
+  /** Reply addresses handed on by requests for the outlets named `handed-on…`. */
+  readonly handedOn: (Record<string, string> | null)[] = [];
+
   @CommandHandler(Topics.outletCommands)
   async onCommand(value: { outletId: string }): Promise<unknown> {
     this.seen.push(value);
+    if (value.outletId.startsWith('handed-on')) {
+      this.handedOn.push(replyAddressToForward());
+      replyForwarded();
+      if (value.outletId === 'handed-on-then-failed') throw apiError('OUTLET_NOT_FOUND', 'Outlet gone');
+    }
     if (value.outletId === 'missing') throw apiError('OUTLET_NOT_FOUND', 'Outlet missing not found');
     return `outlet ${value.outletId}`;
   }
@@ -270,6 +279,28 @@ describe('KafkaConsumers', () => {
         { ok: false, error: { code: 'OUTLET_NOT_FOUND', message: 'Outlet missing not found', status: 404 } },
       ],
     ]);
+  });
+
+  it('leaves the reply to whoever a handler handed the request on to, unless the handler then failed', async () => {
+    const { consumers, handlers, runs, sent } = harness();
+    await consumers.start();
+    const deadline = String(Date.now() + 5000);
+    const address = (id: string) => ({
+      'reply-topic': 'command.replies.v1',
+      'reply-partition': '3',
+      'correlation-id': id,
+      'reply-deadline': deadline,
+    });
+    const headers = (id: string) => ({ ...address(id), 'event-id': 'not part of the address' });
+    const { payload, resolved } = batch(Topics.outletCommands.name, [
+      message(1, getOutlet('handed-on'), headers('f.1')),
+      message(2, getOutlet('handed-on-then-failed'), headers('f.2')),
+      message(3, getOutlet('o-1'), headers('f.3')),
+    ]);
+    await runs.get(Topics.outletCommands.name)!(payload);
+    expect(handlers.handedOn).toEqual([address('f.1'), address('f.2')]);
+    expect(sent.map(({ message: reply }) => reply.headers?.['correlation-id'])).toEqual(['f.2', 'f.3']);
+    expect(resolved).toEqual(['3']);
   });
 
   it('drops a request its requester stopped waiting for: not handled, not answered, its offset resolved', async () => {

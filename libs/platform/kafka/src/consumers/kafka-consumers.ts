@@ -7,6 +7,7 @@ import { requestContext, requestIdHeader } from '@payments/platform-logging';
 import { traceBatchProcessing, traceProcessing } from '@payments/platform-tracing';
 import { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 
+import { handlingRequest } from '../commands/forwarded-replies';
 import { untilRequesterDeadline } from '../commands/requester-deadline';
 import { KafkaProducer } from '../producer';
 import { BulkYield } from './bulk-yield';
@@ -246,8 +247,12 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       );
       return;
     }
-    const reply = await untilRequesterDeadline(deadline, () => this.replyTo(handler, message, context));
+    const { result: reply, forwarded } = await handlingRequest(context.headers, () =>
+      untilRequesterDeadline(deadline, () => this.replyTo(handler, message, context)),
+    );
     this.metrics.applied(handler.topic.name, 'applied');
+    // The handler handed its answer on with a message whose receiver replies (an error stays ours).
+    if (forwarded && reply.ok) return;
     if (!topic || !Number.isInteger(partition) || !correlationId) return;
     // The requester waits a few seconds at most: a reply that cannot be sent now is not worth keeping.
     await this.producer
