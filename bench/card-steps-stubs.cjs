@@ -3,7 +3,8 @@
 // the real step answers for a no-verification card, so that the bench can charge each step's
 // cost (its statement, its outbox event and whoever consumes that event) by leaving it out.
 //
-//   charge    card-processor answers SUCCESS without its charge row or card.charge.succeeded
+//   charge    card-processor answers SUCCESS without its charge row or card.charge.succeeded (so
+//             the gateway asks outlet-service to book it, as for a charge that succeeded earlier)
 //   ledger    outlet-service answers "booked" without move_money or checkout.decided
 //   checkout  the gateway neither reads the checkout nor ends it (no checkout.success, no history)
 const path = require('node:path');
@@ -41,8 +42,9 @@ if (process.env.SERVICE_NAME === 'card-processor' && stubbed.has('charge')) {
 }
 
 if (process.env.SERVICE_NAME === 'outlet-service' && stubbed.has('ledger')) {
-  const { CheckoutPaymentsService, paidByCard } = built('outlet-service/src/checkouts/checkout-payments.service.js');
-  replace(CheckoutPaymentsService, 'payCard', async function payCard(charge) {
+  const { CardCheckoutPayments } = built('outlet-service/src/checkouts/card-checkout-payments.js');
+  const { paidByCard } = built('outlet-service/src/checkouts/checkout-decisions.js');
+  replace(CardCheckoutPayments, 'pay', async function pay(charge) {
     const outcome = { ...paidByCard(charge), charge: { fee: '0', commission: '0', netAmount: charge.amount } };
     return { outcome, accepted: true };
   });

@@ -9,7 +9,7 @@ import {
 import { EventHandler, ForwardedReplies, MessageContext } from '@payments/platform-kafka';
 
 import { AwaitingOnboarding } from '../businesses/awaiting-onboarding';
-import { CheckoutPaymentsService } from './checkout-payments.service';
+import { CardCheckoutPayments } from './card-checkout-payments';
 
 /** What the gateway hears while a charge waits for its business's onboarding to reach this service. */
 const recordingLater: CommandReply = {
@@ -30,12 +30,12 @@ const recordingLater: CommandReply = {
 @Controller()
 export class CardChargesConsumer {
   constructor(
-    private readonly payments: CheckoutPaymentsService,
+    private readonly cards: CardCheckoutPayments,
     private readonly awaiting: AwaitingOnboarding,
     private readonly replies: ForwardedReplies,
   ) {
     awaiting.register<CardChargeSucceededV1Payload>('card-charge', async (event) => {
-      await payments.payCard(event.payload);
+      await cards.pay(event.payload);
     });
   }
 
@@ -43,7 +43,7 @@ export class CardChargesConsumer {
   async handle(event: EventEnvelope<CardChargeSucceededV1Payload>, context: MessageContext): Promise<void> {
     if (event?.type !== CardChargeSucceededV1) return;
     const { answer } = event.payload;
-    const booked = await this.awaiting.apply('card-charge', event, () => this.payments.payCard(event.payload));
+    const booked = await this.awaiting.apply('card-charge', event, () => this.cards.pay(event.payload));
     if (!answer) return;
     await this.replies.send(
       context.headers,

@@ -15,7 +15,7 @@ import { ulid } from 'ulid';
 import { PosOutcomesConsumer } from '../pos/pos-outcomes.consumer';
 import { OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { CardChargesConsumer } from './card-charges.consumer';
-import { CheckoutPaymentsService } from './checkout-payments.service';
+import { CardCheckoutPayments } from './card-checkout-payments';
 
 jest.setTimeout(90_000);
 
@@ -212,10 +212,10 @@ describe('checkout outcomes in the ledger', () => {
       amount: '5000',
       maskedPan: '506099*********0019',
     });
-    const payments = fixture.get(CheckoutPaymentsService);
-    expect((await payments.payCard(card(ulid()))).outcome.charge).toEqual(booked);
+    const cards = fixture.get(CardCheckoutPayments);
+    expect((await cards.pay(card(ulid()))).outcome.charge).toEqual(booked);
     expect((await closeOf(byCard)).charge).toEqual(booked);
-    const late = await payments.payCard(card(ulid()));
+    const late = await cards.pay(card(ulid()));
     expect(late).toMatchObject({ accepted: false, outcome: { charge: booked } });
   });
 
@@ -242,8 +242,8 @@ describe('checkout outcomes in the ledger', () => {
     };
     const event = testEvent(CardChargeSucceededV1, { ...charge, succeededAt: new Date().toISOString() });
     const [fromEvent, fromGateway] = await Promise.all([
-      fixture.get(CheckoutPaymentsService).payCard(event.payload),
-      fixture.get(CheckoutPaymentsService).payCard(charge),
+      fixture.get(CardCheckoutPayments).pay(event.payload),
+      fixture.get(CardCheckoutPayments).pay(charge),
     ]);
     expect(fromGateway).toMatchObject({ accepted: true, outcome: { status: 'SUCCESS', paymentId: chargeId } });
     expect(fromEvent).toEqual(fromGateway);

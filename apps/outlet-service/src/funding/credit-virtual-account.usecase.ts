@@ -4,7 +4,7 @@ import { newUlid } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { DataSource, EntityManager } from 'typeorm';
 
-import { CheckoutPaymentsService } from '../checkouts/checkout-payments.service';
+import { TransferCheckoutPayments } from '../checkouts/transfer-checkout-payments';
 import { PartnerEventsOutbox } from '../events/partner-events';
 import { MoneyCommandsRepository } from '../money/money-commands.repository';
 import { RailCredits } from '../money/rail-credits';
@@ -36,7 +36,7 @@ export class CreditVirtualAccountUseCase {
     private readonly railCredits: RailCredits,
     private readonly commands: MoneyCommandsRepository,
     private readonly events: PartnerEventsOutbox,
-    private readonly checkoutPayments: CheckoutPaymentsService,
+    private readonly checkoutTransfers: TransferCheckoutPayments,
   ) {}
 
   async execute(
@@ -67,7 +67,7 @@ export class CreditVirtualAccountUseCase {
     request: CreditVirtualAccountRequest,
     holder: string | undefined,
   ): Promise<CreditVirtualAccountResult> {
-    const forCheckout = await this.checkoutPayments.receiveTransfer(em, accountNumber, sessionId, request, holder);
+    const forCheckout = await this.checkoutTransfers.receive(em, accountNumber, sessionId, request, holder);
     if (forCheckout) return forCheckout;
     const account = await this.wallets.byAccountNumber(em, accountNumber);
     // Sandbox money never lands in a live business's account, nor in another business's.
