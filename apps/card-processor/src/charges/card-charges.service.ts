@@ -98,10 +98,11 @@ export class CardChargesService {
     const ended: ChargeRow = decided
       ? { ...charge, status: charge.issuer_decline ? 'FAILED' : 'SUCCESS', decline_reason: charge.issuer_decline }
       : charge;
-    const event = ended.status === 'SUCCESS' ? this.outbox.row(succeeded(ended, replyAddressToForward())) : null;
+    const replyAddress = replyAddressToForward();
+    const event = ended.status === 'SUCCESS' ? this.outbox.row(succeeded(ended, replyAddress)) : null;
     const row = await this.charges.insertFirst(ended, event);
     if (row && event) {
-      outboxCommitted(this.dataSource);
+      outboxCommitted(this.dataSource, { awaited: replyAddress !== null });
       replyForwarded();
     }
     return row;
@@ -212,7 +213,7 @@ function succeeded(
       succeededAt: new Date().toISOString(),
       ...(replyAddress ? { answer: toState(charge) } : {}),
     },
-    ...(replyAddress ? { headers: replyAddress } : {}),
+    ...(replyAddress ? { headers: replyAddress, awaited: true } : {}),
   };
 }
 

@@ -46,6 +46,8 @@ export class OutboxRelay {
   private stopListening?: () => void;
   private running = false;
   private readonly wakeUp = new WakeUp();
+  /** Rung by a commit of rows a caller waits on: it cuts a lingering wake-up short. */
+  private readonly awaitedRows = new WakeUp();
   private loop?: Promise<void>;
 
   constructor(
@@ -57,7 +59,10 @@ export class OutboxRelay {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.stopListening = onOutboxCommit(this.dataSource, () => this.wakeUp.ring());
+    this.stopListening = onOutboxCommit(this.dataSource, (awaited) => {
+      this.wakeUp.ring();
+      if (awaited) this.awaitedRows.ring();
+    });
     this.loop = this.run();
   }
 
@@ -66,6 +71,7 @@ export class OutboxRelay {
     this.running = false;
     this.stopListening?.();
     this.wakeUp.ring();
+    this.awaitedRows.ring();
     await this.loop;
     await this.producer?.disconnect().catch(() => undefined);
   }
@@ -155,10 +161,9 @@ export class OutboxRelay {
         failures = 0;
         if (published === this.options.batchSize) continue;
         await this.wakeUp.sleep(this.options.pollIntervalMs);
-        // Idle, an event goes at once; under load, a moment's wait turns many commits into one batch.
-        if (published > 0 && this.options.lingerMs) {
-          await new Promise((resolve) => setTimeout(resolve, this.options.lingerMs));
-        }
+        // Idle, an event goes at once; under load, a moment's wait turns many commits into one
+        // batch, unless a caller waits on one of the rows (a forwarded request's answer).
+        if (published > 0 && this.options.lingerMs) await this.awaitedRows.sleep(this.options.lingerMs);
       } catch (error) {
         failures += 1;
         await this.resetProducer();

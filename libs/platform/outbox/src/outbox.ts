@@ -18,6 +18,8 @@ export interface NewEvent<T> {
   correlationId?: string;
   /** Further Kafka headers: a forwarded request's reply address, say. */
   headers?: Record<string, string>;
+  /** A caller waits on what this event brings about: the relay publishes it without lingering. */
+  awaited?: boolean;
 }
 
 /** An outbox row ready to insert, for a write that inserts it itself (a database function); call outboxCommitted after. */
@@ -43,7 +45,7 @@ export class Outbox {
       headers: row.headers,
     });
     // The commit wakes this process's relay; see onOutboxCommit.
-    markOutboxWritten(em.queryRunner);
+    markOutboxWritten(em.queryRunner, event.awaited);
     return row.payload;
   }
 
