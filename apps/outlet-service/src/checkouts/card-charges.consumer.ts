@@ -6,7 +6,7 @@ import {
   EventEnvelope,
   Topics,
 } from '@payments/contracts';
-import { EventHandler, ForwardedReplies, MessageContext } from '@payments/platform-kafka';
+import { CommandReplies, EventHandler, MessageContext } from '@payments/platform-kafka';
 
 import { AwaitingOnboarding } from '../businesses/awaiting-onboarding';
 import { CardCheckoutPayments } from './card-checkout-payments';
@@ -32,7 +32,7 @@ export class CardChargesConsumer {
   constructor(
     private readonly cards: CardCheckoutPayments,
     private readonly awaiting: AwaitingOnboarding,
-    private readonly replies: ForwardedReplies,
+    private readonly replies: CommandReplies,
   ) {
     awaiting.register<CardChargeSucceededV1Payload>('card-charge', async (event) => {
       await cards.pay(event.payload);

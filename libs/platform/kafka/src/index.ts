@@ -1,6 +1,6 @@
 export * from './commands/command-client';
 export * from './commands/dispatch-command';
-export * from './commands/forwarded-replies';
+export * from './commands/command-replies';
 export * from './commands/requester-deadline';
 export * from './consumers/bulk-yield';
 export * from './consumers/consumer-factory';

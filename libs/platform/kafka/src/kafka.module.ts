@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { kafkaBrokerList, PlatformEnv } from '@payments/platform-config';
 
-import { ForwardedReplies } from './commands/forwarded-replies';
+import { CommandReplies } from './commands/command-replies';
 import { BulkYield } from './consumers/bulk-yield';
 import { ConsumerFactory } from './consumers/consumer-factory';
 import { ConsumerMetrics } from './consumers/consumer-metrics';
@@ -32,8 +32,8 @@ import { KafkaProducer } from './producer';
     BulkYield,
     ConsumerFactory,
     KafkaConsumers,
-    ForwardedReplies,
+    CommandReplies,
   ],
-  exports: [KAFKA_CLIENT, KafkaAdmin, KafkaProducer, ConsumerFactory, KafkaConsumers, BulkYield, ForwardedReplies],
+  exports: [KAFKA_CLIENT, KafkaAdmin, KafkaProducer, ConsumerFactory, KafkaConsumers, BulkYield, CommandReplies],
 })
 export class KafkaModule {}

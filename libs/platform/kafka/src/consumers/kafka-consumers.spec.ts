@@ -5,7 +5,7 @@ import { PlatformEnv } from '@payments/platform-config';
 import { apiError } from '@payments/platform-envelope';
 import { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 
-import { replyAddressToForward, replyForwarded } from '../commands/forwarded-replies';
+import { replyAddressToForward, replyForwarded } from '../commands/command-replies';
 import { KafkaAdmin } from '../kafka-admin';
 import { KafkaProducer } from '../producer';
 import { BulkYield } from './bulk-yield';

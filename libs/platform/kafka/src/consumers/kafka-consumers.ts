@@ -7,7 +7,7 @@ import { requestContext, requestIdHeader } from '@payments/platform-logging';
 import { traceBatchProcessing, traceProcessing } from '@payments/platform-tracing';
 import { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 
-import { handlingRequest } from '../commands/forwarded-replies';
+import { CommandReplies, handlingRequest } from '../commands/command-replies';
 import { untilRequesterDeadline } from '../commands/requester-deadline';
 import { KafkaProducer } from '../producer';
 import { BulkYield } from './bulk-yield';
@@ -42,6 +42,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
   private readonly failures = new Map<string, number>();
   private readonly resumeTimers = new Set<NodeJS.Timeout>();
   private stopping = false;
+  private readonly replies: CommandReplies;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -52,7 +53,9 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     private readonly metrics: ConsumerMetrics,
     private readonly env: PlatformEnv,
     private readonly bulkYield: BulkYield,
-  ) {}
+  ) {
+    this.replies = new CommandReplies(producer);
+  }
 
   /** Joins a consumer group per traffic class that has handlers; resolves once each has joined. */
   async start(): Promise<void> {
@@ -233,9 +236,6 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
   }
 
   private async answer(handler: Handler, message: KafkaMessage, context: MessageContext): Promise<void> {
-    const topic = context.headers[replyHeaders.topic];
-    const partition = Number(context.headers[replyHeaders.partition]);
-    const correlationId = context.headers[replyHeaders.correlationId];
     const deadline = Number(context.headers[replyHeaders.deadline] ?? NaN);
     if (Date.now() >= deadline) {
       // The requester has answered 503 and the caller may have retried since: acting now could
@@ -253,15 +253,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     this.metrics.applied(handler.topic.name, 'applied');
     // The handler handed its answer on with a message whose receiver replies (an error stays ours).
     if (forwarded && reply.ok) return;
-    if (!topic || !Number.isInteger(partition) || !correlationId) return;
-    // The requester waits a few seconds at most: a reply that cannot be sent now is not worth keeping.
-    await this.producer
-      .send(topic, {
-        partition,
-        value: JSON.stringify(reply),
-        headers: { [replyHeaders.correlationId]: correlationId },
-      })
-      .catch((error: unknown) => this.logger.warn({ err: error, topic: context.topic }, 'reply could not be sent'));
+    await this.replies.send(context.headers, reply);
   }
 
   /** What the requester is told: the handler's result, or its failure as data (commandReply). */

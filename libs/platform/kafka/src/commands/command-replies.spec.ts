@@ -1,7 +1,7 @@
 import { CommandReply } from '@payments/contracts';
 
 import { KafkaProducer } from '../producer';
-import { ForwardedReplies, handlingRequest, replyAddressToForward, replyForwarded } from './forwarded-replies';
+import { CommandReplies, handlingRequest, replyAddressToForward, replyForwarded } from './command-replies';
 
 function replies() {
   const sent: { topic: string; partition?: number; correlationId?: string; value: unknown }[] = [];
@@ -14,7 +14,7 @@ function replies() {
         value: JSON.parse(message.value),
       }),
   } as unknown as KafkaProducer;
-  return { forwarded: new ForwardedReplies(producer), sent };
+  return { forwarded: new CommandReplies(producer), sent };
 }
 
 const address = (deadline: number) => ({
@@ -25,7 +25,7 @@ const address = (deadline: number) => ({
 });
 const answer: CommandReply = { ok: true, data: { transactionStatus: 'SUCCESS' } };
 
-describe('ForwardedReplies', () => {
+describe('CommandReplies', () => {
   it('answers the requester a forwarded message names, at its partition and correlation id', async () => {
     const { forwarded, sent } = replies();
     expect(await forwarded.send({ ...address(Date.now() + 5000), 'event-id': 'e-1' }, answer)).toBe(true);

@@ -19,9 +19,10 @@ export function replyAddressOf(headers: Record<string, string>): Record<string, 
   const address = Object.fromEntries(
     Object.values(replyHeaders).flatMap((name) => (headers[name] === undefined ? [] : [[name, headers[name]]])),
   );
-  const complete = [replyHeaders.topic, replyHeaders.partition, replyHeaders.correlationId].every(
-    (name) => address[name] !== undefined,
-  );
+  const complete =
+    address[replyHeaders.topic] !== undefined &&
+    address[replyHeaders.correlationId] !== undefined &&
+    Number.isInteger(Number(address[replyHeaders.partition] ?? NaN));
   return complete ? address : null;
 }
 
@@ -52,17 +53,21 @@ export function replyForwarded(): void {
   if (request?.address) request.forwarded = true;
 }
 
-/** Sends the answer of a request another service forwarded here, with the message's reply headers. */
+/**
+ * Sends answers to requesters: the consumer framework's to the requests it hands its command
+ * handlers, and a service's own to a request another service forwarded to it with a message.
+ */
 @Injectable()
-export class ForwardedReplies {
-  private readonly logger = new Logger(ForwardedReplies.name);
+export class CommandReplies {
+  private readonly logger = new Logger(CommandReplies.name);
 
   constructor(private readonly producer: KafkaProducer) {}
 
   /**
    * Replies to the requester named in `headers`, unless it has stopped waiting (it answered 503,
    * and a retry asks again). False when there was no one to answer. A reply that cannot be sent
-   * is only logged: the requester's timeout answers for it, and the work itself is done.
+   * is only logged: the requester waits a few seconds at most, its timeout answers for it, and
+   * the work itself is done.
    */
   async send(headers: Record<string, string>, reply: CommandReply): Promise<boolean> {
     const address = replyAddressOf(headers);
@@ -75,7 +80,7 @@ export class ForwardedReplies {
         value: JSON.stringify(reply),
         headers: { [replyHeaders.correlationId]: address[replyHeaders.correlationId] },
       })
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'forwarded reply could not be sent'));
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'reply could not be sent'));
     return true;
   }
 }
