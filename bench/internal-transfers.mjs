@@ -6,7 +6,8 @@
 // Starts Kafka (if needed; with --cluster, the secured local cluster of three), a fresh `payments_bench` database, outlet-service and the gateway
 // in production mode, funds the wallets of a few outlets through the sandbox rail, and
 // initialises a pgbench database (scale 10). Then rounds alternate: transfers between random
-// wallets from `connections` clients for `seconds`, and pgbench (16 clients, same duration).
+// wallets from `connections` clients for `seconds`, pgbench (16 clients, same duration), and
+// the partner API's rate limit check on its own (bench/rate-limit-cost.mjs).
 // Tables: each side's median round, the ratio, and the CPU every process spent per operation.
 // --profile writes V8 CPU profiles of both apps into <dir> (open them in Chrome's DevTools).
 import { randomUUID } from 'node:crypto';
@@ -14,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 
 import { log, waitUntilReady } from '../tools/lib.mjs';
+import { rateLimitRound } from './rate-limit-cost.mjs';
 import {
   beforeRound,
   benchOptions,
@@ -134,11 +136,14 @@ try {
   await transferRound(wallets, headers, warmUp);
   const transfers = [];
   const banks = [];
+  const limitChecks = [];
   for (let round = 1; round <= rounds; round += 1) {
     log(`round ${round}/${rounds}: transfers, ${connections} clients, ${seconds} s`);
     transfers.push(await transferRound(wallets, headers, seconds));
     log(`round ${round}/${rounds}: pgbench TPC-B-like, 16 clients, ${seconds} s`);
     banks.push(await pgbenchRound(seconds, apps));
+    log(`round ${round}/${rounds}: rate limit checks, ${connections} callers, ${seconds} s`);
+    limitChecks.push(await rateLimitRound(env.DATABASE_URL, seconds, connections));
   }
 
   const transferRate = median(transfers.map((round) => round.perSecond));
@@ -166,11 +171,15 @@ try {
     ],
   );
   console.log(`\ntransfers / pgbench TPS: ${((transferRate / tps) * 100).toFixed(1)}% (target: 30%)`);
-  const [transfer, bank] = printCpuTable([
+  const [transfer, bank, limitCheck] = printCpuTable([
     { name: 'internal transfer', cpu: transfers.map((round) => round.cpu) },
     { name: 'pgbench transaction', cpu: banks.map((round) => round.cpu) },
+    { name: 'rate limit check (in process)', cpu: limitChecks.map((round) => round.cpu) },
   ]);
   printCostInBankTransactions('internal transfer', transfer, bank, 6);
+  console.log(
+    `rate limit check / internal transfer: ${((limitCheck / transfer) * 100).toFixed(1)}% of its CPU (target: at most 5%)`,
+  );
 } finally {
   await finish(Object.values(apps), startedKafka);
 }

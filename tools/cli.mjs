@@ -2,6 +2,7 @@
 // npm run partner:create -- ...      onboard a partner (see the README)
 // npm run partner:keys:roll -- ...   roll a partner's API key pair (docs/keys.md)
 // npm run pricing:set -- ...         change a business's price plan (docs/pricing.md)
+// npm run rate-limit:set -- ...      change a business's rate limit (docs/rate-limits.md)
 // npm run terminal:register -- ...   register a POS terminal (docs/pos.md)
 // npm run terminal:audit -- ...      list terminals registered to an outlet their business lacks
 // npm run pos:send -- ...            send an encrypted test transaction to POST /pos
@@ -37,6 +38,12 @@ switch (command) {
   case 'pricing-set':
     process.exit(nodeScript('dist/apps/outlet-service/src/cli/pricing-set.js', args, env).status ?? 1);
     break;
+  case 'rate-limit-set': {
+    // Each limit is counted, and so overridden, by the app that answers its requests.
+    const app = args.includes('terminal') ? 'pos-ingest' : 'checkout-gateway';
+    process.exit(nodeScript(`dist/apps/${app}/src/cli/rate-limit-set.js`, args, env).status ?? 1);
+    break;
+  }
   case 'terminal-register':
     process.exit(nodeScript('dist/apps/pos-ingest/src/cli/terminal-register.js', args, env).status ?? 1);
     break;

@@ -93,9 +93,9 @@ function execOperator(container, command, args) {
 
 /** The operator commands each image must carry (docs/deploy.md, "Operator commands"). */
 const operatorCommands = {
-  'checkout-gateway': ['partner-create', 'partner-keys-roll'],
+  'checkout-gateway': ['partner-create', 'partner-keys-roll', 'rate-limit-set'],
   'outlet-service': ['pricing-set'],
-  'pos-ingest': ['terminal-register', 'terminal-audit', 'pos-send'],
+  'pos-ingest': ['terminal-register', 'terminal-audit', 'pos-send', 'rate-limit-set'],
 };
 
 /** `payments help` in a one-off container of the image lists every command it must carry. */

@@ -1114,7 +1114,23 @@ export interface components {
             createdAt: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description RATE_LIMITED: over the rate limit; retry after Retry-After seconds */
+        RateLimited: {
+            headers: {
+                /** @description Seconds until the window starts again */
+                "Retry-After"?: number;
+                /** @description The quota and its window in seconds, e.g. "partner-api";q=6000;w=60 */
+                "RateLimit-Policy"?: string;
+                /** @description Requests left and seconds until the window starts again, e.g. "partner-api";r=5999;t=42 */
+                RateLimit?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1156,6 +1172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     rollKeys: {
@@ -1214,6 +1231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     listKeys: {
@@ -1250,6 +1268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     createCheckout: {
@@ -1302,6 +1321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     getCheckout: {
@@ -1349,6 +1369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     payByCard: {
@@ -1418,6 +1439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -1487,6 +1509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -1561,6 +1584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -1635,6 +1659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     payWithQrWallet: {
@@ -1711,6 +1736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -1769,6 +1795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -1830,6 +1857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -1886,6 +1914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -1944,6 +1973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -1989,6 +2019,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2056,6 +2087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2132,6 +2164,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2197,6 +2230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     exportTransactions: {
@@ -2244,6 +2278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     getTransaction: {
@@ -2293,6 +2328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     listRefunds: {
@@ -2347,6 +2383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2417,6 +2454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2473,6 +2511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2554,6 +2593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2599,6 +2639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2657,6 +2698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2711,6 +2753,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2774,6 +2817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2830,6 +2874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2895,6 +2940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {
@@ -2989,6 +3035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             /** @description Error envelope */
             503: {
                 headers: {

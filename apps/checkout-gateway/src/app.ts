@@ -7,6 +7,7 @@ import { Env } from './config/env';
 import { database } from './database/data-source';
 import { HostedPageModule } from './hosted-page/hosted-page.module';
 import { OutletsModule } from './outlets/outlets.module';
+import { GatewayRateLimitsModule } from './rate-limits/rate-limits.module';
 import { RefundsModule } from './refunds/refunds.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { TransactionsModule } from './transactions/transactions.module';
@@ -18,6 +19,7 @@ export const gatewayApp: AppSpec<Env> = {
   envClass: Env,
   database,
   features: [
+    GatewayRateLimitsModule,
     BusinessesModule,
     HostedPageModule,
     CheckoutsModule,

@@ -9,20 +9,28 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyProtected, UnauthorizedError } from '@payments/platform-envelope';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
+import { GatewayRateLimits } from '../rate-limits/gateway-rate-limits';
 import { Business } from './business.entity';
 import { BusinessesService } from './businesses.service';
 
 type AuthenticatedRequest = FastifyRequest & { business?: Business };
 
-/** Every key-protected route: `x-api-key` and `x-api-secret` must both match one business. */
+/**
+ * Every key-protected route: `x-api-key` and `x-api-secret` must both match one business, and
+ * the key must be within its rate limit (counted once it is known to be the business's).
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly businesses: BusinessesService) {}
+  constructor(
+    private readonly businesses: BusinessesService,
+    private readonly rateLimits: GatewayRateLimits,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthenticatedRequest>();
     const apiKey = request.headers['x-api-key'];
     const apiSecret = request.headers['x-api-secret'];
     if (typeof apiKey !== 'string' || typeof apiSecret !== 'string' || !apiKey || !apiSecret) {
@@ -30,6 +38,7 @@ export class ApiKeyGuard implements CanActivate {
     }
     const business = await this.businesses.authenticate(apiKey, apiSecret);
     if (!business) throw new UnauthorizedError('Invalid API credentials');
+    await this.rateLimits.admitPartner(http.getResponse<FastifyReply>(), apiKey, business.id);
     request.business = business;
     return true;
   }

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { apiError, RawResponse } from '@payments/platform-envelope';
 
 import { Env } from '../config/env';
+import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
 import { CardPaymentsService } from './card-payments.service';
 import { checkoutLink } from './checkout-link';
 
@@ -25,6 +26,7 @@ function escapeAttribute(text: string): string {
  */
 @ApiExcludeController()
 @Controller('sandbox/3ds')
+@LimitedPerClientAddress()
 export class SandboxAcsController {
   constructor(
     private readonly payments: CardPaymentsService,

@@ -1,4 +1,5 @@
 import { IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { RateLimitSetting } from '@payments/platform-rate-limit';
 import { SandboxPrivateTargetsSetting } from '@payments/platform-webhook-targets';
 import { IsUrl } from 'class-validator';
 
@@ -35,4 +36,13 @@ export class Env extends PlatformEnv {
    */
   @SandboxPrivateTargetsSetting()
   WEBHOOK_SANDBOX_ALLOW_PRIVATE: boolean = false;
+
+  /**
+   * Requests each API key may make to the partner routes, as `<requests>/<seconds>s` (or `off`);
+   * operators raise or lower it per business with `npm run rate-limit:set` (docs/rate-limits.md).
+   */
+  @RateLimitSetting() RATE_LIMIT_PARTNER_API: string = '6000/60s';
+
+  /** Requests each client address may make to the hosted page and its session routes. */
+  @RateLimitSetting() RATE_LIMIT_HOSTED_PAGE: string = '1200/60s';
 }

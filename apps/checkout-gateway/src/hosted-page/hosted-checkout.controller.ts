@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { CardAuthorizationRequest, CardPaymentRequest, HostedCheckoutView } from '@payments/contracts';
 import { apiError, RawResponse, SuccessMessage } from '@payments/platform-envelope';
 
+import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
 import { HostedCheckoutService } from './hosted-checkout.service';
 
 /** 200 in the envelope with `message`, never cached: each answer is about one checkout, now. */
@@ -17,6 +18,7 @@ const PageAnswer = (message: string) =>
  */
 @ApiExcludeController()
 @Controller('checkout/session/:reference')
+@LimitedPerClientAddress()
 export class HostedCheckoutController {
   constructor(private readonly hosted: HostedCheckoutService) {}
 

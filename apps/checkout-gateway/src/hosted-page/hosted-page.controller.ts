@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { RawResponse } from '@payments/platform-envelope';
 import type { FastifyReply } from 'fastify';
 
+import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
 import { HostedCheckoutService } from './hosted-checkout.service';
 import { PageAssets } from './page-assets';
 import { renderCheckoutPage, renderNotFoundPage } from './page-html';
@@ -40,6 +41,7 @@ export class HostedPageController {
 
   @Get()
   @RawResponse()
+  @LimitedPerClientAddress()
   async page(@Query('checkoutReference') reference: unknown, @Res() reply: FastifyReply): Promise<void> {
     const view =
       typeof reference === 'string' && reference.length > 0 && reference.length <= 64

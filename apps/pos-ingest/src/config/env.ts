@@ -1,4 +1,5 @@
 import { IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { RateLimitSetting } from '@payments/platform-rate-limit';
 
 /** pos-ingest: accepts encrypted POS submissions; stateless and scaled on its own. */
 export class Env extends PlatformEnv {
@@ -30,4 +31,10 @@ export class Env extends PlatformEnv {
 
   /** How long a submission waits for the broker's acknowledgement before answering 503. */
   @IntSetting(100, 60_000) POS_PUBLISH_TIMEOUT_MS: number = 5000;
+
+  /**
+   * Submissions each terminal serial may make, as `<requests>/<seconds>s` (or `off`); operators
+   * change it per business with `npm run rate-limit:set` (docs/rate-limits.md).
+   */
+  @RateLimitSetting() RATE_LIMIT_TERMINAL: string = '120/60s';
 }

@@ -12,6 +12,7 @@ export type PosOutcome =
   | 'live_mode'
   | 'undecryptable'
   | 'invalid_payload'
+  | 'rate_limited'
   | 'at_capacity'
   | 'not_published';
 

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { Sealer } from '@payments/platform-crypto';
+import { RateLimitsModule } from '@payments/platform-rate-limit';
 
 import { Env } from '../config/env';
+import { database } from '../database/data-source';
 import { TerminalsModule } from '../terminals/terminals.module';
 import { CARD_SEALER } from '../tokens';
 import { PosRoute } from './pos.route';
@@ -10,7 +12,7 @@ import { PosMetrics } from './pos-metrics';
 
 /** The POS ingest route: decrypt, check, seal the card data and publish, on a lean Fastify route. */
 @Module({
-  imports: [TerminalsModule],
+  imports: [TerminalsModule, RateLimitsModule.forSchema(database.schema)],
   providers: [
     PosService,
     PosMetrics,

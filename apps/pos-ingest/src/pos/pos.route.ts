@@ -16,7 +16,7 @@ export const posRouteDocs = {
       tag: 'pos',
       body: PosSubmissionRequest,
       ok: PosSubmissionResponse,
-      errors: [400, 403, 404, 413, 415, 422, 503],
+      errors: [400, 403, 404, 413, 415, 422, 429, 503],
     }),
   },
 };
@@ -41,11 +41,11 @@ export class PosRoute implements OnModuleInit {
     fastify.route({
       method: 'POST',
       url: '/pos',
-      handler: async (request): Promise<ApiEnvelope<PosSubmissionResponse>> => ({
+      handler: async (request, reply): Promise<ApiEnvelope<PosSubmissionResponse>> => ({
         status: true,
         statusCode: 200,
         message: 'Transaction received',
-        data: await this.pos.submit(posSubmission(request.body)),
+        data: await this.pos.submit(posSubmission(request.body), reply),
       }),
     });
   }

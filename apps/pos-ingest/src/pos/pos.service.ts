@@ -14,6 +14,7 @@ import {
 import { openPosPayload, Sealer } from '@payments/platform-crypto';
 import { apiError, DomainError, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
 import { KafkaProducer } from '@payments/platform-kafka';
+import { HeaderSink, parsePolicy, RateLimitPolicy, RateLimits } from '@payments/platform-rate-limit';
 import { Message } from 'kafkajs';
 
 import { Env } from '../config/env';
@@ -36,6 +37,7 @@ export class PosService {
   private readonly references: TransactionReferences;
   /** Publishes in flight, by reference: a twin arriving meanwhile waits for the same one. */
   private readonly publishing = new Map<string, Promise<void>>();
+  private readonly terminalLimit?: RateLimitPolicy;
 
   constructor(
     private readonly producer: KafkaProducer,
@@ -43,18 +45,26 @@ export class PosService {
     private readonly terminals: TerminalsService,
     private readonly env: Env,
     private readonly metrics: PosMetrics,
+    private readonly rateLimits: RateLimits,
   ) {
+    this.terminalLimit = parsePolicy('terminal', env.RATE_LIMIT_TERMINAL);
     this.references = new TransactionReferences(env.POS_REFERENCE_KEY);
     metrics.watchInFlight(() => this.publishing.size);
   }
 
-  async submit(request: PosSubmissionRequest): Promise<PosSubmissionResponse> {
+  /** `reply` takes the rate limit headers: a registered terminal's submissions are counted per serial. */
+  async submit(request: PosSubmissionRequest, reply: HeaderSink): Promise<PosSubmissionResponse> {
     const terminal = await this.terminals.find(request.serialNumber);
     if (!terminal) {
       throw this.refused(
         'terminal_not_found',
         apiError('TERMINAL_NOT_FOUND', `Terminal ${request.serialNumber} is not registered`),
       );
+    }
+    try {
+      await this.rateLimits.admit(reply, this.terminalLimit, terminal.serialNumber, terminal.businessId);
+    } catch (error) {
+      throw this.refused('rate_limited', error as Error);
     }
     // No live card rail is connected: the terminal hears so now, not as a decline later.
     try {

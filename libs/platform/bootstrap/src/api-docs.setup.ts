@@ -2,7 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { PathsObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { WebhookDoc } from '@payments/contracts';
-import { envelopeSchemas } from '@payments/platform-envelope';
+import { envelopeSchemas, rateLimitedResponse } from '@payments/platform-envelope';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
@@ -73,10 +73,14 @@ export function setupApiDocs(app: NestFastifyApplication, options: ApiDocsOption
     },
   };
   if (options.webhooks) Object.assign(document, { webhooks: webhookOperations(options.webhooks.catalog) });
-  // A route documented without keys takes none (the hosted page, POS terminals): say so.
+  document.components.responses = { ...document.components.responses, RateLimited: rateLimitedResponse };
   for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item) as { security?: unknown[] }[]) {
-      if (typeof operation === 'object' && operation !== null && !Array.isArray(operation)) operation.security ??= [];
+    for (const operation of Object.values(item) as { security?: unknown[]; responses?: Record<string, unknown> }[]) {
+      if (typeof operation !== 'object' || operation === null || Array.isArray(operation)) continue;
+      // A route documented without keys takes none (the hosted page, POS terminals): say so.
+      operation.security ??= [];
+      // Every 429 is the same answer, with the same headers: described once.
+      if (operation.responses?.['429']) operation.responses['429'] = { $ref: '#/components/responses/RateLimited' };
     }
   }
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });

@@ -63,7 +63,7 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
   cacheValidationMetadataLookups();
   const adapter = new EnvelopingFastifyAdapter({
     bodyLimit: env.HTTP_BODY_LIMIT_BYTES,
-    trustProxy: true,
+    trustProxy: env.TRUSTED_PROXIES,
     return503OnClosing: true,
     genReqId: (req: IncomingMessage) => (req.id = requestIdOf(req)),
     clientErrorHandler: answerClientError,

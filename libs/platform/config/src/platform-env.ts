@@ -133,6 +133,15 @@ export class PlatformEnv {
   /** Largest accepted request body; bigger ones get 413. */
   @IntSetting(1024, 10 * 1024 * 1024) HTTP_BODY_LIMIT_BYTES: number = 64 * 1024;
 
+  /**
+   * Peers whose X-Forwarded-For is believed (addresses, CIDRs, or proxy-addr's `loopback`,
+   * `linklocal`, `uniquelocal`, comma-separated): the client's address is the nearest one a
+   * trusted proxy did not add. The default trusts private networks, where a cluster's ingress
+   * runs, and never a public caller, who could otherwise name any address and escape its limit.
+   */
+  @Matches(/^[\w.:/]+(\s*,\s*[\w.:/]+)*$/, { message: 'must be a comma-separated list of addresses, CIDRs or names' })
+  TRUSTED_PROXIES: string = 'loopback,linklocal,uniquelocal';
+
   /** How long SIGTERM may take to drain in-flight work before the process exits anyway. */
   @IntSetting(1000, 60_000) SHUTDOWN_TIMEOUT_MS: number = 8000;
 

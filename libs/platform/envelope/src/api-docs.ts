@@ -132,7 +132,37 @@ export function ApiEnvelopeErrors(...statuses: number[]) {
   );
 }
 
-/** The route needs `x-api-key` and `x-api-secret`. */
+/** The IETF draft's fields, sent with every answer a rate limit covers (docs/rate-limits.md). */
+export const rateLimitHeaderDocs = {
+  'RateLimit-Policy': {
+    description: 'The quota and its window in seconds, e.g. "partner-api";q=6000;w=60',
+    schema: { type: 'string' as const },
+  },
+  RateLimit: {
+    description: 'Requests left and seconds until the window starts again, e.g. "partner-api";r=5999;t=42',
+    schema: { type: 'string' as const },
+  },
+} as const;
+
+/**
+ * Every 429 of the API, documented once in `components.responses` (the document's setup points
+ * each route's 429 at it): RATE_LIMITED in the envelope, and when to try again.
+ */
+export const rateLimitedResponse = {
+  description: 'RATE_LIMITED: over the rate limit; retry after Retry-After seconds',
+  headers: {
+    'Retry-After': { description: 'Seconds until the window starts again', schema: { type: 'integer' as const } },
+    ...rateLimitHeaderDocs,
+  },
+  content: { 'application/json': { schema: schemaRef('ErrorEnvelope') } },
+};
+
+/** A route that answers 429 RATE_LIMITED over its rate limit. */
+export function ApiRateLimited() {
+  return ApiEnvelopeErrors(429);
+}
+
+/** The route needs `x-api-key` and `x-api-secret`, and counts against the key's rate limit. */
 export function ApiKeyProtected() {
-  return applyDecorators(ApiSecurity('apiKey'), ApiSecurity('apiSecret'), ApiEnvelopeErrors(401));
+  return applyDecorators(ApiSecurity('apiKey'), ApiSecurity('apiSecret'), ApiEnvelopeErrors(401), ApiRateLimited());
 }

@@ -6,6 +6,7 @@ import { BusinessKeys1763769600031 } from './1763769600031-business-keys';
 import { Transactions1763769600034 } from './1763769600034-transactions';
 import { ExpiringCheckoutsIndex1763769600038 } from './1763769600038-expiring-checkouts-index';
 import { TransactionKinds1763769600041 } from './1763769600041-transaction-kinds';
+import { RateLimits1763769600044 } from './1763769600044-rate-limits';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   Transactions1763769600034,
   ExpiringCheckoutsIndex1763769600038,
   TransactionKinds1763769600041,
+  RateLimits1763769600044,
 ];

@@ -3,6 +3,7 @@ import { Terminals1763769600008 } from './1763769600008-terminals';
 import { SubmissionPublished1763769600022 } from './1763769600022-submission-published';
 import { DerivedReferences1763769600029 } from './1763769600029-derived-references';
 import { KnownOutlets1763769600041 } from './1763769600041-known-outlets';
+import { RateLimits1763769600044 } from './1763769600044-rate-limits';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   SubmissionPublished1763769600022,
   DerivedReferences1763769600029,
   KnownOutlets1763769600041,
+  RateLimits1763769600044,
 ];

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { HeaderSink, parsePolicy, RateLimitPolicy, RateLimits } from '@payments/platform-rate-limit';
+
+import { Env } from '../config/env';
+
+/** The gateway's two limits: per API key on the partner routes, per client address on the hosted page. */
+@Injectable()
+export class GatewayRateLimits {
+  private readonly partnerApi?: RateLimitPolicy;
+  private readonly hostedPage?: RateLimitPolicy;
+
+  constructor(
+    private readonly limits: RateLimits,
+    env: Env,
+  ) {
+    this.partnerApi = parsePolicy('partner-api', env.RATE_LIMIT_PARTNER_API);
+    this.hostedPage = parsePolicy('hosted-page', env.RATE_LIMIT_HOSTED_PAGE);
+  }
+
+  /** Counts a partner request against its API key, under its business's override if it has one. */
+  admitPartner(reply: HeaderSink, apiKey: string, businessId: string): Promise<void> {
+    return this.limits.admit(reply, this.partnerApi, apiKey, businessId);
+  }
+
+  /** Counts a hosted-page request against the address it came from (behind TRUSTED_PROXIES). */
+  admitPageVisitor(reply: HeaderSink, clientAddress: string): Promise<void> {
+    return this.limits.admit(reply, this.hostedPage, clientAddress);
+  }
+}
