@@ -16,6 +16,7 @@ export * from './http/charge';
 export * from './http/checkout/card.dto';
 export * from './http/checkout/checkout.dto';
 export * from './http/checkout/hosted-checkout.dto';
+export * from './http/checkout/sandbox-cards';
 export * from './http/outlets/create-outlet.request';
 export * from './http/outlets/outlet.response';
 export * from './http/outlets/search-outlets';

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 
-import { BusinessMode, CardChargeState } from '@payments/contracts';
+import { BusinessMode, CardChargeState, SANDBOX_OTP, SANDBOX_PIN } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { NewEvent, Outbox, OutboxRow } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { Env } from '../config/env';
-import { SANDBOX_OTP, SANDBOX_PIN, SandboxIssuer } from '../issuer/sandbox-issuer';
+import { SandboxIssuer } from '../issuer/sandbox-issuer';
 import { CardChargesRepository, ChargeRow } from './card-charges.repository';
 import { CardChargesService } from './card-charges.service';
 

@@ -1,5 +1,3 @@
-import { createHmac } from 'node:crypto';
-
 import { Inject, Injectable } from '@nestjs/common';
 import {
   answeredSteps,
@@ -10,16 +8,18 @@ import {
   CardChargeSucceededV1Payload,
   CardPaymentRequest,
   NextAction,
+  SANDBOX_OTP,
+  SANDBOX_PIN,
   Topics,
 } from '@payments/contracts';
-import { newUlid, Sealer } from '@payments/platform-crypto';
+import { CardFingerprints, newUlid, Sealer } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { replyAddressToForward, replyForwarded } from '@payments/platform-kafka';
 import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { Env } from '../config/env';
-import { SANDBOX_OTP, SANDBOX_PIN, SandboxIssuer } from '../issuer/sandbox-issuer';
+import { SandboxIssuer } from '../issuer/sandbox-issuer';
 import { CARD_SEALER } from '../tokens';
 import { CardChargesRepository, ChargeRow } from './card-charges.repository';
 
@@ -32,7 +32,7 @@ const avsFields = ['line1', 'city', 'state', 'postalCode', 'country'];
  */
 @Injectable()
 export class CardChargesService {
-  private readonly fingerprintKey: Buffer;
+  private readonly fingerprints: CardFingerprints;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -42,7 +42,7 @@ export class CardChargesService {
     private readonly outbox: Outbox,
     env: Env,
   ) {
-    this.fingerprintKey = Buffer.from(env.CARD_DATA_KEY, 'base64');
+    this.fingerprints = new CardFingerprints(env.CARD_DATA_KEY);
   }
 
   async start(command: {
@@ -54,7 +54,7 @@ export class CardChargesService {
     sealedCard: string;
   }): Promise<CardChargeState> {
     const card = JSON.parse(this.sealer.open(command.sealedCard, command.checkoutReference)) as CardPaymentRequest;
-    const fingerprint = createHmac('sha256', this.fingerprintKey).update(card.cardNumber).digest('hex');
+    const fingerprint = this.fingerprints.of(card.cardNumber);
     if (command.expiresAt && Date.parse(command.expiresAt) <= Date.now()) {
       throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${command.checkoutReference} has expired`);
     }

@@ -1,7 +1,7 @@
-import { isLuhnValid } from '@payments/contracts';
+import { isLuhnValid, SANDBOX_OTP, SANDBOX_PIN, sandboxDeclines, sandboxScenarios } from '@payments/contracts';
 import { readDocsJson } from '@payments/testing';
 
-import { SANDBOX_OTP, SANDBOX_PIN, sandboxDeclines, SandboxIssuer, sandboxScenarios } from './sandbox-issuer';
+import { SandboxIssuer } from './sandbox-issuer';
 
 const published = readDocsJson<{ scenario: string; cardNumber: string; pin: string; otp: string }[]>('test-cards.json');
 

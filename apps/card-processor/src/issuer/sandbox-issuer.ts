@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BusinessMode, VerificationStep } from '@payments/contracts';
+import { BusinessMode, sandboxDeclines, sandboxScenarios, VerificationStep } from '@payments/contracts';
 
 export interface CardForAuthorisation {
   pan: string;
@@ -7,26 +7,6 @@ export interface CardForAuthorisation {
 }
 
 export type IssuerDecision = { approved: true } | { approved: false; reason: string };
-
-/** Verification steps a sandbox card asks for, in order; unlisted cards ask for none. */
-export const sandboxScenarios: Record<string, readonly VerificationStep[]> = {
-  '5060990000000000019': [],
-  '5060990000000000027': ['pin', 'otp'],
-  '5060990000000000035': ['otp'],
-  '4000000000001000': ['avs'],
-  '4000000000003006': ['3ds'],
-  '5060990000000000068': ['birthday'],
-  '5060990000000000076': ['phone'],
-};
-
-export const SANDBOX_PIN = '1234';
-export const SANDBOX_OTP = '123456';
-
-/** Sandbox cards with a fixed outcome; every other valid, unexpired card is approved. */
-export const sandboxDeclines: Record<string, string> = {
-  '4000000000000002': 'Do not honour',
-  '4000000000009995': 'Insufficient funds',
-};
 
 /**
  * The sandbox issuer that test keys talk to. Live businesses are declined: no live card rail

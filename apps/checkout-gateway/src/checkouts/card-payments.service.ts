@@ -13,6 +13,7 @@ import { Sealer } from '@payments/platform-crypto';
 import { DomainError, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
 
 import { Business } from '../businesses/business.entity';
+import { CardTestingDefence } from '../card-testing/card-testing.defence';
 import { Env } from '../config/env';
 import { CardServiceClient } from '../kafka-clients/card-service.client';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
@@ -33,15 +34,31 @@ export class CardPaymentsService {
     private readonly cards: CardServiceClient,
     private readonly outlets: OutletServiceClient,
     private readonly checkouts: CheckoutsService,
+    private readonly cardTesting: CardTestingDefence,
     private readonly env: Env,
   ) {
     this.sealer = new Sealer(env.CARD_DATA_KEY);
   }
 
-  /** No live card rail is connected: a live business is refused before any charge exists, not declined. */
-  async pay(business: Business, reference: string, card: CardPaymentRequest): Promise<CardChargeResponse> {
+  /**
+   * No live card rail is connected: a live business is refused before any charge exists, not
+   * declined. An attempt that looks like card testing is refused before card-processor hears
+   * of it; `payerAddress` is the payer's own, known when the hosted page sent the card.
+   */
+  async pay(
+    business: Business,
+    reference: string,
+    card: CardPaymentRequest,
+    payerAddress?: string,
+  ): Promise<CardChargeResponse> {
     requireSandboxRail(business.mode, 'Card payments');
     const checkout = await this.checkouts.payable(business.id, reference, 'card');
+    await this.cardTesting.admit({
+      businessId: business.id,
+      checkoutReference: reference,
+      cardNumber: card.cardNumber,
+      payerAddress,
+    });
     const state = await this.cards.send({
       type: 'startCharge',
       businessId: business.id,
@@ -96,6 +113,7 @@ export class CardPaymentsService {
       ...response
     } = state;
     if (state.transactionStatus === 'FAILED') {
+      await this.cardTesting.declined(businessId, checkoutReference);
       await this.checkouts.close([
         { businessId, checkoutReference, comment: state.message, method: 'card', maskedCard: maskedPan },
       ]);

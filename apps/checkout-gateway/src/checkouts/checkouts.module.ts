@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 
 import { BusinessesModule } from '../businesses/businesses.module';
+import { CardTestingModule } from '../card-testing/card-testing.module';
 import { KafkaClientsModule } from '../kafka-clients/kafka-clients.module';
 import { CardPaymentsController } from './card-payments.controller';
 import { CardPaymentsService } from './card-payments.service';
@@ -16,7 +17,7 @@ import { TransferAndQrService } from './transfer-and-qr.service';
 
 /** Checkouts and how they are paid: by card (with the sandbox bank's 3-D Secure page), transfer and QR. */
 @Module({
-  imports: [BusinessesModule, KafkaClientsModule],
+  imports: [BusinessesModule, KafkaClientsModule, CardTestingModule],
   controllers: [
     CheckoutsController,
     CardPaymentsController,

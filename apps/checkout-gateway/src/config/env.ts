@@ -45,4 +45,16 @@ export class Env extends PlatformEnv {
 
   /** Requests each client address may make to the hosted page and its session routes. */
   @RateLimitSetting() RATE_LIMIT_HOSTED_PAGE: string = '1200/60s';
+
+  /**
+   * Card testing (docs/checkout.md): attempts one card may make across every business, as
+   * `<attempts>/<seconds>s` over a sliding window, or `off`. The sandbox's test cards are not counted.
+   */
+  @RateLimitSetting() CARD_TESTING_PER_CARD: string = '5/900s';
+
+  /** Different cards one payer address may try (hosted page attempts, whose address is the payer's). */
+  @RateLimitSetting() CARD_TESTING_PER_ADDRESS: string = '10/3600s';
+
+  /** Declined card attempts a business may have before further attempts are refused for the window. */
+  @RateLimitSetting() CARD_TESTING_PER_BUSINESS: string = '25/600s';
 }

@@ -1,4 +1,4 @@
-import { applyDecorators, Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, Header, HttpCode, Ip, Param, Post } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CardAuthorizationRequest, CardPaymentRequest, HostedCheckoutView } from '@payments/contracts';
 import { apiError, RawResponse, SuccessMessage } from '@payments/platform-envelope';
@@ -32,8 +32,8 @@ export class HostedCheckoutController {
 
   @Post('card-payment')
   @PageAnswer('Card charge processed')
-  payByCard(@Param('reference') reference: string, @Body() card: CardPaymentRequest) {
-    return this.hosted.payByCard(reference, card);
+  payByCard(@Param('reference') reference: string, @Body() card: CardPaymentRequest, @Ip() payerAddress: string) {
+    return this.hosted.payByCard(reference, card, payerAddress);
   }
 
   @Post('card-authorization')

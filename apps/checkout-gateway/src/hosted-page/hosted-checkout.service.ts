@@ -31,8 +31,9 @@ export class HostedCheckoutService {
     return this.checkouts.findForPage(reference);
   }
 
-  async payByCard(reference: string, card: CardPaymentRequest): Promise<CardChargeResponse> {
-    return this.cards.pay(await this.owner(reference), reference, card);
+  /** `payerAddress`: where the payer's browser sent the card from, for the card-testing defence. */
+  async payByCard(reference: string, card: CardPaymentRequest, payerAddress: string): Promise<CardChargeResponse> {
+    return this.cards.pay(await this.owner(reference), reference, card, payerAddress);
   }
 
   async authorizeCard(reference: string, answer: CardAuthorizationRequest): Promise<CardChargeResponse> {

@@ -3,3 +3,4 @@ export * from './sealing';
 export * from './secrets';
 export * from './ids';
 export * from './request-hash';
+export * from './card-fingerprint';

@@ -7,6 +7,7 @@ import { Transactions1763769600034 } from './1763769600034-transactions';
 import { ExpiringCheckoutsIndex1763769600038 } from './1763769600038-expiring-checkouts-index';
 import { TransactionKinds1763769600041 } from './1763769600041-transaction-kinds';
 import { RateLimits1763769600044 } from './1763769600044-rate-limits';
+import { CardAttempts1763769600045 } from './1763769600045-card-attempts';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   ExpiringCheckoutsIndex1763769600038,
   TransactionKinds1763769600041,
   RateLimits1763769600044,
+  CardAttempts1763769600045,
 ];
