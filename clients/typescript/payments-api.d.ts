@@ -398,6 +398,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every endpoint: the default one first, then those you added */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /** Add an endpoint with its own URL, event filter and signing secret (10 at most) */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One endpoint, with its signing secret */
+        get: operations["getWebhookEndpointById"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint you added; what still waited for it is not sent */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change an endpoint: its URL, events, description, or enable or disable it */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhooks/endpoints/{endpointId}/roll-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret; the previous one keeps signing beside it for the grace period */
+        post: operations["rollWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/test": {
         parameters: {
             query?: never;
@@ -407,7 +461,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a signed webhook.test event to your endpoint */
+        /** Send a signed webhook.test event to an endpoint (the default one unless named) */
         post: operations["sendTestWebhook"];
         delete?: never;
         options?: never;
@@ -845,6 +899,13 @@ export interface components {
             amount?: string;
             reason?: string;
         };
+        CreateWebhookEndpointRequest: {
+            /** Format: url */
+            url: string;
+            events?: ("*" | "outlet.created" | "fundAccount.success" | "fundAccount.failed" | "internalTransfer.successful" | "walletSweptIntra.successful" | "bankTransfer.success" | "bankTransfer.failed" | "checkout.success" | "checkout.failed" | "refund.pending" | "refund.processed" | "refund.failed")[];
+            description?: string;
+            enabled?: boolean;
+        };
         CreditVirtualAccountRequest: {
             /** @description kobo, as a string */
             amount: string;
@@ -878,6 +939,7 @@ export interface components {
             event: string;
             /** @enum {string} */
             target: "business" | "callback" | "test" | "replay";
+            endpointId?: string;
             url?: string;
             /** @enum {string} */
             status: "pending" | "held" | "succeeded" | "failed";
@@ -898,6 +960,7 @@ export interface components {
             event: string;
             /** @enum {string} */
             target: "business" | "callback" | "test" | "replay";
+            endpointId?: string;
             url?: string;
             /** @enum {string} */
             status: "pending" | "held" | "succeeded" | "failed";
@@ -1011,6 +1074,12 @@ export interface components {
         RollKeysRequest: {
             gracePeriodHours?: number;
         };
+        RollWebhookSecretRequest: {
+            gracePeriodHours?: number;
+        };
+        SendTestWebhookRequest: {
+            endpointId?: string;
+        };
         SetWebhookEndpointRequest: {
             /** Format: url */
             url: string;
@@ -1086,6 +1155,13 @@ export interface components {
             commission: string;
             netAmount: string;
         };
+        UpdateWebhookEndpointRequest: {
+            /** Format: url */
+            url?: string;
+            events?: ("*" | "outlet.created" | "fundAccount.success" | "fundAccount.failed" | "internalTransfer.successful" | "walletSweptIntra.successful" | "bankTransfer.success" | "bankTransfer.failed" | "checkout.success" | "checkout.failed" | "refund.pending" | "refund.processed" | "refund.failed")[];
+            description?: string;
+            enabled?: boolean;
+        };
         WalletResponse: {
             walletId: string;
             /** @enum {string} */
@@ -1099,6 +1175,22 @@ export interface components {
             /** @enum {string} */
             status: "active" | "frozen";
             createdAt: string;
+        };
+        WebhookEndpointDetailResponse: {
+            endpointId: string;
+            url?: string;
+            events: string[];
+            description?: string;
+            enabled: boolean;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            disabledReason?: string;
+            signingSecret: string;
+            previousSecretExpiresAt?: string;
+            createdAt?: string;
+        };
+        WebhookEndpointListResponse: {
+            items: components["schemas"]["WebhookEndpointDetailResponse"][];
         };
         WebhookEndpointResponse: {
             url?: string;
@@ -2710,7 +2802,7 @@ export interface operations {
             };
         };
     };
-    sendTestWebhook: {
+    listWebhookEndpoints: {
         parameters: {
             query?: never;
             header?: never;
@@ -2731,7 +2823,57 @@ export interface operations {
                         /** @enum {integer} */
                         statusCode: 200;
                         message: string;
-                        data: components["schemas"]["DeliveryResponse"];
+                        data: components["schemas"]["WebhookEndpointListResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description Error envelope */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["WebhookEndpointDetailResponse"];
                     };
                 };
             };
@@ -2765,9 +2907,341 @@ export interface operations {
             };
         };
     };
+    getWebhookEndpointById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["WebhookEndpointDetailResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description Error envelope */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["WebhookEndpointDetailResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description Error envelope */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["WebhookEndpointDetailResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description Error envelope */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rollWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["WebhookEndpointDetailResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description Error envelope */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendTestWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        status: true;
+                        /** @enum {integer} */
+                        statusCode: 200;
+                        message: string;
+                        data: components["schemas"]["DeliveryResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description Error envelope */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listDeliveries: {
         parameters: {
             query?: {
+                endpointId?: string;
                 status?: "pending" | "held" | "succeeded" | "failed";
                 event?: string;
                 /** @description ISO 8601: a date (midnight UTC) or a date-time */

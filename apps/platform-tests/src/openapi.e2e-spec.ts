@@ -333,6 +333,7 @@ describe('the partner API contract as files', () => {
       const page = await api.GET('/webhooks/deliveries', {
         params: {
           query: {
+            endpointId: 'default',
             status: 'held',
             event: 'fundAccount.success',
             from,
@@ -383,7 +384,7 @@ describe('the partner API contract as files', () => {
       'GET /transactions/export': ['from', 'outletId', 'productType', 'reference', 'status', 'to'],
       'GET /transactions/{reference}': ['productType'],
       'GET /outlets': ['limit', 'page', 'search'],
-      'GET /webhooks/deliveries': ['event', 'from', 'limit', 'page', 'status', 'to'],
+      'GET /webhooks/deliveries': ['endpointId', 'event', 'from', 'limit', 'page', 'status', 'to'],
     };
     const documented = Object.fromEntries(
       Object.entries(document.paths).flatMap(([path, item]) =>

@@ -1,10 +1,16 @@
 import { Body, Param, Query } from '@nestjs/common';
 import {
+  CreateWebhookEndpointRequest,
   DeliveryDetailResponse,
   DeliveryPageResponse,
   DeliveryResponse,
   ListDeliveriesQuery,
+  RollWebhookSecretRequest,
+  SendTestWebhookRequest,
   SetWebhookEndpointRequest,
+  UpdateWebhookEndpointRequest,
+  WebhookEndpointDetailResponse,
+  WebhookEndpointListResponse,
   WebhookEndpointResponse,
 } from '@payments/contracts';
 import { Answers, Route } from '@payments/platform-envelope';
@@ -29,10 +35,62 @@ export class WebhooksController {
     return this.webhooks.send({ type: 'setEndpoint', businessId: business.id, url: request.url });
   }
 
-  @Route.post('test', 'Send a signed webhook.test event to your endpoint')
-  @Answers(DeliveryResponse, 'Test event scheduled', 422, 503)
-  sendTestWebhook(@CurrentBusiness() business: Business) {
-    return this.webhooks.send({ type: 'sendTest', businessId: business.id });
+  @Route.get('endpoints', 'Every endpoint: the default one first, then those you added')
+  @Answers(WebhookEndpointListResponse, 'Webhook endpoints retrieved', 503)
+  listWebhookEndpoints(@CurrentBusiness() business: Business) {
+    return this.webhooks.send({ type: 'listEndpoints', businessId: business.id });
+  }
+
+  @Route.post('endpoints', 'Add an endpoint with its own URL, event filter and signing secret (10 at most)')
+  @Answers(WebhookEndpointDetailResponse, 'Webhook endpoint created', 422, 503)
+  createWebhookEndpoint(@CurrentBusiness() business: Business, @Body() endpoint: CreateWebhookEndpointRequest) {
+    return this.webhooks.send({ type: 'createEndpoint', businessId: business.id, endpoint });
+  }
+
+  @Route.get('endpoints/:endpointId', 'One endpoint, with its signing secret')
+  @Answers(WebhookEndpointDetailResponse, 'Webhook endpoint retrieved', 404, 503)
+  getWebhookEndpointById(@CurrentBusiness() business: Business, @Param('endpointId') endpointId: string) {
+    return this.webhooks.send({ type: 'describeEndpoint', businessId: business.id, endpointId });
+  }
+
+  @Route.patch('endpoints/:endpointId', 'Change an endpoint: its URL, events, description, or enable or disable it')
+  @Answers(WebhookEndpointDetailResponse, 'Webhook endpoint updated', 404, 422, 503)
+  updateWebhookEndpoint(
+    @CurrentBusiness() business: Business,
+    @Param('endpointId') endpointId: string,
+    @Body() changes: UpdateWebhookEndpointRequest,
+  ) {
+    return this.webhooks.send({ type: 'updateEndpoint', businessId: business.id, endpointId, changes });
+  }
+
+  @Route.delete('endpoints/:endpointId', 'Delete an endpoint you added; what still waited for it is not sent')
+  @Answers(WebhookEndpointDetailResponse, 'Webhook endpoint deleted', 404, 422, 503)
+  deleteWebhookEndpoint(@CurrentBusiness() business: Business, @Param('endpointId') endpointId: string) {
+    return this.webhooks.send({ type: 'deleteEndpoint', businessId: business.id, endpointId });
+  }
+
+  @Route.post(
+    'endpoints/:endpointId/roll-secret',
+    'A new signing secret; the previous one keeps signing beside it for the grace period',
+  )
+  @Answers(WebhookEndpointDetailResponse, 'Signing secret rolled', 404, 422, 503)
+  rollWebhookSecret(
+    @CurrentBusiness() business: Business,
+    @Param('endpointId') endpointId: string,
+    @Body() request: RollWebhookSecretRequest,
+  ) {
+    return this.webhooks.send({
+      type: 'rollEndpointSecret',
+      businessId: business.id,
+      endpointId,
+      gracePeriodHours: request.gracePeriodHours ?? 24,
+    });
+  }
+
+  @Route.post('test', 'Send a signed webhook.test event to an endpoint (the default one unless named)')
+  @Answers(DeliveryResponse, 'Test event scheduled', 404, 422, 503)
+  sendTestWebhook(@CurrentBusiness() business: Business, @Body() request: SendTestWebhookRequest) {
+    return this.webhooks.send({ type: 'sendTest', businessId: business.id, endpointId: request.endpointId });
   }
 
   @Route.get('deliveries', 'Deliveries, newest first; filter by status, event and creation time')

@@ -5,11 +5,12 @@ import { EndpointsModule } from '../endpoints/endpoints.module';
 import { EndpointSettings } from './endpoint-settings';
 import { ManualDeliveries } from './manual-deliveries';
 import { WebhookCommandsController } from './webhook-commands.controller';
+import { WebhookEndpoints } from './webhook-endpoints';
 
-/** The gateway's requests: endpoint settings, deliveries, replays and test events. */
+/** The gateway's requests: endpoints and their settings, deliveries, replays and test events. */
 @Module({
   imports: [EndpointsModule, DeliveriesModule],
-  providers: [EndpointSettings, ManualDeliveries],
+  providers: [EndpointSettings, ManualDeliveries, WebhookEndpoints],
   controllers: [WebhookCommandsController],
 })
 export class CommandsModule {}

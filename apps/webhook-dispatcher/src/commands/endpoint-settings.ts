@@ -45,7 +45,7 @@ export class EndpointSettings {
   }
 
   /** The sender's rule, told now: every address of the host must be one a delivery may reach. */
-  private assertAllowed(url: string, mode: BusinessMode): Promise<void> {
+  assertAllowed(url: string, mode: BusinessMode): Promise<void> {
     return assertWebhookUrlAllowed(url, {
       live: mode === 'live',
       allowPrivate: this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE,

@@ -7,6 +7,7 @@ import { Endpoint, EndpointsRepository } from '../endpoints/endpoints.repository
 import { EndpointSettings } from './endpoint-settings';
 import { ManualDeliveries } from './manual-deliveries';
 import { WebhookCommandsController } from './webhook-commands.controller';
+import { WebhookEndpoints } from './webhook-endpoints';
 
 const dataKey = 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=';
 
@@ -19,8 +20,11 @@ function controller(env: Record<string, string> = {}) {
     apiKey: 'pk_test_x',
     previousApiKey: null,
     signingSecret: 'whsec_x',
+    previousSigningSecret: null,
+    previousSecretExpiresAt: null,
     status: 'active',
     disabledReason: null,
+    createdAt: new Date(),
   };
   const endpoints = {
     find: async () => endpoint,
@@ -39,7 +43,7 @@ function controller(env: Record<string, string> = {}) {
     worker,
     loadEnv(Env, { DATA_ENCRYPTION_KEY: dataKey, ...env }),
   );
-  return new WebhookCommandsController(settings, {} as ManualDeliveries, deliveries);
+  return new WebhookCommandsController(settings, {} as ManualDeliveries, deliveries, {} as WebhookEndpoints);
 }
 
 describe('setting a sandbox business’s webhook URL', () => {

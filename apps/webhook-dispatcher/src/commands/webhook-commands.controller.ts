@@ -5,6 +5,7 @@ import { CommandHandler, dispatchCommand } from '@payments/platform-kafka';
 import { DeliveriesRepository } from '../deliveries/deliveries.repository';
 import { EndpointSettings } from './endpoint-settings';
 import { ManualDeliveries } from './manual-deliveries';
+import { WebhookEndpoints } from './webhook-endpoints';
 
 /** The partner API's requests, forwarded by the gateway over Kafka request/reply. */
 @Controller()
@@ -13,6 +14,7 @@ export class WebhookCommandsController {
     private readonly settings: EndpointSettings,
     private readonly manual: ManualDeliveries,
     private readonly deliveries: DeliveriesRepository,
+    private readonly endpoints: WebhookEndpoints,
   ) {}
 
   /** A handler for each command type, held to the answer its contract promises. */
@@ -22,7 +24,14 @@ export class WebhookCommandsController {
     listDeliveries: (command) => this.deliveries.page(command.businessId, command.query),
     getDelivery: (command) => this.deliveries.detail(command.businessId, command.deliveryId),
     replayDelivery: (command) => this.manual.replay(command.businessId, command.deliveryId),
-    sendTest: (command) => this.manual.sendTest(command.businessId),
+    sendTest: (command) => this.manual.sendTest(command.businessId, command.endpointId),
+    listEndpoints: (command) => this.endpoints.list(command.businessId),
+    describeEndpoint: (command) => this.endpoints.describe(command.businessId, command.endpointId),
+    createEndpoint: (command) => this.endpoints.create(command.businessId, command.endpoint),
+    updateEndpoint: (command) => this.endpoints.update(command.businessId, command.endpointId, command.changes),
+    deleteEndpoint: (command) => this.endpoints.delete(command.businessId, command.endpointId),
+    rollEndpointSecret: (command) =>
+      this.endpoints.rollSecret(command.businessId, command.endpointId, command.gracePeriodHours),
   };
 
   @CommandHandler(Topics.webhookCommands)

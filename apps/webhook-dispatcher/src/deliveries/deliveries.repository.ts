@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  defaultWebhookEndpointId,
   DeliveryAttemptResponse,
   DeliveryDetailResponse,
   DeliveryPageResponse,
@@ -31,6 +32,8 @@ export interface DeliveryRow {
   trace_context: Record<string, string> | null;
   /** The instance that last leased it (see claimStatement); null if none has since the column was added. */
   leased_by: string | null;
+  /** An endpoint the business added (`we_…`); null for its default endpoint, and for a callback. */
+  endpoint_id: string | null;
 }
 
 export interface NewDelivery {
@@ -43,6 +46,8 @@ export interface NewDelivery {
   /** `held` for an endpoint without a URL or disabled: sent once the business sets one. */
   status?: 'pending' | 'held';
   traceContext?: Record<string, string> | null;
+  /** An endpoint the business added; absent for its default endpoint and for a callback. */
+  endpointId?: string | null;
 }
 
 export interface ClaimLimits {
@@ -120,8 +125,8 @@ export class DeliveriesRepository {
     const ids = deliveries.map(() => newUlid());
     if (deliveries.length === 0) return ids;
     await em.query(
-      `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url, status, trace_context)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::json[], $6::text[], $7::text[], $8::text[], $9::json[])
+      `INSERT INTO webhooks.deliveries (id, business_id, event_id, event, event_data, target, url, status, trace_context, endpoint_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::json[], $6::text[], $7::text[], $8::text[], $9::json[], $10::text[])
        ON CONFLICT DO NOTHING`,
       [
         ids,
@@ -133,6 +138,7 @@ export class DeliveriesRepository {
         deliveries.map((delivery) => delivery.url),
         deliveries.map((delivery) => delivery.status ?? 'pending'),
         deliveries.map((delivery) => (delivery.traceContext ? JSON.stringify(delivery.traceContext) : null)),
+        deliveries.map((delivery) => delivery.endpointId ?? null),
       ],
     );
     return ids;
@@ -183,15 +189,43 @@ export class DeliveriesRepository {
     await em.query(`DELETE FROM webhooks.early_events WHERE business_id = $1`, [businessId]);
   }
 
-  /** A new endpoint URL: pending business deliveries go there, and held ones are released to it. */
+  /** A new default endpoint URL: its pending business deliveries go there, and held ones are released to it. */
   async retarget(em: EntityManager, businessId: string, url: string): Promise<void> {
     await em.query(
-      `UPDATE webhooks.deliveries SET url = $2, updated_at = now() WHERE business_id = $1 AND target IN ('business', 'test') AND status = 'pending'`,
+      `UPDATE webhooks.deliveries SET url = $2, updated_at = now()
+        WHERE business_id = $1 AND endpoint_id IS NULL AND target IN ('business', 'test') AND status = 'pending'`,
       [businessId, url],
     );
     await em.query(
-      `UPDATE webhooks.deliveries SET status = 'pending', url = $2, next_attempt_at = now(), updated_at = now() WHERE business_id = $1 AND status = 'held'`,
+      `UPDATE webhooks.deliveries SET status = 'pending', url = $2, next_attempt_at = now(), updated_at = now()
+        WHERE business_id = $1 AND endpoint_id IS NULL AND status = 'held'`,
       [businessId, url],
+    );
+  }
+
+  /**
+   * An added endpoint changed: its waiting deliveries follow its URL, and, when it can take
+   * them (`release`: enabled and active), its held ones are sent.
+   */
+  async retargetEndpoint(em: EntityManager, endpointId: string, url: string, release: boolean): Promise<void> {
+    await em.query(
+      `UPDATE webhooks.deliveries SET url = $2, updated_at = now() WHERE endpoint_id = $1 AND status = 'pending'`,
+      [endpointId, url],
+    );
+    if (!release) return;
+    await em.query(
+      `UPDATE webhooks.deliveries SET status = 'pending', url = $2, next_attempt_at = now(), updated_at = now()
+        WHERE endpoint_id = $1 AND status = 'held'`,
+      [endpointId, url],
+    );
+  }
+
+  /** An endpoint was deleted: what still waited for it will not be sent. */
+  async abandonEndpoint(em: EntityManager, endpointId: string): Promise<void> {
+    await em.query(
+      `UPDATE webhooks.deliveries SET status = 'failed', updated_at = now()
+        WHERE endpoint_id = $1 AND status IN ('pending', 'held') AND (lease_until IS NULL OR lease_until <= now())`,
+      [endpointId],
     );
   }
 
@@ -216,6 +250,7 @@ export class DeliveriesRepository {
       `SELECT d.*, count(*) OVER () AS total FROM webhooks.deliveries d
        WHERE d.business_id = $1 AND ($2::text IS NULL OR d.status = $2) AND ($3::text IS NULL OR d.event = $3)
          AND ($4::timestamptz IS NULL OR d.created_at >= $4) AND ($5::timestamptz IS NULL OR d.created_at < $5)
+         AND ($8::text IS NULL OR (d.target <> 'callback' AND coalesce(d.endpoint_id, 'default') = $8))
        ORDER BY d.created_at DESC, d.id DESC LIMIT $6 OFFSET $7`,
       [
         businessId,
@@ -225,6 +260,7 @@ export class DeliveriesRepository {
         query.to ?? null,
         query.limit,
         (query.page - 1) * query.limit,
+        query.endpointId ?? null,
       ],
     )) as (DeliveryRow & { total: string })[];
     return {
@@ -288,6 +324,7 @@ export function toResponse(row: DeliveryRow): DeliveryResponse {
     eventId: row.event_id,
     event: row.event,
     target: row.target,
+    endpointId: row.target === 'callback' ? null : (row.endpoint_id ?? defaultWebhookEndpointId),
     url: row.url,
     status: row.status,
     attempts: row.attempts,

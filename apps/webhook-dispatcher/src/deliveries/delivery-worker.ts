@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 
 import { Env, retrySchedule } from '../config/env';
 import { Endpoint, EndpointsRepository } from '../endpoints/endpoints.repository';
+import { PartnerEndpoint, PartnerEndpointsRepository } from '../endpoints/partner-endpoints.repository';
 import { standardWebhookHeaders, webhookBody } from '../sending/signer';
 import { SendResult, WebhookSender } from '../sending/webhook-sender';
 import { AttemptRecorder } from './attempt-recorder';
@@ -42,6 +43,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly dataSource: DataSource,
     private readonly deliveries: DeliveriesRepository,
     private readonly endpoints: EndpointsRepository,
+    private readonly partnerEndpoints: PartnerEndpointsRepository,
     private readonly sender: WebhookSender,
     private readonly recorder: AttemptRecorder,
     private readonly env: Env,
@@ -165,19 +167,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       const startedAt = new Date();
       // Secrets that cannot be opened (a rotated data key) fail the attempt like any other error.
       const endpoint = await this.endpoints.forDelivery(row.business_id).catch((error: Error) => error);
-      if (
-        row.target === 'business' &&
-        !(endpoint instanceof Error) &&
-        endpoint &&
-        (endpoint.status === 'disabled' || !endpoint.url)
-      ) {
+      const added = row.endpoint_id
+        ? await this.partnerEndpoints.forDelivery(row.endpoint_id).catch((error: Error) => error)
+        : undefined;
+      if (added === null) {
+        const result = failedWithout('the endpoint was deleted');
+        await this.recorder.record({ delivery: row, startedAt, ...result, next: { status: 'failed' } });
+        return;
+      }
+      if (row.target === 'business' && !(endpoint instanceof Error) && endpoint && !this.sendable(endpoint, added)) {
         await this.holdUnlessSendable(row);
         return;
       }
-      const result =
-        endpoint instanceof Error
-          ? failedWithout(`cannot open the endpoint's secrets: ${endpoint.message}`)
-          : await this.attempt(row, endpoint);
+      const failure = [endpoint, added].find((read): read is Error => read instanceof Error);
+      const result = failure
+        ? failedWithout(`cannot open the endpoint's secrets: ${failure.message}`)
+        : await this.attempt(row, endpoint as Endpoint | null, added as PartnerEndpoint | undefined);
       const decision = decide(result, row.attempts, this.schedule);
       const next = decision.status === 'gone' ? await this.afterGone(row) : decision;
       if (result.statusCode !== null) onAnswer();
@@ -188,6 +193,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
+  /** Whether the delivery's endpoint takes deliveries now: an added one enabled and active, the default one with a URL and active. */
+  private sendable(endpoint: Endpoint, added: PartnerEndpoint | Error | undefined): boolean {
+    if (added instanceof Error) return true;
+    if (added) return added.enabled && added.status === 'active';
+    return endpoint.status === 'active' && !!endpoint.url;
+  }
+
   /**
    * A URL that answered 410 Gone disables the business's endpoint, and the delivery is held
    * until the business sets a new URL; unless it already did, in which case it goes there.
@@ -196,30 +208,39 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (row.target !== 'business') return { status: 'failed' };
     return this.dataSource.transaction(async (em) => {
       await this.endpoints.lockRouting(em, row.business_id);
-      const disabled = await this.endpoints.disableIfAt(em, row.business_id, row.url!, `${row.url} answered 410 Gone`);
+      const reason = `${row.url} answered 410 Gone`;
+      const disabled = row.endpoint_id
+        ? await this.partnerEndpoints.disableIfAt(em, row.endpoint_id, row.url!, reason)
+        : await this.endpoints.disableIfAt(em, row.business_id, row.url!, reason);
       return disabled ? { status: 'held' as const } : { status: 'pending' as const, delayMs: 0 };
     });
   }
 
-  /** Holds a claimed delivery whose endpoint has no URL or is disabled, unless a URL was set meanwhile. */
+  /** Holds a claimed delivery whose endpoint has no URL or is disabled, unless that changed meanwhile. */
   private async holdUnlessSendable(row: DeliveryRow): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await this.endpoints.lockRouting(em, row.business_id);
-      const endpoint = await this.endpoints.route(em, row.business_id);
-      if (endpoint?.url && endpoint.status === 'active') await this.deliveries.unclaim(em, row.id);
+      const endpoint = row.endpoint_id
+        ? await this.partnerEndpoints.find(row.business_id, row.endpoint_id, em)
+        : await this.endpoints.route(em, row.business_id);
+      const sendable =
+        !!endpoint?.url && endpoint.status === 'active' && (!('enabled' in endpoint) || endpoint.enabled);
+      if (sendable) await this.deliveries.unclaim(em, row.id);
       else await this.deliveries.hold(em, row.id);
     });
   }
 
-  private async attempt(row: DeliveryRow, endpoint: Endpoint | null): Promise<SendResult> {
+  private async attempt(row: DeliveryRow, endpoint: Endpoint | null, added?: PartnerEndpoint): Promise<SendResult> {
     if (!endpoint) return failedWithout('the business has no webhook endpoint yet');
     if (!row.url) return failedWithout('the delivery has no URL');
     const body = webhookBody(row.event, row.event_data, endpoint.apiKey, endpoint.previousApiKey);
+    // Each endpoint signs with its own secret, and with the one it rolled while that one's grace lasts.
+    const secrets = added ?? endpoint;
     const headers = {
       'x-event-id': row.event_id,
       'x-delivery-id': row.id,
       'x-attempt': String(row.attempts),
-      ...standardWebhookHeaders(endpoint.signingSecret, row.event_id, body),
+      ...standardWebhookHeaders([secrets.signingSecret, secrets.previousSigningSecret], row.event_id, body),
     };
     const allowPrivate = endpoint.mode === 'test' && this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE;
     const url = row.url;

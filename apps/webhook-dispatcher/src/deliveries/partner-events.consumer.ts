@@ -5,12 +5,14 @@ import { carriedTraceContext } from '@payments/platform-tracing';
 import { DataSource } from 'typeorm';
 
 import { EndpointsRepository } from '../endpoints/endpoints.repository';
+import { PartnerEndpointsRepository, subscribes } from '../endpoints/partner-endpoints.repository';
 import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
 import { DeliveryWorker } from './delivery-worker';
 
 /**
- * Turns partner events into deliveries (the business's webhook URL, and a checkout's callback
- * URL) before the Kafka offsets are committed, a partition's batch in one transaction.
+ * Turns partner events into deliveries (the business's default endpoint, each endpoint it added
+ * whose filter takes the event, and a checkout's callback URL) before the Kafka offsets are
+ * committed, a partition's batch in one transaction.
  * Redelivered messages add nothing. An event is never dropped: without an endpoint record yet
  * it is parked until onboarding arrives, and for an endpoint without a URL or disabled it is
  * held until a URL is set.
@@ -20,6 +22,7 @@ export class PartnerEventsConsumer {
   constructor(
     private readonly dataSource: DataSource,
     private readonly endpoints: EndpointsRepository,
+    private readonly partnerEndpoints: PartnerEndpointsRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly worker: DeliveryWorker,
   ) {}
@@ -41,6 +44,7 @@ export class PartnerEventsConsumer {
       const businessIds = events.map(({ envelope }) => envelope.businessId!);
       await this.endpoints.lockRouting(em, ...businessIds);
       const routes = await this.endpoints.routes(em, businessIds);
+      const added = await this.partnerEndpoints.routes(em, businessIds);
       const deliveries: NewDelivery[] = [];
       const early = [];
       for (const { envelope, traceContext } of events) {
@@ -58,6 +62,18 @@ export class PartnerEventsConsumer {
             status: endpoint.url !== null && endpoint.status === 'active' ? 'pending' : 'held',
             traceContext,
           });
+          for (const route of added.get(common.businessId) ?? []) {
+            if (!subscribes(route, event)) continue;
+            deliveries.push({
+              ...common,
+              target: 'business',
+              endpointId: route.id,
+              url: route.url,
+              // A disabled endpoint holds its deliveries until it is enabled again.
+              status: route.enabled && route.status === 'active' ? 'pending' : 'held',
+              traceContext,
+            });
+          }
         }
         if (callbackUrl) deliveries.push({ ...common, target: 'callback', url: callbackUrl, traceContext });
       }

@@ -3,13 +3,15 @@ import { Sealer } from '@payments/platform-crypto';
 
 import { Env } from '../config/env';
 import { EndpointsRepository } from './endpoints.repository';
+import { PartnerEndpointsRepository } from './partner-endpoints.repository';
 
-/** Each business's webhook endpoint and its signing keys, kept sealed. */
+/** Each business's webhook endpoints (its default one and those it added) and their signing keys, kept sealed. */
 @Module({
   providers: [
     EndpointsRepository,
+    PartnerEndpointsRepository,
     { provide: Sealer, inject: [Env], useFactory: (env: Env) => new Sealer(env.DATA_ENCRYPTION_KEY) },
   ],
-  exports: [EndpointsRepository],
+  exports: [EndpointsRepository, PartnerEndpointsRepository],
 })
 export class EndpointsModule {}

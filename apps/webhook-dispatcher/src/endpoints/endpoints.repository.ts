@@ -15,8 +15,12 @@ export interface Endpoint {
   /** The key the business rolled, while its grace lasts: webhooks carry its signature too. */
   previousApiKey: string | null;
   signingSecret: string;
+  /** The secret rolled away, while its grace lasts: webhook-signature carries its signature too. */
+  previousSigningSecret: string | null;
+  previousSecretExpiresAt: Date | null;
   status: 'active' | 'disabled';
   disabledReason: string | null;
+  createdAt: Date;
 }
 
 interface EndpointRow {
@@ -27,8 +31,26 @@ interface EndpointRow {
   previous_api_key_sealed: string | null;
   previous_key_expires_at: Date | null;
   signing_secret_sealed: string;
+  previous_signing_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
+  created_at: Date;
+}
+
+/** A new Standard Webhooks secret: `whsec_` and 32 random bytes, base64. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** A sealed secret rolled away, opened while its grace lasts. */
+export function previousSecret(
+  sealer: Sealer,
+  sealed: string | null,
+  expiresAt: Date | null,
+  boundTo: string,
+): string | null {
+  return sealed && expiresAt && expiresAt > new Date() ? sealer.open(sealed, boundTo) : null;
 }
 
 /** How long a sender trusts what it read of an endpoint; a change made by another instance shows within this. */
@@ -51,7 +73,7 @@ export class EndpointsRepository {
     em: EntityManager,
     endpoint: { businessId: string; mode: BusinessMode; url: string | null; sealedApiKey: string },
   ) {
-    const signingSecret = `whsec_${randomBytes(32).toString('base64')}`;
+    const signingSecret = newSigningSecret();
     await em.query(
       `INSERT INTO webhooks.endpoints (business_id, mode, url, api_key_sealed, signing_secret_sealed) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT DO NOTHING`,
@@ -117,9 +139,31 @@ export class EndpointsRepository {
           ? this.sealer.open(row.previous_api_key_sealed, row.business_id)
           : null,
       signingSecret: this.sealer.open(row.signing_secret_sealed, row.business_id),
+      previousSigningSecret: previousSecret(
+        this.sealer,
+        row.previous_signing_secret_sealed,
+        row.previous_secret_expires_at,
+        row.business_id,
+      ),
+      previousSecretExpiresAt:
+        row.previous_secret_expires_at && row.previous_secret_expires_at > new Date()
+          ? row.previous_secret_expires_at
+          : null,
       status: row.status,
       disabledReason: row.disabled_reason,
+      createdAt: row.created_at,
     };
+  }
+
+  /** A new signing secret; the current one keeps signing beside it until `graceHours` have passed. */
+  async rollSecret(businessId: string, graceHours: number): Promise<void> {
+    this.forSending.delete(businessId);
+    await this.dataSource.query(
+      `UPDATE webhooks.endpoints SET previous_signing_secret_sealed = signing_secret_sealed,
+         previous_secret_expires_at = now() + make_interval(hours => $3), signing_secret_sealed = $2, updated_at = now()
+       WHERE business_id = $1`,
+      [businessId, this.sealer.seal(newSigningSecret(), businessId), graceHours],
+    );
   }
 
   /** The business rolled its API key: sign with the new one, and with the previous one until `previousExpiresAt`. */

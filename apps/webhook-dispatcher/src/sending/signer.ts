@@ -26,16 +26,23 @@ export function webhookBody(
   });
 }
 
-/** Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) for one attempt. */
+/**
+ * Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) for one attempt.
+ * With more than one secret (a roll's grace), webhook-signature carries a signature for each,
+ * space-separated as the standard allows: a receiver holding either secret verifies it.
+ */
 export function standardWebhookHeaders(
-  signingSecret: string,
+  signingSecrets: (string | null)[],
   messageId: string,
   body: string,
   at = new Date(),
 ): Record<string, string> {
+  const signatures = signingSecrets
+    .filter((secret): secret is string => secret !== null)
+    .map((secret) => new Webhook(secret).sign(messageId, at, body));
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(signingSecret).sign(messageId, at, body),
+    'webhook-signature': signatures.join(' '),
   };
 }

@@ -1,10 +1,15 @@
-import { IsIn, IsNotEmpty, IsString } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min } from 'class-validator';
 
 import {
+  CreateWebhookEndpointRequest,
   DeliveryDetailResponse,
   DeliveryPageResponse,
   DeliveryResponse,
   ListDeliveriesQuery,
+  maxSecretGraceHours,
+  UpdateWebhookEndpointRequest,
+  WebhookEndpointDetailResponse,
+  WebhookEndpointListResponse,
   WebhookEndpointResponse,
 } from '../http/webhooks/webhooks.dto';
 import { Nested } from '../validation/nested';
@@ -54,6 +59,59 @@ export class ReplayDeliveryCommand extends ForBusiness {
 export class SendTestCommand extends ForBusiness {
   @IsIn(['sendTest'])
   type!: 'sendTest';
+
+  /** The default endpoint when absent. */
+  @IsOptional()
+  @IsString()
+  endpointId?: string;
+}
+
+export class ListEndpointsCommand extends ForBusiness {
+  @IsIn(['listEndpoints'])
+  type!: 'listEndpoints';
+}
+
+/** A command about one endpoint of the business: `default` or a `we_…` id. */
+abstract class ForEndpoint extends ForBusiness {
+  @IsString()
+  @IsNotEmpty()
+  endpointId!: string;
+}
+
+export class DescribeEndpointCommand extends ForEndpoint {
+  @IsIn(['describeEndpoint'])
+  type!: 'describeEndpoint';
+}
+
+export class CreateEndpointCommand extends ForBusiness {
+  @IsIn(['createEndpoint'])
+  type!: 'createEndpoint';
+
+  @Nested(() => CreateWebhookEndpointRequest)
+  endpoint!: CreateWebhookEndpointRequest;
+}
+
+export class UpdateEndpointCommand extends ForEndpoint {
+  @IsIn(['updateEndpoint'])
+  type!: 'updateEndpoint';
+
+  @Nested(() => UpdateWebhookEndpointRequest)
+  changes!: UpdateWebhookEndpointRequest;
+}
+
+export class DeleteEndpointCommand extends ForEndpoint {
+  @IsIn(['deleteEndpoint'])
+  type!: 'deleteEndpoint';
+}
+
+export class RollEndpointSecretCommand extends ForEndpoint {
+  @IsIn(['rollEndpointSecret'])
+  type!: 'rollEndpointSecret';
+
+  @IsInt()
+  @Min(0)
+  @Max(maxSecretGraceHours)
+  gracePeriodHours!: number;
 }
 
 export type WebhookCommand =
@@ -62,7 +120,13 @@ export type WebhookCommand =
   | ListDeliveriesCommand
   | GetDeliveryCommand
   | ReplayDeliveryCommand
-  | SendTestCommand;
+  | SendTestCommand
+  | ListEndpointsCommand
+  | DescribeEndpointCommand
+  | CreateEndpointCommand
+  | UpdateEndpointCommand
+  | DeleteEndpointCommand
+  | RollEndpointSecretCommand;
 
 /** The contract of each webhook command, by type. */
 export const webhookCommandContracts = {
@@ -72,6 +136,12 @@ export const webhookCommandContracts = {
   getDelivery: GetDeliveryCommand,
   replayDelivery: ReplayDeliveryCommand,
   sendTest: SendTestCommand,
+  listEndpoints: ListEndpointsCommand,
+  describeEndpoint: DescribeEndpointCommand,
+  createEndpoint: CreateEndpointCommand,
+  updateEndpoint: UpdateEndpointCommand,
+  deleteEndpoint: DeleteEndpointCommand,
+  rollEndpointSecret: RollEndpointSecretCommand,
 } satisfies Record<WebhookCommand['type'], new () => unknown>;
 
 /** What each webhook command answers with: the gateway's client and webhook-dispatcher's handlers are both held to it. */
@@ -82,4 +152,10 @@ export interface WebhookCommandResults {
   getDelivery: DeliveryDetailResponse;
   replayDelivery: DeliveryResponse;
   sendTest: DeliveryResponse;
+  listEndpoints: WebhookEndpointListResponse;
+  describeEndpoint: WebhookEndpointDetailResponse;
+  createEndpoint: WebhookEndpointDetailResponse;
+  updateEndpoint: WebhookEndpointDetailResponse;
+  deleteEndpoint: WebhookEndpointDetailResponse;
+  rollEndpointSecret: WebhookEndpointDetailResponse;
 }

@@ -34,6 +34,8 @@ const additionalConverters: ISchemaConverters = {
   // Rules on the content of a JSON object, which the schema cannot say more precisely.
   isSmallJson: { type: 'object' },
   hasOnlyWholeNumbers: { type: 'object' },
+  // Within the enum its items already list: `*` stands alone.
+  isEventFilter: {},
 };
 
 /**

@@ -1,4 +1,4 @@
-import { applyDecorators, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { applyDecorators, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import type {
   OperationObject,
@@ -100,7 +100,13 @@ const documented = (verb: (path?: string) => MethodDecorator) => (path: string, 
  * money …')`. The summary is not optional, so no partner route goes undocumented. `''` is the
  * controller's own path.
  */
-export const Route = { get: documented(Get), post: documented(Post), put: documented(Put) };
+export const Route = {
+  get: documented(Get),
+  post: documented(Post),
+  put: documented(Put),
+  patch: documented(Patch),
+  delete: documented(Delete),
+};
 
 /**
  * What a route answers: 200 with the envelope whose `data` is a `dto` and whose message is

@@ -6,6 +6,7 @@ import { DeliveryTraceContext1763769600030 } from './1763769600030-delivery-trac
 import { PreviousApiKey1763769600032 } from './1763769600032-previous-api-key';
 import { DropDueIndex1763769600037 } from './1763769600037-drop-due-index';
 import { DeliveryClaimant1763769600039 } from './1763769600039-delivery-claimant';
+import { WebhookEndpoints1763769600046 } from './1763769600046-webhook-endpoints';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   PreviousApiKey1763769600032,
   DropDueIndex1763769600037,
   DeliveryClaimant1763769600039,
+  WebhookEndpoints1763769600046,
 ];

@@ -1,5 +1,22 @@
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+} from 'class-validator';
 
+import { PartnerEvents } from '../../events/partner-event.v1';
 import { IsHttpUrl } from '../../validation/http-url';
 import { IsInstant } from '../../validation/instant';
 import { NestedList } from '../../validation/nested';
@@ -34,8 +51,158 @@ export class WebhookEndpointResponse {
   disabledReason!: string | null;
 }
 
+/** Endpoints a business may add beside its default one. */
+export const maxWebhookEndpoints = 10;
+
+/** The id of the endpoint `PUT /webhooks/endpoint` sets: every business has it, and it receives every event. */
+export const defaultWebhookEndpointId = 'default';
+
+/** What an endpoint's filter may name: `*` for every event, or events of the catalogue (not the test event, sent on request). */
+export const subscribableEvents = Object.values(PartnerEvents).filter((event) => event !== PartnerEvents.webhookTest);
+
+/** `*` stands alone: `["*"]`, or events of the catalogue. */
+function IsEventFilter(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isEventFilter',
+    validator: {
+      validate: (value: unknown) => Array.isArray(value) && (value.length === 1 || !value.includes('*')),
+      defaultMessage: () => `events must be ["*"] or events from: ${subscribableEvents.join(', ')}`,
+    },
+  });
+}
+
+/** The longest a rolled secret keeps signing beside the new one. */
+export const maxSecretGraceHours = 72;
+
+/** POST /webhooks/endpoints */
+export class CreateWebhookEndpointRequest {
+  /** Where events are POSTed. Live businesses must use https and a public address. */
+  @IsHttpUrl()
+  @MaxLength(2000)
+  url!: string;
+
+  /** `["*"]` (the default) for every event, or the events this endpoint receives. */
+  @IsOptional()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(50)
+  @ArrayUnique()
+  @IsIn(['*', ...subscribableEvents], { each: true, message: 'each of events must be * or an event of the catalogue' })
+  @IsEventFilter()
+  events?: string[];
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  description?: string;
+
+  /** A disabled endpoint holds its deliveries until it is enabled again. Default true. */
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+/** PATCH /webhooks/endpoints/{endpointId}: what is sent changes, what is left out stays. */
+export class UpdateWebhookEndpointRequest {
+  @IsOptional()
+  @IsHttpUrl()
+  @MaxLength(2000)
+  url?: string;
+
+  @IsOptional()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(50)
+  @ArrayUnique()
+  @IsIn(['*', ...subscribableEvents], { each: true, message: 'each of events must be * or an event of the catalogue' })
+  @IsEventFilter()
+  events?: string[];
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  description?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}
+
+/** POST /webhooks/endpoints/{endpointId}/roll-secret */
+export class RollWebhookSecretRequest {
+  /** Hours the previous secret keeps signing beside the new one (0 to 72, default 24). */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(maxSecretGraceHours)
+  gracePeriodHours?: number;
+}
+
+/** POST /webhooks/test */
+export class SendTestWebhookRequest {
+  /** The endpoint to send it to; the default endpoint when left out. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'endpointId must be an endpoint id' })
+  endpointId?: string;
+}
+
+export class WebhookEndpointDetailResponse {
+  /** `default` for the endpoint PUT /webhooks/endpoint sets; `we_…` for the others. */
+  @IsString()
+  endpointId!: string;
+
+  @IsOptional()
+  @IsString()
+  url!: string | null;
+
+  /** `["*"]`, or the events it receives. */
+  @IsArray()
+  @IsString({ each: true })
+  events!: string[];
+
+  @IsOptional()
+  @IsString()
+  description!: string | null;
+
+  /** Set by you: a disabled endpoint holds its deliveries. */
+  @IsBoolean()
+  enabled!: boolean;
+
+  /** `disabled` after the URL answered 410 Gone; setting a URL makes it `active` again. */
+  @IsIn(['active', 'disabled'])
+  status!: 'active' | 'disabled';
+
+  @IsOptional()
+  @IsString()
+  disabledReason!: string | null;
+
+  /** Verifies the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). */
+  @IsString()
+  signingSecret!: string;
+
+  /** Until then, webhook-signature also carries a signature made with the previous secret. */
+  @IsOptional()
+  @IsISO8601()
+  previousSecretExpiresAt!: string | null;
+
+  @IsOptional()
+  @IsISO8601()
+  createdAt!: string | null;
+}
+
+export class WebhookEndpointListResponse {
+  /** The default endpoint first, then the others as they were created. */
+  @NestedList(() => WebhookEndpointDetailResponse)
+  items!: WebhookEndpointDetailResponse[];
+}
+
 /** GET /webhooks/deliveries */
 export class ListDeliveriesQuery extends PageQuery {
+  /** Deliveries to one endpoint (`default`, or a `we_…` id). */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'endpointId must be an endpoint id' })
+  endpointId?: string;
+
   @IsOptional()
   @IsIn(deliveryStatuses)
   status?: DeliveryStatus;
@@ -69,6 +236,11 @@ export class DeliveryResponse {
 
   @IsIn(['business', 'callback', 'test', 'replay'])
   target!: 'business' | 'callback' | 'test' | 'replay';
+
+  /** The endpoint it goes to (`default` or `we_…`); null for a checkout's callback. */
+  @IsOptional()
+  @IsString()
+  endpointId!: string | null;
 
   @IsString()
   /** Null while a delivery is held for an endpoint that has no URL yet. */
