@@ -137,6 +137,14 @@ describe('contracts: every message the services write keeps its contract in libs
     }, 30_000);
     await ok('GET', `/webhooks/deliveries/${deliveryId}`);
     await ok('POST', `/webhooks/deliveries/${deliveryId}/replay`);
+    const { endpointId } = (await ok('POST', '/webhooks/endpoints', { url: receiverUrl, events: ['*'] })) as {
+      endpointId: string;
+    };
+    await ok('GET', '/webhooks/endpoints');
+    await ok('GET', `/webhooks/endpoints/${endpointId}`);
+    await ok('PATCH', `/webhooks/endpoints/${endpointId}`, { description: 'contracts' });
+    await ok('POST', `/webhooks/endpoints/${endpointId}/roll-secret`, { gracePeriodHours: 0 });
+    await ok('DELETE', `/webhooks/endpoints/${endpointId}`);
 
     // Outlets, wallets, money.
     const outlet = (await eventually(async () => {
