@@ -1,14 +1,23 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
-/** A partner's webhook endpoint on this machine: answers 200 to everything and keeps each body it received. */
+/** A request as a receiver hands it to a verifier: its body, and each header as one string. */
+export interface ReceivedRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** A partner's webhook endpoint on this machine: answers 200 to everything and keeps each request it received. */
 export class RecordingReceiver {
   readonly bodies: string[] = [];
+  readonly requests: ReceivedRequest[] = [];
   private readonly server: Server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
       this.bodies.push(body);
+      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+      this.requests.push({ body, headers });
       response.writeHead(200).end('ok');
     });
   });

@@ -1,6 +1,3 @@
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-
 import { PartnerEventName, PartnerEventV1, Topics } from '@payments/contracts';
 import { createKafkaClient } from '@payments/platform-kafka';
 import { eventually, testEnvironment, testEvent } from '@payments/testing';
@@ -9,54 +6,19 @@ import { Webhook } from 'standardwebhooks';
 
 import { useApps } from './apps';
 import { callGateway, createPartner, PartnerCredentials } from './partners';
+import { ReceivedRequest, RecordingReceiver } from './receiver';
 
 jest.setTimeout(240_000);
 
-interface Received {
-  body: string;
-  headers: Record<string, string>;
-  event: string;
-  eventId: string;
-}
-
-/** Headers as a receiver hands them to a verifier: one string each. */
-const plain = (headers: IncomingHttpHeaders): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]));
-
-/** A partner's receiver: keeps every request whole, as a receiver verifies it. */
-class Receiver {
-  readonly received: Received[] = [];
-  private readonly server: Server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const { event } = JSON.parse(body) as { event: string };
-      this.received.push({
-        body,
-        headers: plain(request.headers),
-        event,
-        eventId: String(request.headers['x-event-id']),
-      });
-      response.writeHead(200).end('ok');
-    });
-  });
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return this;
+/** A receiver that finds a delivery by its event id. */
+class Receiver extends RecordingReceiver {
+  of(eventId: string): ReceivedRequest | undefined {
+    return this.requests.find((request) => request.headers['x-event-id'] === eventId);
   }
 
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  of(eventId: string): Received | undefined {
-    return this.received.find((request) => request.eventId === eventId);
-  }
-
-  stop(): void {
-    this.server.closeAllConnections();
-    this.server.close();
+  /** How many times the event arrived. */
+  count(eventId: string): number {
+    return this.requests.filter((request) => request.headers['x-event-id'] === eventId).length;
   }
 }
 
@@ -167,7 +129,8 @@ describe('webhook endpoints of the partner’s choosing', () => {
       60_000,
     );
     expect(ordersReceiver.of(fundingEvent)).toBeUndefined();
-    const verify = (secret: string, request: Received) => new Webhook(secret).verify(request.body, request.headers);
+    const verify = (secret: string, request: ReceivedRequest) =>
+      new Webhook(secret).verify(request.body, request.headers);
     expect(verify(orders.signingSecret, ordersReceiver.of(checkoutEvent)!)).toMatchObject({
       event: 'checkout.success',
     });
@@ -247,11 +210,7 @@ describe('webhook endpoints of the partner’s choosing', () => {
       `/webhooks/deliveries/${latest.deliveryId}/replay`,
     );
     expect(replay.body.data).toMatchObject({ endpointId: orders.endpointId, target: 'replay' });
-    await eventually(
-      async () =>
-        ordersReceiver.received.filter((request) => request.eventId === latest.eventId).length >= 2 ? true : undefined,
-      30_000,
-    );
+    await eventually(async () => (ordersReceiver.count(latest.eventId) >= 2 ? true : undefined), 30_000);
   });
 
   it('keeps the default endpoint whole: only its URL changes, and it cannot be deleted', async () => {

@@ -24,6 +24,12 @@ export class RateLimitOverrides {
     if (cacheMs > 0) this.cache = new LRUCache({ max: 50_000, ttl: cacheMs });
   }
 
+  /** The business's policy as last read, without waiting; undefined when it must be read. */
+  cachedPolicyFor(base: RateLimitPolicy, businessId: string): RateLimitPolicy | undefined {
+    const row = this.cache?.get(`${base.name}\u0000${businessId}`);
+    return row === undefined ? undefined : policyOf(base, row);
+  }
+
   /** The business's policy; when its override cannot be read, the default (the caller counts that). */
   async policyFor(base: RateLimitPolicy, businessId: string): Promise<RateLimitPolicy> {
     const id = `${base.name}\u0000${businessId}`;
@@ -36,7 +42,7 @@ export class RateLimitOverrides {
       row = rows[0] ?? false;
       this.cache?.set(id, row);
     }
-    return row ? { name: base.name, quota: row.quota, windowSeconds: row.window_seconds } : base;
+    return policyOf(base, row);
   }
 
   async set(businessId: string, policy: RateLimitPolicy): Promise<void> {
@@ -57,4 +63,8 @@ export class RateLimitOverrides {
     );
     return affected > 0;
   }
+}
+
+function policyOf(base: RateLimitPolicy, row: OverrideRow | false): RateLimitPolicy {
+  return row ? { name: base.name, quota: row.quota, windowSeconds: row.window_seconds } : base;
 }

@@ -67,6 +67,9 @@ export class RateLimits {
   }
 
   private async policyFor(base: RateLimitPolicy, businessId: string): Promise<RateLimitPolicy> {
+    // Nearly always from the cache: no timer for a read that does not wait.
+    const cached = this.overrides.cachedPolicyFor(base, businessId);
+    if (cached) return cached;
     try {
       return await withinTimeout(this.overrides.policyFor(base, businessId), this.storeTimeoutMs);
     } catch {

@@ -60,15 +60,25 @@ export const defaultWebhookEndpointId = 'default';
 /** What an endpoint's filter may name: `*` for every event, or events of the catalogue (not the test event, sent on request). */
 export const subscribableEvents = Object.values(PartnerEvents).filter((event) => event !== PartnerEvents.webhookTest);
 
-/** `*` stands alone: `["*"]`, or events of the catalogue. */
-function IsEventFilter(): PropertyDecorator {
-  return ValidateBy({
-    name: 'isEventFilter',
-    validator: {
-      validate: (value: unknown) => Array.isArray(value) && (value.length === 1 || !value.includes('*')),
-      defaultMessage: () => `events must be ["*"] or events from: ${subscribableEvents.join(', ')}`,
-    },
-  });
+/** An endpoint's event filter: `["*"]` (`*` stands alone), or distinct events of the catalogue. */
+function EventFilter(): PropertyDecorator {
+  const rules = [
+    ArrayNotEmpty(),
+    ArrayMaxSize(50),
+    ArrayUnique(),
+    IsIn(['*', ...subscribableEvents], {
+      each: true,
+      message: 'each of events must be * or an event of the catalogue',
+    }),
+    ValidateBy({
+      name: 'isEventFilter',
+      validator: {
+        validate: (value: unknown) => Array.isArray(value) && (value.length === 1 || !value.includes('*')),
+        defaultMessage: () => `events must be ["*"] or events from: ${subscribableEvents.join(', ')}`,
+      },
+    }),
+  ];
+  return (target, property) => rules.forEach((rule) => rule(target, property));
 }
 
 /** The longest a rolled secret keeps signing beside the new one. */
@@ -83,11 +93,7 @@ export class CreateWebhookEndpointRequest {
 
   /** `["*"]` (the default) for every event, or the events this endpoint receives. */
   @IsOptional()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(50)
-  @ArrayUnique()
-  @IsIn(['*', ...subscribableEvents], { each: true, message: 'each of events must be * or an event of the catalogue' })
-  @IsEventFilter()
+  @EventFilter()
   events?: string[];
 
   @IsOptional()
@@ -109,11 +115,7 @@ export class UpdateWebhookEndpointRequest {
   url?: string;
 
   @IsOptional()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(50)
-  @ArrayUnique()
-  @IsIn(['*', ...subscribableEvents], { each: true, message: 'each of events must be * or an event of the catalogue' })
-  @IsEventFilter()
+  @EventFilter()
   events?: string[];
 
   @IsOptional()
