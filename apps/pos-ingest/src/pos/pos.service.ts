@@ -11,6 +11,7 @@ import {
   sealedCardOf,
   Topics,
 } from '@payments/contracts';
+import { withinTimeout } from '@payments/platform-async';
 import { openPosPayload, Sealer } from '@payments/platform-crypto';
 import { apiError, DomainError, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
 import { KafkaProducer } from '@payments/platform-kafka';
@@ -131,18 +132,12 @@ export class PosService {
 
   /** Resolves once the broker acknowledged the message (acks=all); 503 when it does not in time. */
   private async publishAcknowledged(message: Message): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(unavailable()), this.env.POS_PUBLISH_TIMEOUT_MS);
-    });
     const acknowledged = this.metrics.publishTimer();
     try {
-      await Promise.race([this.producer.send(Topics.posTransactions.name, message), timeout]);
+      await withinTimeout(this.producer.send(Topics.posTransactions.name, message), this.env.POS_PUBLISH_TIMEOUT_MS);
       acknowledged();
     } catch {
       throw this.refused('not_published', unavailable());
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Controller, Get, HttpStatus, Injectable } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { withinTimeout } from '@payments/platform-async';
 import { DomainError, SuccessMessage } from '@payments/platform-envelope';
 import { KafkaAdmin } from '@payments/platform-kafka';
 import { DataSource } from 'typeorm';
@@ -52,16 +53,10 @@ export class HealthController {
 }
 
 async function probe(check: () => Promise<unknown>): Promise<CheckResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${probeTimeoutMs} ms`)), probeTimeoutMs);
-  });
   try {
-    await Promise.race([check(), timeout]);
+    await withinTimeout(check(), probeTimeoutMs);
     return { status: 'up' };
   } catch (error) {
     return { status: 'down', reason: error instanceof Error ? error.message : String(error) };
-  } finally {
-    clearTimeout(timer);
   }
 }

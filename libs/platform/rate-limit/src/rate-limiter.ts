@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { withinTimeout } from '@payments/platform-async';
 import { LRUCache } from 'lru-cache';
 
 import { RateDecision, RateLimitPolicy } from './rate-limit-policy';
@@ -146,14 +147,4 @@ export class RateLimiter {
       lease.refill = undefined;
     }
   }
-}
-
-/** `work`'s answer, or a failure once `ms` have passed; a late answer is dropped. */
-export function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  work.catch(() => undefined);
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

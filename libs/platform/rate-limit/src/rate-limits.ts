@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { withinTimeout } from '@payments/platform-async';
 import { apiError } from '@payments/platform-envelope';
 import { Counter, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
@@ -6,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { PostgresTokenStore } from './postgres-token-store';
 import { RateLimitOverrides } from './rate-limit-overrides';
 import { HeaderSink, RateLimitPolicy, writeRateLimitHeaders } from './rate-limit-policy';
-import { RateLimiter, RateLimiterOptions, RateLimitSignals, withinTimeout } from './rate-limiter';
+import { RateLimiter, RateLimiterOptions, RateLimitSignals } from './rate-limiter';
 
 export interface RateLimitsOptions extends RateLimiterOptions {
   /** How long an operator's override takes to reach every instance. */
