@@ -14,6 +14,7 @@ import { DeliveriesRepository } from '../deliveries/deliveries.repository';
 import { DeliveryWorker } from '../deliveries/delivery-worker';
 import { Endpoint, EndpointsRepository } from '../endpoints/endpoints.repository';
 import { PartnerEndpoint, PartnerEndpointsRepository } from '../endpoints/partner-endpoints.repository';
+import { addedEndpointTakesDeliveries } from '../endpoints/takes-deliveries';
 import { EndpointSettings } from './endpoint-settings';
 
 /**
@@ -80,12 +81,7 @@ export class WebhookEndpoints {
       await this.endpoints.lockRouting(em, businessId);
       await this.added.update(em, endpointId, changes);
       const updated = (await this.added.find(businessId, endpointId, em)) ?? endpoint;
-      await this.deliveries.retargetEndpoint(
-        em,
-        endpointId,
-        updated.url,
-        updated.enabled && updated.status === 'active',
-      );
+      await this.deliveries.retargetEndpoint(em, endpointId, updated.url, addedEndpointTakesDeliveries(updated));
     });
     this.worker.nudge();
     return this.describe(businessId, endpointId);

@@ -9,6 +9,7 @@ import { DataSource } from 'typeorm';
 import { Env, retrySchedule } from '../config/env';
 import { Endpoint, EndpointsRepository } from '../endpoints/endpoints.repository';
 import { PartnerEndpoint, PartnerEndpointsRepository } from '../endpoints/partner-endpoints.repository';
+import { addedEndpointTakesDeliveries, defaultEndpointTakesDeliveries } from '../endpoints/takes-deliveries';
 import { standardWebhookHeaders, webhookBody } from '../sending/signer';
 import { SendResult, WebhookSender } from '../sending/webhook-sender';
 import { AttemptRecorder } from './attempt-recorder';
@@ -193,11 +194,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  /** Whether the delivery's endpoint takes deliveries now: an added one enabled and active, the default one with a URL and active. */
+  /** Whether the delivery's endpoint takes deliveries now; one whose secrets cannot be opened is tried, and fails. */
   private sendable(endpoint: Endpoint, added: PartnerEndpoint | Error | undefined): boolean {
     if (added instanceof Error) return true;
-    if (added) return added.enabled && added.status === 'active';
-    return endpoint.status === 'active' && !!endpoint.url;
+    return added ? addedEndpointTakesDeliveries(added) : defaultEndpointTakesDeliveries(endpoint);
   }
 
   /**
@@ -220,11 +220,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async holdUnlessSendable(row: DeliveryRow): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await this.endpoints.lockRouting(em, row.business_id);
-      const endpoint = row.endpoint_id
-        ? await this.partnerEndpoints.find(row.business_id, row.endpoint_id, em)
-        : await this.endpoints.route(em, row.business_id);
-      const sendable =
-        !!endpoint?.url && endpoint.status === 'active' && (!('enabled' in endpoint) || endpoint.enabled);
+      let sendable: boolean;
+      if (row.endpoint_id) {
+        const added = await this.partnerEndpoints.find(row.business_id, row.endpoint_id, em);
+        sendable = !!added && addedEndpointTakesDeliveries(added);
+      } else {
+        const endpoint = await this.endpoints.route(em, row.business_id);
+        sendable = !!endpoint && defaultEndpointTakesDeliveries(endpoint);
+      }
       if (sendable) await this.deliveries.unclaim(em, row.id);
       else await this.deliveries.hold(em, row.id);
     });

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 
 import { EndpointsRepository } from '../endpoints/endpoints.repository';
 import { PartnerEndpointsRepository, subscribes } from '../endpoints/partner-endpoints.repository';
+import { addedEndpointTakesDeliveries, defaultEndpointTakesDeliveries } from '../endpoints/takes-deliveries';
 import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
 import { DeliveryWorker } from './delivery-worker';
 
@@ -59,7 +60,7 @@ export class PartnerEventsConsumer {
             ...common,
             target: 'business',
             url: endpoint.url,
-            status: endpoint.url !== null && endpoint.status === 'active' ? 'pending' : 'held',
+            status: defaultEndpointTakesDeliveries(endpoint) ? 'pending' : 'held',
             traceContext,
           });
           for (const route of added.get(common.businessId) ?? []) {
@@ -70,7 +71,7 @@ export class PartnerEventsConsumer {
               endpointId: route.id,
               url: route.url,
               // A disabled endpoint holds its deliveries until it is enabled again.
-              status: route.enabled && route.status === 'active' ? 'pending' : 'held',
+              status: addedEndpointTakesDeliveries(route) ? 'pending' : 'held',
               traceContext,
             });
           }
