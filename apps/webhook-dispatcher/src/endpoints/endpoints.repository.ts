@@ -43,14 +43,17 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-/** A sealed secret rolled away, opened while its grace lasts. */
-export function previousSecret(
+/** The secret an endpoint rolled away and when it stops signing, while its grace lasts; neither after. */
+export function rolledSecret(
   sealer: Sealer,
   sealed: string | null,
   expiresAt: Date | null,
   boundTo: string,
-): string | null {
-  return sealed && expiresAt && expiresAt > new Date() ? sealer.open(sealed, boundTo) : null;
+): { previousSigningSecret: string | null; previousSecretExpiresAt: Date | null } {
+  if (sealed === null || expiresAt === null || expiresAt <= new Date()) {
+    return { previousSigningSecret: null, previousSecretExpiresAt: null };
+  }
+  return { previousSigningSecret: sealer.open(sealed, boundTo), previousSecretExpiresAt: expiresAt };
 }
 
 /** How long a sender trusts what it read of an endpoint; a change made by another instance shows within this. */
@@ -139,16 +142,7 @@ export class EndpointsRepository {
           ? this.sealer.open(row.previous_api_key_sealed, row.business_id)
           : null,
       signingSecret: this.sealer.open(row.signing_secret_sealed, row.business_id),
-      previousSigningSecret: previousSecret(
-        this.sealer,
-        row.previous_signing_secret_sealed,
-        row.previous_secret_expires_at,
-        row.business_id,
-      ),
-      previousSecretExpiresAt:
-        row.previous_secret_expires_at && row.previous_secret_expires_at > new Date()
-          ? row.previous_secret_expires_at
-          : null,
+      ...rolledSecret(this.sealer, row.previous_signing_secret_sealed, row.previous_secret_expires_at, row.business_id),
       status: row.status,
       disabledReason: row.disabled_reason,
       createdAt: row.created_at,

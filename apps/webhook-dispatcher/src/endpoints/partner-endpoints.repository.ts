@@ -4,7 +4,7 @@ import { firstRow } from '@payments/platform-database';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 
-import { newSigningSecret, previousSecret } from './endpoints.repository';
+import { newSigningSecret, rolledSecret } from './endpoints.repository';
 
 /** An endpoint a business added beside its default one. */
 export interface PartnerEndpoint {
@@ -197,16 +197,7 @@ export class PartnerEndpointsRepository {
       status: row.status,
       disabledReason: row.disabled_reason,
       signingSecret: this.sealer.open(row.signing_secret_sealed, row.id),
-      previousSigningSecret: previousSecret(
-        this.sealer,
-        row.previous_signing_secret_sealed,
-        row.previous_secret_expires_at,
-        row.id,
-      ),
-      previousSecretExpiresAt:
-        row.previous_secret_expires_at && row.previous_secret_expires_at > new Date()
-          ? row.previous_secret_expires_at
-          : null,
+      ...rolledSecret(this.sealer, row.previous_signing_secret_sealed, row.previous_secret_expires_at, row.id),
       createdAt: row.created_at,
     };
   }
