@@ -92,9 +92,14 @@ describe('the platform topics on a three-broker cluster', () => {
   it('keeps a consumer in its group when the broker coordinating the group stops', async () => {
     const topic = uniqueName('coordinated');
     await applyTopics(admin, [{ name: topic, partitions: 1 }]);
-    const consumer = cluster
-      .client('cluster-consumer')
-      .consumer({ groupId: uniqueName('coordinated'), ...consumerSettings });
+    // Heartbeats five times a second, so some reach the broker while it hands the group over:
+    // for a few seconds it answers NOT_COORDINATOR while lookups still name it.
+    const consumer = cluster.client('cluster-consumer').consumer({
+      groupId: uniqueName('coordinated'),
+      ...consumerSettings,
+      heartbeatInterval: 200,
+      maxWaitTimeInMs: 200,
+    });
     let joins = 0;
     let crashes = 0;
     let heartbeats = 0;

@@ -1,0 +1,126 @@
+import { AssignerProtocol } from 'kafkajs';
+
+// kafkajs's own consumer group, as patches/kafkajs+2.2.4.patch changes it: untyped internals.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const ConsumerGroup = require('kafkajs/src/consumer/consumerGroup');
+const { createErrorFromCode } = require('kafkajs/src/protocol/error');
+const { createLogger, LEVELS } = require('kafkajs/src/loggers');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const errorCodes = { NOT_COORDINATOR: 16, LOAD_IN_PROGRESS: 14, REBALANCE_IN_PROGRESS: 27 } as const;
+type Answer = keyof typeof errorCodes | 'ok';
+
+const sessionTimeout = 15_000;
+
+/** A broker as the group sees it: answers each heartbeat with the next of `answers`, then ok. */
+class FakeCoordinator {
+  joins = 0;
+  heartbeats = 0;
+
+  constructor(private readonly answers: Answer[] = []) {}
+
+  isConnected(): boolean {
+    return false; // its broker stopped: the offset manager must not swap the group's coordinator for it
+  }
+
+  async joinGroup() {
+    this.joins += 1;
+    return {
+      generationId: 7,
+      leaderId: 'leader',
+      memberId: 'member',
+      members: [],
+      groupProtocol: 'RoundRobinAssigner',
+    };
+  }
+
+  async syncGroup() {
+    return {
+      memberAssignment: AssignerProtocol.MemberAssignment.encode({
+        version: 0,
+        assignment: {},
+        userData: Buffer.alloc(0),
+      }),
+    };
+  }
+
+  async heartbeat(): Promise<void> {
+    this.heartbeats += 1;
+    const answer = this.answers.shift() ?? 'ok';
+    if (answer !== 'ok') throw createErrorFromCode(errorCodes[answer]);
+  }
+}
+
+/** A joined member whose coordinator lookups name `lookups` in turn (the last one from then on). */
+async function joinedMember(first: FakeCoordinator, lookups: FakeCoordinator[]) {
+  const named = [first, ...lookups];
+  const cluster = {
+    findGroupCoordinator: async () => (named.length > 1 ? named.shift() : named[0]),
+    refreshMetadata: async () => undefined,
+    committedOffsets: () => ({}),
+    findBroker: async () => first, // what the offset manager would swap a disconnected coordinator for
+  };
+  const group = new ConsumerGroup({
+    retry: { retries: 0 },
+    cluster,
+    groupId: 'group',
+    topics: [],
+    topicConfigurations: [],
+    logger: createLogger({ level: LEVELS.NOTHING, logCreator: () => () => undefined }),
+    instrumentationEmitter: { emit: () => undefined },
+    assigners: [],
+    sessionTimeout,
+    rebalanceTimeout: 60_000,
+  });
+  await group.joinAndSync();
+  return group;
+}
+
+describe('a consumer follows its group coordinator (patches/kafkajs+2.2.4.patch)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('stays in its generation while a stopping broker hands the group over', async () => {
+    // As a broker under SIGTERM does: it answers NOT_COORDINATOR while lookups still name it,
+    // and its successor answers NOT_COORDINATOR, then "loading", before it takes the group.
+    const stopping = new FakeCoordinator(['NOT_COORDINATOR', 'NOT_COORDINATOR', 'NOT_COORDINATOR']);
+    const successor = new FakeCoordinator(['NOT_COORDINATOR', 'LOAD_IN_PROGRESS', 'LOAD_IN_PROGRESS']);
+    const group = await joinedMember(stopping, [stopping, stopping, successor]);
+
+    const heartbeat = group.heartbeat({ interval: 0 });
+    await jest.advanceTimersByTimeAsync(5000);
+    await expect(heartbeat).resolves.toBeUndefined();
+
+    expect({ joins: stopping.joins + successor.joins, heartbeatsAnswered: successor.heartbeats }).toEqual({
+      joins: 1,
+      heartbeatsAnswered: 4,
+    });
+    expect(group.generationId).toBe(7);
+  });
+
+  it('keeps following after its broker disconnects, rather than being swapped for that broker', async () => {
+    const stopping = new FakeCoordinator();
+    const group = await joinedMember(stopping, []);
+    await expect(group.offsetManager.getCoordinator()).resolves.toBe(group.coordinator);
+    expect(group.coordinator.followsGroupCoordinator).toBe(true);
+  });
+
+  it('gives up after half a session, as NOT_COORDINATOR, so the member rejoins in time', async () => {
+    const gone = new FakeCoordinator(Array<Answer>(100).fill('NOT_COORDINATOR'));
+    const group = await joinedMember(gone, []);
+
+    const heartbeat = group.heartbeat({ interval: 0 });
+    const failed = expect(heartbeat).rejects.toMatchObject({ type: 'NOT_COORDINATOR_FOR_GROUP' });
+    await jest.advanceTimersByTimeAsync(sessionTimeout / 2 - 1000);
+    await expect(heartbeat).not.toHaveSettled();
+    await jest.advanceTimersByTimeAsync(2000);
+    await failed;
+  });
+
+  it('leaves every other answer to kafkajs: a rebalance is not followed', async () => {
+    const coordinator = new FakeCoordinator(['REBALANCE_IN_PROGRESS']);
+    const group = await joinedMember(coordinator, []);
+    await expect(group.heartbeat({ interval: 0 })).rejects.toMatchObject({ type: 'REBALANCE_IN_PROGRESS' });
+    expect(coordinator.heartbeats).toBe(1);
+  });
+});
