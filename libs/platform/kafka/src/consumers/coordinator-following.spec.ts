@@ -51,11 +51,18 @@ class FakeCoordinator {
   }
 }
 
-/** A joined member whose coordinator lookups name `lookups` in turn (the last one from then on). */
-async function joinedMember(first: FakeCoordinator, lookups: FakeCoordinator[]) {
+/**
+ * A joined member whose coordinator lookups name `lookups` in turn (the last one from then on);
+ * a lookup of `'fails'` gives up, as kafkajs's does once its retries are spent.
+ */
+async function joinedMember(first: FakeCoordinator, lookups: (FakeCoordinator | 'fails')[]) {
   const named = [first, ...lookups];
   const cluster = {
-    findGroupCoordinator: async () => (named.length > 1 ? named.shift() : named[0]),
+    findGroupCoordinator: async () => {
+      const found = named.length > 1 ? named.shift() : named[0];
+      if (found === 'fails') throw new Error('Number of retries exceeded');
+      return found;
+    },
     refreshMetadata: async () => undefined,
     committedOffsets: () => ({}),
     findBroker: async () => first, // what the offset manager would swap a disconnected coordinator for
@@ -96,6 +103,17 @@ describe('a consumer follows its group coordinator (patches/kafkajs+2.2.4.patch)
       heartbeatsAnswered: 4,
     });
     expect(group.generationId).toBe(7);
+  });
+
+  it('looks again when a lookup fails, and asks the coordinator it had meanwhile', async () => {
+    const stopping = new FakeCoordinator(['NOT_COORDINATOR', 'NOT_COORDINATOR', 'NOT_COORDINATOR']);
+    const successor = new FakeCoordinator();
+    const group = await joinedMember(stopping, ['fails', 'fails', successor]);
+
+    const heartbeat = group.heartbeat({ interval: 0 });
+    await jest.advanceTimersByTimeAsync(5000);
+    await expect(heartbeat).resolves.toBeUndefined();
+    expect({ stopping: stopping.heartbeats, successor: successor.heartbeats }).toEqual({ stopping: 3, successor: 1 });
   });
 
   it('keeps following after its broker disconnects, rather than being swapped for that broker', async () => {
