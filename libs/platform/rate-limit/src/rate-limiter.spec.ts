@@ -115,4 +115,53 @@ describe('RateLimiter', () => {
     expect(recorded.outcomes).toEqual(['unchecked']);
     expect(recorded.storeFailures()).toBe(1);
   });
+
+  it('lets only the key whose grant failed through unchecked, and keeps counting every other key', async () => {
+    const store = new MemoryStore();
+    const failingForKey1: TokenStore = {
+      take: (request) => (request.key.endsWith(':key-1') ? Promise.reject(new Error('timeout')) : store.take(request)),
+    };
+    const recorded = recordingSignals();
+    const limiter = new RateLimiter(failingForKey1, recorded.signals, { storeRetryMs: 60_000 });
+    const terminal: RateLimitPolicy = { name: 'terminal', quota: 1, windowSeconds: 60 };
+    await expect(limiter.check(minute(1), 'key-1', start)).resolves.toMatchObject({ allowed: true });
+    const others = await Promise.all([
+      limiter.check(minute(1), 'key-2', start),
+      limiter.check(minute(1), 'key-2', start),
+      limiter.check(terminal, 'key-3', start),
+      limiter.check(terminal, 'key-3', start),
+    ]);
+    expect(others.map((decision) => decision.allowed)).toEqual([true, false, true, false]);
+    expect(recorded.outcomes).toEqual(['unchecked', 'allowed', 'refused', 'allowed', 'refused']);
+  });
+
+  it('spends a grant that answered after the deadline, instead of letting the key through unchecked', async () => {
+    let answer: (grant: TokenGrant) => void = () => undefined;
+    const late: TokenStore = { take: () => new Promise<TokenGrant>((resolve) => (answer = resolve)) };
+    const recorded = recordingSignals();
+    const limiter = new RateLimiter(late, recorded.signals, { storeTimeoutMs: 20, storeRetryMs: 60_000 });
+    await expect(limiter.check(minute(3), 'key-1', start)).resolves.toMatchObject({ allowed: true });
+    answer({ granted: 2, used: 3 });
+    await Promise.resolve();
+    const decisions = await Promise.all([0, 1, 2].map(() => limiter.check(minute(3), 'key-1', start + 1)));
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, false]);
+    expect(recorded.outcomes).toEqual(['unchecked', 'allowed', 'allowed', 'refused']);
+  });
+
+  it('sends a slow store one query per key at a time, however many requests wait', async () => {
+    let calls = 0;
+    const hanging: TokenStore = {
+      take: () => {
+        calls += 1;
+        return new Promise<TokenGrant>(() => undefined);
+      },
+    };
+    const limiter = new RateLimiter(hanging, recordingSignals().signals, { storeTimeoutMs: 20, storeRetryMs: 10 });
+    await limiter.check(minute(100), 'key-1', start);
+    const later = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => limiter.check(minute(100), 'key-1', start + 1_000 + i)),
+    );
+    expect(later.every((decision) => decision.allowed)).toBe(true);
+    expect(calls).toBe(1);
+  });
 });

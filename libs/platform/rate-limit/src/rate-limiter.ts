@@ -37,9 +37,9 @@ export interface RateLimiterOptions {
   leaseShare?: number;
   /** And at most this many requests. */
   maxLease?: number;
-  /** A store slower than this is treated as away: the request goes through unchecked. */
+  /** A store slower than this is treated as away for the key: its request goes through unchecked. */
   storeTimeoutMs?: number;
-  /** After the store failed, how long requests go through without asking it. */
+  /** After the store failed for a key, how long that key's requests go through without asking it. */
   storeRetryMs?: number;
   /** Keys remembered at once; the least recently seen are forgotten first. */
   maxKeys?: number;
@@ -51,7 +51,10 @@ interface Lease {
   quota: number;
   tokens: number;
   used: number;
+  /** Whether the grant being taken came in time; set until the store answers, even late. */
   refill?: Promise<boolean>;
+  /** Until when this key goes unchecked: its grant failed or came late. Other keys are still asked. */
+  uncheckedUntil: number;
 }
 
 /**
@@ -62,7 +65,10 @@ interface Lease {
  * leaves its last grant unused (bounded by `leaseShare`, and grants shrink as the window fills).
  *
  * A store that fails or is slow lets requests through, counted as `unchecked`: a limiter must
- * never turn its own trouble into the partner's 5xx.
+ * never turn its own trouble into the partner's 5xx. Only the key whose grant failed goes
+ * unchecked: one slow query (a pool busy with ordinary traffic) must not switch off every limit
+ * of the instance. A grant that answers after the deadline is still kept and spent, since the
+ * store has already counted it.
  */
 export class RateLimiter {
   private readonly logger = new Logger(RateLimiter.name);
@@ -71,7 +77,8 @@ export class RateLimiter {
   private readonly maxLease: number;
   private readonly storeTimeoutMs: number;
   private readonly storeRetryMs: number;
-  private storeAwayUntil = 0;
+  /** Warnings are per instance, not per key: an outage would otherwise log once per key. */
+  private quietUntil = 0;
 
   constructor(
     private readonly store: TokenStore,
@@ -100,7 +107,7 @@ export class RateLimiter {
     for (;;) {
       let lease = this.leases.get(id);
       if (!lease || lease.windowIndex !== windowIndex || lease.quota !== policy.quota) {
-        lease = { windowIndex, quota: policy.quota, tokens: 0, used: 0 };
+        lease = { windowIndex, quota: policy.quota, tokens: 0, used: 0, uncheckedUntil: 0 };
         this.leases.set(id, lease);
       }
       if (lease.tokens > 0) {
@@ -108,43 +115,53 @@ export class RateLimiter {
         return decide(true, Math.max(0, policy.quota - lease.used) + lease.tokens, 'allowed');
       }
       if (lease.used >= policy.quota) return decide(false, 0, 'refused');
-      if (now < this.storeAwayUntil) return decide(true, policy.quota - lease.used, 'unchecked');
+      if (now < lease.uncheckedUntil) return decide(true, policy.quota - lease.used, 'unchecked');
       lease.refill ??= this.refill(lease, policy, key, windowIndex * windowMs, now);
       if (!(await lease.refill)) return decide(true, policy.quota - lease.used, 'unchecked');
     }
   }
 
-  private async refill(
+  /**
+   * Asks the store for a grant; true when it came within the deadline. A grant that comes later
+   * is added to the lease all the same, and until the store has answered no second request for
+   * the key is sent: a slow store gets one query per key, not one per request.
+   */
+  private refill(
     lease: Lease,
     policy: RateLimitPolicy,
     key: string,
     windowStartMs: number,
     now: number,
   ): Promise<boolean> {
-    const want = Math.max(1, Math.min(this.maxLease, Math.ceil(policy.quota * this.leaseShare)));
-    try {
-      const grant = await withinTimeout(
-        this.store.take({
-          key: `${policy.name}:${key}`,
-          windowStart: new Date(windowStartMs),
-          windowEnd: new Date(windowStartMs + policy.windowSeconds * 1000),
-          quota: policy.quota,
-          want,
-        }),
-        this.storeTimeoutMs,
-      );
-      lease.tokens += grant.granted;
-      lease.used = Math.max(lease.used, grant.used);
-      return true;
-    } catch (error) {
-      this.signals.storeFailed(policy);
-      if (now >= this.storeAwayUntil) {
-        this.logger.warn({ err: error, limit: policy.name }, 'rate limit store unavailable: letting requests through');
-      }
-      this.storeAwayUntil = now + this.storeRetryMs;
-      return false;
-    } finally {
+    const taking = this.take(lease, policy, key, windowStartMs).finally(() => {
       lease.refill = undefined;
-    }
+    });
+    return withinTimeout(taking, this.storeTimeoutMs).then(
+      () => true,
+      (error: unknown) => {
+        this.signals.storeFailed(policy);
+        if (now >= this.quietUntil) {
+          this.logger.warn(
+            { err: error, limit: policy.name },
+            'rate limit store unavailable: letting requests through',
+          );
+          this.quietUntil = now + this.storeRetryMs;
+        }
+        lease.uncheckedUntil = now + this.storeRetryMs;
+        return false;
+      },
+    );
+  }
+
+  private async take(lease: Lease, policy: RateLimitPolicy, key: string, windowStartMs: number): Promise<void> {
+    const grant = await this.store.take({
+      key: `${policy.name}:${key}`,
+      windowStart: new Date(windowStartMs),
+      windowEnd: new Date(windowStartMs + policy.windowSeconds * 1000),
+      quota: policy.quota,
+      want: Math.max(1, Math.min(this.maxLease, Math.ceil(policy.quota * this.leaseShare))),
+    });
+    lease.tokens += grant.granted;
+    lease.used = Math.max(lease.used, grant.used);
   }
 }
