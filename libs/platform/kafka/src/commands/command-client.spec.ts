@@ -2,6 +2,7 @@ import { Topics } from '@payments/contracts';
 import { PlatformEnv } from '@payments/platform-config';
 
 import { BulkYield } from '../consumers/bulk-yield';
+import { consumerRestartDelayMs } from '../consumers/consumer-crashes';
 import { ConsumerFactory } from '../consumers/consumer-factory';
 import { KafkaProducer } from '../producer';
 import { CommandClient, CommandTimeoutError } from './command-client';
@@ -38,6 +39,50 @@ describe('CommandClient', () => {
       expect(unhandled).not.toHaveBeenCalled();
     } finally {
       process.off('unhandledRejection', unhandled);
+    }
+  });
+
+  it('starts its reply consumer again when kafkajs gives it up while every broker is away', async () => {
+    jest.useFakeTimers();
+    let crash: (event: { payload: { error: Error; restart: boolean } }) => void = () => undefined;
+    let eachBatch: (payload: unknown) => Promise<void> = async () => undefined;
+    const runs = jest.fn();
+    const consumer = {
+      events: { CRASH: 'consumer.crash' },
+      on: (_event: string, listener: typeof crash) => void (crash = listener),
+      connect: async () => undefined,
+      subscribe: async () => undefined,
+      run: async (config: { eachBatch: typeof eachBatch }) => {
+        runs();
+        eachBatch = config.eachBatch;
+      },
+      disconnect: async () => undefined,
+    };
+    // The ready marker comes back through the consumer, as it would from the replies topic.
+    const producer = {
+      send: async (_topic: string, message: { headers: Record<string, string> }) =>
+        eachBatch({ batch: { messages: [{ headers: message.headers, value: Buffer.from('null') }] } }),
+    } as unknown as KafkaProducer;
+    const factory = { topicsPresent: true, create: async () => consumer } as unknown as ConsumerFactory;
+    const client = new CommandClient(factory, producer, new BulkYield(new PlatformEnv()));
+    const kill = jest.spyOn(process, 'kill').mockImplementation(() => true);
+    try {
+      await client.onModuleInit();
+      // What patched kafkajs reports when no broker accepts a connection to find the group's coordinator.
+      crash({
+        payload: {
+          error: Object.assign(new Error('Failed to find group coordinator'), {
+            name: 'KafkaJSGroupCoordinatorNotFound',
+          }),
+          restart: false,
+        },
+      });
+      await jest.advanceTimersByTimeAsync(consumerRestartDelayMs);
+      expect({ runs: runs.mock.calls.length, killed: kill.mock.calls.length }).toEqual({ runs: 2, killed: 0 });
+    } finally {
+      await client.onApplicationShutdown();
+      kill.mockRestore();
+      jest.useRealTimers();
     }
   });
 });

@@ -3,9 +3,10 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { CommandReply, Topics, TopicSpec } from '@payments/contracts';
 import { requestContext, requestIdHeader } from '@payments/platform-logging';
-import { AssignerProtocol, Consumer, PartitionAssigner } from 'kafkajs';
+import { AssignerProtocol, Consumer, ConsumerRunConfig, PartitionAssigner } from 'kafkajs';
 
 import { BulkYield } from '../consumers/bulk-yield';
+import { recoverFromCrashes } from '../consumers/consumer-crashes';
 import { ConsumerFactory } from '../consumers/consumer-factory';
 import { replyHeaders } from '../consumers/handlers';
 import { KafkaProducer } from '../producer';
@@ -62,6 +63,7 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
   private readonly instance = randomBytes(8).toString('hex');
   private readonly waiting = new Map<string, Waiting>();
   private consumer?: Consumer;
+  private stopping = false;
   private sequence = 0;
 
   constructor(
@@ -89,7 +91,7 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
     await consumer.connect();
     await consumer.subscribe({ topics: [this.replies.name], fromBeginning: false });
     const ready = this.expect(`${this.instance}.ready`, 60_000);
-    await consumer.run({
+    const config: ConsumerRunConfig = {
       autoCommit: false,
       eachBatch: async ({ batch }) => {
         for (const message of batch.messages) {
@@ -101,7 +103,13 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
           waiting.resolve(JSON.parse(message.value?.toString('utf8') ?? 'null') as CommandReply);
         }
       },
+    };
+    // Without replies every command would time out: this consumer is kept going as the handlers' are.
+    recoverFromCrashes(consumer, () => consumer.connect().then(() => consumer.run(config)), {
+      logger: this.logger,
+      stopping: () => this.stopping,
     });
+    await consumer.run(config);
     // Until the consumer has found its position, a reply could be missed: wait for a marker to come back.
     const marker = setInterval(() => void this.sendMarker(), 1000);
     await this.sendMarker();
@@ -113,6 +121,7 @@ export class CommandClient implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     await this.consumer?.disconnect();
   }
 

@@ -5,12 +5,13 @@ import { PlatformEnv } from '@payments/platform-config';
 import { commandReply, internalErrorReply } from '@payments/platform-envelope';
 import { requestContext, requestIdHeader } from '@payments/platform-logging';
 import { traceBatchProcessing, traceProcessing } from '@payments/platform-tracing';
-import { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { Consumer, ConsumerRunConfig, EachBatchPayload, KafkaMessage } from 'kafkajs';
 
 import { CommandReplies, handlingRequest } from '../commands/command-replies';
 import { untilRequesterDeadline } from '../commands/requester-deadline';
 import { KafkaProducer } from '../producer';
 import { BulkYield } from './bulk-yield';
+import { recoverFromCrashes } from './consumer-crashes';
 import { ConsumerFactory } from './consumer-factory';
 import { ConsumerMetrics } from './consumer-metrics';
 import { isTransient, PoisonMessageError } from './failures';
@@ -93,11 +94,10 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     const commits = new PeriodicCommits(consumer);
     this.consumers.push(consumer);
     this.commits.push(commits);
-    this.stopWhenCrashed(consumer);
     await consumer.connect();
     await consumer.subscribe({ topics: [...byTopic.keys()], fromBeginning: true });
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-    await consumer.run({
+    const config: ConsumerRunConfig = {
       eachBatchAutoResolve: false,
       // kafkajs would commit after every batch; PeriodicCommits commits once a second, and
       // commitOffsetsIfNecessary below at once when a burst has resolved many offsets.
@@ -120,7 +120,12 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
         } else await this.applyBatch(handler, payload);
         await payload.commitOffsetsIfNecessary();
       },
+    };
+    recoverFromCrashes(consumer, () => consumer.connect().then(() => consumer.run(config)), {
+      logger: this.logger,
+      stopping: () => this.stopping,
     });
+    await consumer.run(config);
     await joined;
     commits.start();
   }
@@ -308,15 +313,6 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       if (!this.stopping) resume();
     }, delayMs);
     this.resumeTimers.add(timer);
-  }
-
-  /** A consumer that crashed for good would leave a process that looks healthy and consumes nothing. */
-  private stopWhenCrashed(consumer: Consumer): void {
-    consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (payload.restart || this.stopping) return;
-      this.logger.error({ err: payload.error }, 'Kafka consumer crashed and will not restart: stopping');
-      process.kill(process.pid, 'SIGTERM');
-    });
   }
 
   private handlers(): Handler[] {

@@ -1,0 +1,98 @@
+import { Logger } from '@nestjs/common';
+import {
+  Consumer,
+  KafkaJSConnectionError,
+  KafkaJSGroupCoordinatorNotFound,
+  KafkaJSSASLAuthenticationError,
+} from 'kafkajs';
+
+import { consumerRestartDelayMs, isClusterAway, recoverFromCrashes } from './consumer-crashes';
+
+/** A consumer as kafkajs reports its crashes: the test emits them. */
+function crashingConsumer() {
+  let crashed: (event: { payload: { error: Error; restart: boolean } }) => void = () => undefined;
+  const consumer = {
+    events: { CRASH: 'consumer.crash' },
+    on: (_event: string, listener: typeof crashed) => void (crashed = listener),
+  } as unknown as Consumer;
+  return { consumer, crash: (error: Error, restart = false) => crashed({ payload: { error, restart } }) };
+}
+
+// kafkajs's types declare these without the message they take.
+type ErrorClass = new (message: string) => Error;
+const coordinatorNotFound = () =>
+  new (KafkaJSGroupCoordinatorNotFound as unknown as ErrorClass)('Failed to find group coordinator');
+const credentialsRefused = () =>
+  new (KafkaJSSASLAuthenticationError as unknown as ErrorClass)('SASL SCRAM SHA512 authentication failed');
+
+const refused = () =>
+  new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:19700', { code: 'ECONNREFUSED' });
+
+describe('a consumer kafkajs gave up on', () => {
+  let kill: jest.SpyInstance;
+  const logger = { warn: jest.fn(), error: jest.fn() } as unknown as Logger;
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    kill = jest.spyOn(process, 'kill').mockImplementation(() => true);
+  });
+  afterEach(() => {
+    kill.mockRestore();
+    jest.useRealTimers();
+  });
+
+  it('is started again while every broker is away, until a start succeeds, and the process stays up', async () => {
+    const { consumer, crash } = crashingConsumer();
+    const start = jest.fn<Promise<void>, []>().mockRejectedValueOnce(refused()).mockResolvedValueOnce(undefined);
+    recoverFromCrashes(consumer, start, { logger, stopping: () => false });
+
+    // What patched kafkajs reports when no broker accepts a connection to find the group's coordinator.
+    crash(coordinatorNotFound());
+    await jest.advanceTimersByTimeAsync(consumerRestartDelayMs);
+    expect(start).toHaveBeenCalledTimes(1);
+    await jest.advanceTimersByTimeAsync(consumerRestartDelayMs);
+    await jest.advanceTimersByTimeAsync(10 * consumerRestartDelayMs);
+
+    expect(start).toHaveBeenCalledTimes(2);
+    expect(kill).not.toHaveBeenCalled();
+  });
+
+  it('stops the process when it failed for another reason, so the failure shows', () => {
+    const { consumer, crash } = crashingConsumer();
+    const start = jest.fn<Promise<void>, []>();
+    recoverFromCrashes(consumer, start, { logger, stopping: () => false });
+
+    crash(credentialsRefused());
+
+    expect(kill).toHaveBeenCalledWith(process.pid, 'SIGTERM');
+    expect(start).not.toHaveBeenCalled();
+  });
+
+  it('leaves alone a crash kafkajs restarts itself, and any crash while the app shuts down', async () => {
+    let stopping = false;
+    const { consumer, crash } = crashingConsumer();
+    const start = jest.fn<Promise<void>, []>();
+    recoverFromCrashes(consumer, start, { logger, stopping: () => stopping });
+
+    crash(refused(), true);
+    stopping = true;
+    crash(coordinatorNotFound());
+    crash(new Error('anything'));
+    await jest.advanceTimersByTimeAsync(10 * consumerRestartDelayMs);
+
+    expect({ starts: start.mock.calls.length, kills: kill.mock.calls.length }).toEqual({ starts: 0, kills: 0 });
+  });
+});
+
+describe('which crashes say only that the cluster is away', () => {
+  it.each([
+    ['a refused connection', refused()],
+    ['no coordinator found', coordinatorNotFound()],
+    ['a refused connection wrapped', new Error('wrapped', { cause: refused() })],
+  ])('%s', (_case, error) => expect(isClusterAway(error)).toBe(true));
+
+  it.each([
+    ['refused credentials', credentialsRefused()],
+    ['a bug', new TypeError("Cannot read properties of undefined (reading 'offset')")],
+  ])('not %s', (_case, error) => expect(isClusterAway(error)).toBe(false));
+});
