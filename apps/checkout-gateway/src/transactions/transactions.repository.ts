@@ -42,10 +42,16 @@ export interface StoredTransaction {
   transaction: TransactionResponse;
 }
 
+// A row is of the product type asked for when it was announced as one, or, for `refund`, when it
+// is a refund of any product (money a card captured after its checkout ended is announced as a
+// `card` refund, and its kind says refund).
+const ofProductType = (parameter: string) =>
+  `(${parameter}::text IS NULL OR product_type = ${parameter} OR kind = ${parameter})`;
+
 // Each filter is matched only when given: one statement, one plan, whatever the combination.
 const filtered = `business_id = $1
   AND ($2::text IS NULL OR status = $2)
-  AND ($3::text IS NULL OR product_type = $3)
+  AND ${ofProductType('$3')}
   AND ($4::text IS NULL OR outlet_id = $4)
   AND ($5::text IS NULL OR reference = $5)
   AND ($6::timestamptz IS NULL OR created_at >= $6)
@@ -104,7 +110,7 @@ export class TransactionsRepository {
     const row = await firstRow<TransactionRow>(
       this.dataSource,
       `SELECT ${transactionColumns} FROM gateway.transactions
-       WHERE business_id = $1 AND reference = $2 AND ($3::text IS NULL OR product_type = $3)
+       WHERE business_id = $1 AND reference = $2 AND ${ofProductType('$3')}
        ORDER BY id DESC LIMIT 1`,
       [businessId, reference, productType],
     );
