@@ -11,7 +11,10 @@ const { Env } = require(path.join(source, 'config/env.js'));
 const { database } = require(path.join(source, 'database/data-source.js'));
 
 const env = loadEnvOrExit(Env);
-migrate(postgresOptions(env.DATABASE_URL, 2, database), { appRole: env.DATABASE_APP_ROLE }).then(
+migrate(postgresOptions(env.DATABASE_URL, 2, database), {
+  appRole: env.DATABASE_APP_ROLE,
+  grants: database.grants,
+}).then(
   (applied) => console.log(`${app}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`),
   (error) => {
     console.error(`${app}: migration failed: ${error.message}`);

@@ -112,7 +112,7 @@ export async function withAppDatabase<E extends PlatformEnv, T>(
 ): Promise<T> {
   const env = loadEnvOrExit(envClass);
   const options = postgresOptions(env.DATABASE_URL, 2, database);
-  if (env.MIGRATE_ON_START) await migrate(options, { appRole: env.DATABASE_APP_ROLE });
+  if (env.MIGRATE_ON_START) await migrate(options, { appRole: env.DATABASE_APP_ROLE, grants: database.grants });
   const dataSource = await new DataSource(options).initialize();
   try {
     return await work(dataSource, env);

@@ -6,3 +6,4 @@ export * from './first-row';
 export * from './migrate';
 export * from './postgres-options';
 export * from './prepared-query';
+export * from './table-grants';

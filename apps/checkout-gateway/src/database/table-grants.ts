@@ -1,0 +1,23 @@
+import { TableGrants } from '@payments/platform-database';
+import { outboxGrants } from '@payments/platform-outbox';
+
+/** What checkout-gateway's role may do to each table of gateway (docs/deploy.md, least privilege). */
+export const tableGrants = {
+  ...outboxGrants,
+  // A key roll locks its business's row (FOR UPDATE), which takes UPDATE.
+  businesses: ['SELECT', 'INSERT', 'UPDATE'],
+  // A pair's hashes never change; only when it stops working, and when that was audited.
+  business_keys: ['SELECT', 'INSERT', 'UPDATE (expires_at, expiry_recorded_at)'],
+  // Recent card attempts, swept once they can no longer count.
+  card_attempts: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
+  // A checkout's amount and payer details never change; only how it ended.
+  checkouts: ['SELECT', 'INSERT', 'UPDATE (status, used_method, masked_card, updated_at)'],
+  // A key is claimed, then answered once; never freed for another request.
+  idempotency_keys: ['SELECT', 'INSERT', 'UPDATE (response)'],
+  key_audit: ['SELECT', 'INSERT'],
+  rate_limit_overrides: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
+  // Counters of the current windows, swept once they have ended.
+  rate_limit_windows: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
+  // The partner's view of each payment, kept up to date from the events.
+  transactions: ['SELECT', 'INSERT', 'UPDATE'],
+} as const satisfies TableGrants;

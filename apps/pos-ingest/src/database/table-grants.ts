@@ -1,0 +1,14 @@
+import { TableGrants } from '@payments/platform-database';
+import { outboxGrants } from '@payments/platform-outbox';
+
+/** What pos-ingest's role may do to each table of pos_ingest (docs/deploy.md, least privilege). */
+export const tableGrants = {
+  ...outboxGrants,
+  integrators: ['SELECT', 'INSERT'],
+  outlets: ['SELECT', 'INSERT'],
+  rate_limit_overrides: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
+  // Counters of the current windows, swept once they have ended.
+  rate_limit_windows: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
+  // A terminal registered again moves to another outlet of its business.
+  terminals: ['SELECT', 'INSERT', 'UPDATE'],
+} as const satisfies TableGrants;
