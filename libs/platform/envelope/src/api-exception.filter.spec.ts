@@ -1,11 +1,14 @@
 import { ArgumentsHost, Logger } from '@nestjs/common';
 
 import { ApiExceptionFilter } from './api-exception.filter';
+import { DomainError } from './domain-error';
 
 /** An HTTP request with the id Fastify gave it, and a reply that records what was sent. */
-function httpHost(requestId: string): { host: ArgumentsHost; sent: () => unknown } {
+function httpHost(requestId: string): { host: ArgumentsHost; sent: () => unknown; headers: Record<string, unknown> } {
   let body: unknown;
+  const headers: Record<string, unknown> = {};
   const reply = {
+    header: (name: string, value: unknown) => ((headers[name] = value), reply),
     status: () => reply,
     type: () => reply,
     send: (payload: unknown) => (body = payload),
@@ -14,7 +17,7 @@ function httpHost(requestId: string): { host: ArgumentsHost; sent: () => unknown
     getType: () => 'http',
     switchToHttp: () => ({ getRequest: () => ({ id: requestId }), getResponse: () => reply }),
   } as unknown as ArgumentsHost;
-  return { host, sent: () => body };
+  return { host, sent: () => body, headers };
 }
 
 describe('ApiExceptionFilter', () => {
@@ -40,5 +43,18 @@ describe('ApiExceptionFilter', () => {
     });
     new ApiExceptionFilter().catch(restarting, host);
     expect(warn).toHaveBeenCalledWith(expect.objectContaining({ requestId: 'req-503' }), expect.any(String));
+  });
+
+  it('answers Retry-After when the error says how long to wait, and not otherwise', () => {
+    const temporary = httpHost('req-retry');
+    new ApiExceptionFilter().catch(
+      new DomainError('SERVICE_UNAVAILABLE', 'still being set up', 503, { retryAfterSeconds: 2 }),
+      temporary.host,
+    );
+    expect(temporary.headers).toEqual({ 'Retry-After': 2 });
+
+    const refused = httpHost('req-422');
+    new ApiExceptionFilter().catch(new DomainError('VALIDATION_FAILED', 'bad', 422), refused.host);
+    expect(refused.headers).toEqual({});
   });
 });

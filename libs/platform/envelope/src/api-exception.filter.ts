@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, throwError } from 'rxjs';
 
+import { DomainError } from './domain-error';
 import { toErrorEnvelope } from './to-error-envelope';
 
 /** The one place an HTTP error becomes a response. */
@@ -23,7 +24,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (transient) {
       this.logger.warn({ err: transient, requestId }, 'answered 503: a dependency is briefly unavailable');
     }
+    const reply = http.getResponse<FastifyReply>();
+    // A refusal that knows when it ends says so the way HTTP clients already understand (RFC 9110).
+    const retryAfter = retryAfterSecondsOf(error);
+    if (retryAfter !== undefined) reply.header('Retry-After', retryAfter);
     // The route may have set another content type (an image, a page) before it failed.
-    http.getResponse<FastifyReply>().status(envelope.statusCode).type('application/json; charset=utf-8').send(envelope);
+    reply.status(envelope.statusCode).type('application/json; charset=utf-8').send(envelope);
   }
+}
+
+function retryAfterSecondsOf(error: unknown): number | undefined {
+  const seconds = error instanceof DomainError ? error.details.retryAfterSeconds : undefined;
+  return typeof seconds === 'number' && Number.isInteger(seconds) && seconds > 0 ? seconds : undefined;
 }
