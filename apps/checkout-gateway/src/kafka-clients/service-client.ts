@@ -3,10 +3,15 @@ import { TopicSpec } from '@payments/contracts';
 import { DomainError } from '@payments/platform-envelope';
 import { CommandClient, CommandTimeoutError } from '@payments/platform-kafka';
 
+import { OnboardingUnfinishedError } from '../businesses/onboarding.errors';
+
 /**
  * Kafka request/reply to a backing service. A command answers with what its contract's
  * `Results` say. A reply that carries an error becomes that error; no reply in time becomes 503,
  * and the caller may retry: every command that creates something or moves money is idempotent.
+ * A service that does not know the business answers INVALID_TENANT; the gateway only sends
+ * commands for businesses it knows, so that means the onboarding has not reached the service
+ * yet: a 503 to retry shortly, not a state the partner could fix or should report.
  */
 export abstract class ServiceClient<
   Command extends { type: string },
@@ -32,7 +37,10 @@ export abstract class ServiceClient<
       }
       throw new DomainError(this.unavailableCode, this.unavailableMessage, 503);
     }
-    if (!reply.ok) throw new DomainError(reply.error.code, reply.error.message, reply.error.status);
+    if (!reply.ok) {
+      if (reply.error.code === 'INVALID_TENANT') throw new OnboardingUnfinishedError();
+      throw new DomainError(reply.error.code, reply.error.message, reply.error.status);
+    }
     return reply.data;
   }
 }

@@ -1,0 +1,48 @@
+import { Topics } from '@payments/contracts';
+import { DomainError } from '@payments/platform-envelope';
+import { CommandClient } from '@payments/platform-kafka';
+
+import { ServiceClient } from './service-client';
+
+type Ping = { type: 'ping'; businessId: string };
+
+class PingClient extends ServiceClient<Ping, { ping: string }> {
+  constructor(client: CommandClient) {
+    super(client, Topics.outletCommands, 1000, 'The service did not answer in time');
+  }
+}
+
+/** A client whose every request gets `reply`. */
+function answering(reply: unknown): PingClient {
+  return new PingClient({ request: () => Promise.resolve(reply) } as unknown as CommandClient);
+}
+
+async function refusal(client: PingClient): Promise<DomainError> {
+  const error = await client.send({ type: 'ping', businessId: 'biz' }).catch((caught: unknown) => caught);
+  if (!(error instanceof DomainError)) throw new Error('expected a DomainError');
+  return error;
+}
+
+describe('ServiceClient', () => {
+  it("answers a service that does not know the business yet as a 503 to retry shortly, never INVALID_TENANT's 'contact support'", async () => {
+    const error = await refusal(
+      answering({
+        ok: false,
+        error: {
+          code: 'INVALID_TENANT',
+          message: 'This business is not set up for webhooks yet; contact support',
+          status: 422,
+        },
+      }),
+    );
+    expect([error.status, error.code, error.details]).toEqual([503, 'SERVICE_UNAVAILABLE', { retryAfterSeconds: 2 }]);
+    expect(error.message).not.toMatch(/support/i);
+  });
+
+  it('passes any other refusal on as the service answered it', async () => {
+    const error = await refusal(
+      answering({ ok: false, error: { code: 'OUTLET_NOT_FOUND', message: 'Outlet o-1 not found', status: 404 } }),
+    );
+    expect([error.status, error.code, error.message]).toEqual([404, 'OUTLET_NOT_FOUND', 'Outlet o-1 not found']);
+  });
+});
