@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 
-import { testEnvironment } from '@payments/testing';
+import { eventually, queryTestDatabase, testEnvironment } from '@payments/testing';
 
-import { repoRoot } from './apps';
+import { allApps, appPorts, npmRun, repoRoot, spawnApp, useApps, waitForReady } from './apps';
+import { callGateway, createCheckout, PartnerCredentials } from './partners';
 
 jest.setTimeout(120_000);
 
@@ -16,7 +17,15 @@ function partnerCreate(args: string[], settings: Record<string, string> = {}) {
 
 describe('npm run partner:create', () => {
   it('with --json prints exactly one JSON object on stdout', () => {
-    const result = partnerCreate(['--name', 'Kano Traders', '--webhook-url', 'https://kano.example/hooks', '--json']);
+    const result = partnerCreate([
+      '--name',
+      'Kano Traders',
+      '--webhook-url',
+      'https://kano.example/hooks',
+      '--json',
+      '--wait-seconds',
+      '0',
+    ]);
     expect(result.status).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -33,7 +42,7 @@ describe('npm run partner:create', () => {
   });
 
   it('issues live keys with --live', () => {
-    const result = partnerCreate(['--name', 'Live Ltd', '--live', '--json']);
+    const result = partnerCreate(['--name', 'Live Ltd', '--live', '--json', '--wait-seconds', '0']);
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout).apiKey).toMatch(/^pk_live_/);
   });
@@ -69,7 +78,106 @@ describe('npm run partner:create', () => {
       expect(result.stderr).toContain(why);
     }
     // On a developer's machine a sandbox business may use a receiver on it, as docs/webhooks.md shows.
-    const local = partnerCreate(['--name', 'Local Ltd', '--webhook-url', 'http://127.0.0.1:8000/hooks', '--json']);
+    const local = partnerCreate([
+      '--name',
+      'Local Ltd',
+      '--webhook-url',
+      'http://127.0.0.1:8000/hooks',
+      '--json',
+      '--wait-seconds',
+      '0',
+    ]);
     expect(local.status).toBe(0);
+  });
+});
+
+/** A partner's first requests: a webhook endpoint, an outlet and a card payment, each ready to send. */
+function firstRequests(partner: PartnerCredentials, checkout: string) {
+  return [
+    () =>
+      callGateway(partner, 'POST', '/webhooks/endpoints', {
+        url: 'http://127.0.0.1:9/hooks',
+        events: ['outlet.created'],
+      }),
+    () => callGateway(partner, 'POST', '/outlets', { accountName: 'First Outlet' }),
+    () =>
+      callGateway(partner, 'POST', `/checkout/${checkout}/card-payment`, {
+        cardNumber: '5060990000000000019',
+        expiryDate: '12/30',
+        cvv: '123',
+      }),
+  ];
+}
+
+describe('npm run partner:create with the platform running', () => {
+  const apps = useApps(allApps);
+
+  it('returns once every service knows the business, so its first requests, sent at once, all succeed', async () => {
+    const created = npmRun('partner:create', ['--name', 'First Seconds Ltd', '--json']);
+    expect([created.status, created.stderr]).toEqual([0, expect.stringContaining('Every service knows the business')]);
+    const partner = JSON.parse(created.stdout) as PartnerCredentials;
+    const checkout = await createCheckout(partner, ['card']);
+
+    const answers = await Promise.all(firstRequests(partner, checkout).map((send) => send()));
+    expect(answers.map((answer) => [answer.status, answer.body.data.code])).toEqual([
+      [200, undefined],
+      [200, undefined],
+      [200, undefined],
+    ]);
+    expect(answers[2].body.data).toMatchObject({ transactionStatus: 'SUCCESS' });
+  });
+
+  it('answers 503 with Retry-After, never INVALID_TENANT, while the services have not heard of the business', async () => {
+    // The onboarding event is held back: written while no gateway runs to publish it, then marked sent.
+    const index = apps.findIndex((app) => app.name === 'checkout-gateway');
+    apps[index].process.kill('SIGTERM');
+    await apps[index].exited;
+    const created = npmRun('partner:create', ['--name', 'Held Back Ltd', '--json', '--wait-seconds', '1']);
+    expect(created.status).toBe(1);
+    expect(created.stderr).toContain('Onboarding has not reached outlet-service, webhook-dispatcher within 1 s');
+    const partner = JSON.parse(created.stdout) as PartnerCredentials;
+    const held = await queryTestDatabase<{ id: string }>(
+      `UPDATE gateway.outbox SET published_at = now() WHERE message_key = $1 AND published_at IS NULL RETURNING id`,
+      [partner.businessId],
+    );
+    expect(held).toHaveLength(1);
+    apps[index] = spawnApp('checkout-gateway');
+    await waitForReady(appPorts['checkout-gateway'], apps[index]);
+    const checkout = await createCheckout(partner, ['card']);
+
+    const answers = await Promise.all(firstRequests(partner, checkout).map((send) => send()));
+    for (const answer of answers) {
+      expect([answer.status, answer.body.data.code, answer.headers.get('retry-after')]).toEqual([
+        503,
+        'SERVICE_UNAVAILABLE',
+        '2',
+      ]);
+      expect(answer.body.message).not.toMatch(/support|being recorded/i);
+    }
+    // The card was not charged: nothing waits to be recorded.
+    const charges = await queryTestDatabase(`SELECT 1 FROM card_processor.card_charges WHERE checkout_reference = $1`, [
+      checkout,
+    ]);
+    expect(charges).toHaveLength(0);
+
+    // Once the event travels, the same requests succeed, and the onboarding is recorded complete.
+    await queryTestDatabase(`UPDATE gateway.outbox SET published_at = NULL WHERE id = $1`, [held[0].id]);
+    const retried = await Promise.all(
+      firstRequests(partner, checkout).map((send) =>
+        eventually(async () => {
+          const answer = await send();
+          return answer.status === 200 ? answer : undefined;
+        }, 30_000),
+      ),
+    );
+    expect(retried[2].body.data).toMatchObject({ transactionStatus: 'SUCCESS' });
+    const onboarding = await eventually(async () => {
+      const [row] = await queryTestDatabase<{ onboarding_awaits: string[] }>(
+        `SELECT onboarding_awaits FROM gateway.businesses WHERE id = $1`,
+        [partner.businessId],
+      );
+      return row.onboarding_awaits.length === 0 ? row : undefined;
+    }, 30_000);
+    expect(onboarding.onboarding_awaits).toEqual([]);
   });
 });

@@ -7,9 +7,13 @@ import { appPorts, npmRun } from './apps';
 /** What a partner does, done as a partner does it: onboarding through the CLI, calls to the gateway, checkouts, terminals. */
 export type { PartnerCredentials };
 
-/** Runs `npm run partner:create -- ... --json` against the test database; returns its JSON. */
+/**
+ * Runs `npm run partner:create -- ... --json` against the test database; returns its JSON. It
+ * does not wait for onboarding (suites run only the apps they need, so not every service would
+ * confirm): pass `--wait-seconds N` in `extra` to wait as an operator's run does.
+ */
 export function createPartner(name: string, extra: string[] = []): PartnerCredentials {
-  const result = npmRun('partner:create', ['--name', name, '--json', ...extra]);
+  const result = npmRun('partner:create', ['--name', name, '--json', '--wait-seconds', '0', ...extra]);
   if (result.status !== 0) throw new Error(`partner:create failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as PartnerCredentials;
 }
@@ -28,7 +32,7 @@ export async function callGateway<T = Record<string, unknown>>(
   path: string,
   body?: unknown,
   extraHeaders: Record<string, string> = {},
-): Promise<{ status: number; body: Envelope<T>; text: string }> {
+): Promise<{ status: number; body: Envelope<T>; text: string; headers: Headers }> {
   const headers: Record<string, string> = partner
     ? { 'x-api-key': partner.apiKey, 'x-api-secret': partner.apiSecret, ...extraHeaders }
     : { ...extraHeaders };
@@ -39,7 +43,7 @@ export async function callGateway<T = Record<string, unknown>>(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, body: JSON.parse(text) as Envelope<T>, text };
+  return { status: response.status, body: JSON.parse(text) as Envelope<T>, text, headers: response.headers };
 }
 
 /** Registers a terminal once the business's onboarding and its outlet have reached pos-ingest over Kafka. */

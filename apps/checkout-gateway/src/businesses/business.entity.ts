@@ -19,6 +19,10 @@ export class Business {
   @Column('text', { name: 'webhook_url', nullable: true })
   webhookUrl!: string | null;
 
+  /** The services that have not confirmed knowing the business yet; empty once its onboarding is complete. */
+  @Column('text', { name: 'onboarding_awaits', array: true })
+  onboardingAwaits!: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

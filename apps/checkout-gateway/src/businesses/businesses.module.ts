@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { Sealer } from '@payments/platform-crypto';
 
 import { Env } from '../config/env';
+import { KafkaClientsModule } from '../kafka-clients/kafka-clients.module';
 import { ApiKeyGuard } from './api-key.guard';
 import { BusinessController } from './business.controller';
 import { BusinessKeysController } from './business-keys.controller';
@@ -10,8 +11,11 @@ import { BusinessKeysService } from './business-keys.service';
 import { BusinessesRepository } from './businesses.repository';
 import { BusinessesService } from './businesses.service';
 import { KeyExpiryRecorder } from './key-expiry-recorder';
+import { Onboarding } from './onboarding';
+import { OnboardingRepository } from './onboarding.repository';
 
 @Module({
+  imports: [KafkaClientsModule],
   controllers: [BusinessController, BusinessKeysController],
   providers: [
     BusinessesService,
@@ -19,9 +23,11 @@ import { KeyExpiryRecorder } from './key-expiry-recorder';
     BusinessKeysService,
     BusinessKeysRepository,
     KeyExpiryRecorder,
+    Onboarding,
+    OnboardingRepository,
     ApiKeyGuard,
     { provide: Sealer, inject: [Env], useFactory: (env: Env) => new Sealer(env.DATA_ENCRYPTION_KEY) },
   ],
-  exports: [BusinessesService, ApiKeyGuard],
+  exports: [BusinessesService, ApiKeyGuard, Onboarding],
 })
 export class BusinessesModule {}

@@ -22,6 +22,7 @@ import { Business } from './business.entity';
 import { BusinessKeysRepository } from './business-keys.repository';
 import { BusinessesRepository } from './businesses.repository';
 import { issueKeyPair } from './key-pairs';
+import { onboardingServices } from './onboarding.repository';
 
 export interface NewPartner {
   name: string;
@@ -76,6 +77,8 @@ export class BusinessesService {
         mode: partner.mode,
         posEncryptionKeySealed: sealedPosEncryptionKey,
         webhookUrl: partner.webhookUrl,
+        // Until each confirms it heard of the business (Onboarding), its requests there answer 503.
+        onboardingAwaits: [...onboardingServices],
       });
       await this.keys.insert(em, keys.row);
       await this.keys.audit(em, businessId, 'created', keys.row.apiKeyHint, 'operator');

@@ -13,6 +13,7 @@ import { Sealer } from '@payments/platform-crypto';
 import { DomainError, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
 
 import { Business } from '../businesses/business.entity';
+import { Onboarding } from '../businesses/onboarding';
 import { CardTestingDefence } from '../card-testing/card-testing.defence';
 import { Env } from '../config/env';
 import { CardServiceClient } from '../kafka-clients/card-service.client';
@@ -35,6 +36,7 @@ export class CardPaymentsService {
     private readonly outlets: OutletServiceClient,
     private readonly checkouts: CheckoutsService,
     private readonly cardTesting: CardTestingDefence,
+    private readonly onboarding: Onboarding,
     private readonly env: Env,
   ) {
     this.sealer = new Sealer(env.CARD_DATA_KEY);
@@ -43,7 +45,8 @@ export class CardPaymentsService {
   /**
    * No live card rail is connected: a live business is refused before any charge exists, not
    * declined. An attempt that looks like card testing is refused before card-processor hears
-   * of it; `payerAddress` is the payer's own, known when the hosted page sent the card.
+   * of it; `payerAddress` is the payer's own, known when the hosted page sent the card. No card
+   * is charged before outlet-service knows the business: it books the capture.
    */
   async pay(
     business: Business,
@@ -53,6 +56,7 @@ export class CardPaymentsService {
   ): Promise<CardChargeResponse> {
     requireSandboxRail(business.mode, 'Card payments');
     const checkout = await this.checkouts.payable(business.id, reference, 'card');
+    await this.onboarding.require(business, 'outlet-service');
     await this.cardTesting.admit({
       businessId: business.id,
       checkoutReference: reference,
@@ -154,7 +158,7 @@ export class CardPaymentsService {
       })
       .catch((error: unknown) => {
         // The card is captured and its event will book it: until the ledger answers, the outcome is not known.
-        if (error instanceof DomainError && (error.code === 'INVALID_TENANT' || error.status === 503)) {
+        if (error instanceof DomainError && error.status === 503) {
           throw recording();
         }
         throw error;

@@ -6,12 +6,14 @@ import { BusinessKeysRepository } from '../businesses/business-keys.repository';
 import { BusinessKeysService } from '../businesses/business-keys.service';
 import { BusinessesRepository } from '../businesses/businesses.repository';
 import { BusinessesService } from '../businesses/businesses.service';
+import { OnboardingRepository } from '../businesses/onboarding.repository';
 import { Env } from '../config/env';
 import { database } from '../database/data-source';
 
 export interface GatewayServices {
   businesses: BusinessesService;
   keys: BusinessKeysService;
+  onboarding: OnboardingRepository;
   env: Env;
 }
 
@@ -32,6 +34,6 @@ export function withGatewayServices<T>(work: (services: GatewayServices) => Prom
       sealer,
     );
     const keys = new BusinessKeysService(dataSource, keysRepository, businesses, outbox, sealer);
-    return work({ businesses, keys, env });
+    return work({ businesses, keys, onboarding: new OnboardingRepository(dataSource), env });
   });
 }

@@ -8,6 +8,7 @@ import { ExpiringCheckoutsIndex1763769600038 } from './1763769600038-expiring-ch
 import { TransactionKinds1763769600041 } from './1763769600041-transaction-kinds';
 import { RateLimits1763769600044 } from './1763769600044-rate-limits';
 import { CardAttempts1763769600045 } from './1763769600045-card-attempts';
+import { BusinessOnboarding1763769600048 } from './1763769600048-business-onboarding';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   TransactionKinds1763769600041,
   RateLimits1763769600044,
   CardAttempts1763769600045,
+  BusinessOnboarding1763769600048,
 ];
