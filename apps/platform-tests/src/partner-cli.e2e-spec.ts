@@ -114,7 +114,7 @@ describe('npm run partner:create with the platform running', () => {
 
   it('returns once every service knows the business, so its first requests, sent at once, all succeed', async () => {
     const created = npmRun('partner:create', ['--name', 'First Seconds Ltd', '--json']);
-    expect([created.status, created.stderr]).toEqual([0, expect.stringContaining('Every service knows the business')]);
+    expect(created.status).toBe(0);
     const partner = JSON.parse(created.stdout) as PartnerCredentials;
     const checkout = await createCheckout(partner, ['card']);
 
@@ -125,6 +125,7 @@ describe('npm run partner:create with the platform running', () => {
       [200, undefined],
     ]);
     expect(answers[2].body.data).toMatchObject({ transactionStatus: 'SUCCESS' });
+    expect(created.stderr).toContain('Every service knows the business');
   });
 
   it('answers 503 with Retry-After, never INVALID_TENANT, while the services have not heard of the business', async () => {
