@@ -245,7 +245,10 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** `npm run partner:create` against the bench database; returns its JSON (keys included). */
+/**
+ * `npm run partner:create` against the bench database; returns its JSON (keys included). It does
+ * not wait for onboarding: a bench runs only some of the apps, and waits for what it needs.
+ */
 export function createPartner(env, name, extraArgs = []) {
   const created = spawnSync(
     process.execPath,
@@ -257,6 +260,8 @@ export function createPartner(env, name, extraArgs = []) {
       name,
       ...extraArgs,
       '--json',
+      '--wait-seconds',
+      '0',
     ],
     { cwd: root, env, encoding: 'utf8' },
   );
