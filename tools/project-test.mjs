@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { applyTopics, ensureBuild, ensureDatabase, ensureDependencies, ensureKafka, root } from './lib.mjs';
+import { applyTopics, ensureBuild, ensureDatabase, ensureDependencies, ensureKafka, root, stopKafka } from './lib.mjs';
 
 const projectRoot = process.argv[2];
 if (!projectRoot) {
@@ -14,29 +14,37 @@ if (!projectRoot) {
   process.exit(2);
 }
 ensureDependencies();
-ensureKafka();
-// The apps create no topics: the suites' broker gets them as a deployment does (needs the build).
-ensureBuild();
-applyTopics();
-const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/payments_test';
-await ensureDatabase(new URL(databaseUrl).pathname.slice(1));
-const env = {
-  ...process.env,
-  DATABASE_URL: databaseUrl,
-  KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
-  TZ: 'UTC',
-};
-const suites = projectRoot === 'apps/platform-tests' ? ['unit', 'integration', 'e2e'] : ['unit', 'integration'];
-const { status } = spawnSync(
-  join(root, 'node_modules/.bin/jest'),
-  [
-    '--selectProjects',
-    ...suites,
-    '--runInBand',
-    '--passWithNoTests',
-    '--testPathPattern',
-    `^${join(root, projectRoot)}/`,
-  ],
-  { cwd: root, env, stdio: 'inherit' },
-);
+// The broker deploy/kafka/kafka.sh runs on KAFKA_PORT (9092 by default), unless KAFKA_BROKERS names another.
+const brokers = process.env.KAFKA_BROKERS ?? `127.0.0.1:${process.env.KAFKA_PORT ?? 9092}`;
+const startedKafka = ensureKafka();
+let status = 1;
+try {
+  // The apps create no topics: the suites' broker gets them as a deployment does (needs the build).
+  ensureBuild();
+  applyTopics({ ...process.env, KAFKA_BROKERS: brokers });
+  const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/payments_test';
+  await ensureDatabase(new URL(databaseUrl).pathname.slice(1));
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    KAFKA_BROKERS: brokers,
+    TZ: 'UTC',
+  };
+  const suites = projectRoot === 'apps/platform-tests' ? ['unit', 'integration', 'e2e'] : ['unit', 'integration'];
+  ({ status } = spawnSync(
+    join(root, 'node_modules/.bin/jest'),
+    [
+      '--selectProjects',
+      ...suites,
+      '--runInBand',
+      '--passWithNoTests',
+      '--testPathPattern',
+      `^${join(root, projectRoot)}/`,
+    ],
+    { cwd: root, env, stdio: 'inherit' },
+  ));
+} finally {
+  // A broker this command started is stopped; one it found running is left as it was.
+  if (startedKafka) stopKafka();
+}
 process.exit(status ?? 1);

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
@@ -18,6 +20,25 @@ function nx(args: string[]): string {
   if (result.status !== 0) throw new Error(`nx ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
   // Without colour codes, whatever the terminal or CI asks for.
   return stripVTControlCharacters(result.stdout);
+}
+
+/** Whether something accepts connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A project's `test` target as Nx runs it, with the broker settings given (KAFKA_BROKERS unset). */
+function projectTest(projectRoot: string, kafka: Record<string, string>) {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...kafka };
+  delete env.KAFKA_BROKERS;
+  return spawnSync(process.execPath, ['tools/project-test.mjs', projectRoot], { cwd: repoRoot, encoding: 'utf8', env });
 }
 
 describe('Nx targets, as the platform team runs them', () => {
@@ -57,6 +78,31 @@ describe('Nx targets, as the platform team runs them', () => {
       const targets = graph.dependencies[app].map((dependency) => dependency.target);
       expect(targets).toEqual(expect.arrayContaining(['contracts', 'platform-bootstrap']));
       expect(targets.filter((target) => apps.includes(target))).toEqual([]);
+    }
+  });
+
+  it('stops the broker a test target started, and leaves running one it found', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kafka-project-test-'));
+    const port = 19_492;
+    try {
+      const started = projectTest('libs/platform/async', {
+        KAFKA_PORT: String(port),
+        KAFKA_CONTROLLER_PORT: String(port + 1),
+        KAFKA_DATA_DIR: dataDir,
+      });
+      expect([started.status, started.stderr]).toEqual([0, expect.any(String)]);
+      expect(await listening(port)).toBe(false);
+
+      // The suites' own broker on 9092 was running before: the target uses it and leaves it up.
+      const found = projectTest('libs/platform/async', {});
+      expect([found.status, found.stderr]).toEqual([0, expect.any(String)]);
+      expect(await listening(9092)).toBe(true);
+    } finally {
+      spawnSync('bash', ['deploy/kafka/kafka.sh', 'stop'], {
+        cwd: repoRoot,
+        env: { ...process.env, KAFKA_BROKERS: '', KAFKA_PORT: String(port), KAFKA_DATA_DIR: dataDir },
+      });
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
