@@ -12,6 +12,8 @@ import { firstRow, singleRow } from '@payments/platform-database';
 import { apiError } from '@payments/platform-envelope';
 import { DataSource, EntityManager } from 'typeorm';
 
+import { DeliveryStanding } from './send-check';
+
 export type Target = 'business' | 'callback' | 'test' | 'replay';
 
 export interface DeliveryRow {
@@ -226,6 +228,26 @@ export class DeliveriesRepository {
       `UPDATE webhooks.deliveries SET status = 'failed', updated_at = now()
         WHERE endpoint_id = $1 AND status IN ('pending', 'held') AND (lease_until IS NULL OR lease_until <= now())`,
       [endpointId],
+    );
+  }
+
+  /**
+   * The delivery and its endpoint as they are now: one read by primary keys, made right before
+   * each attempt, whatever the sender's cache of the endpoint says. Undefined if the delivery is gone.
+   */
+  async standing(deliveryId: string): Promise<DeliveryStanding | undefined> {
+    return firstRow<DeliveryStanding>(
+      this.dataSource,
+      `SELECT d.url, d.status, d.leased_by,
+         CASE
+           WHEN d.endpoint_id IS NOT NULL THEN (SELECT CASE WHEN e.enabled AND e.status = 'active' THEN 'open' ELSE 'closed' END
+             FROM webhooks.partner_endpoints e WHERE e.id = d.endpoint_id)
+           WHEN d.target = 'business' THEN (SELECT CASE WHEN e.url IS NOT NULL AND e.status = 'active' THEN 'open' ELSE 'closed' END
+             FROM webhooks.endpoints e WHERE e.business_id = d.business_id)
+           ELSE 'open'
+         END AS endpoint
+       FROM webhooks.deliveries d WHERE d.id = $1`,
+      [deliveryId],
     );
   }
 

@@ -15,6 +15,7 @@ import { SendResult, WebhookSender } from '../sending/webhook-sender';
 import { AttemptRecorder } from './attempt-recorder';
 import { DeliveriesRepository, DeliveryRow } from './deliveries.repository';
 import { decide } from './retry-policy';
+import { sendCheck } from './send-check';
 
 /** Rows claimed per endpoint at once, in units of its slots: enough to keep them busy between claims. */
 const claimDepth = 4;
@@ -181,6 +182,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         return;
       }
       const failure = [endpoint, added].find((read): read is Error => read instanceof Error);
+      if (!failure && (await this.changedSinceClaimed(row, startedAt))) return;
       const result = failure
         ? failedWithout(`cannot open the endpoint's secrets: ${failure.message}`)
         : await this.attempt(row, endpoint as Endpoint | null, added as PartnerEndpoint | undefined);
@@ -192,6 +194,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       // The lease expires and the delivery is retried: nothing is lost.
       this.logger.error({ err: error, deliveryId: row.id }, 'recording a delivery attempt failed');
     }
+  }
+
+  /**
+   * Acts on a change to the delivery's endpoint since it was claimed (sendCheck); true when it
+   * is not to be sent. Read last before sending, so once a change to an endpoint has committed,
+   * no attempt starts to where it pointed before.
+   */
+  private async changedSinceClaimed(row: DeliveryRow, startedAt: Date): Promise<boolean> {
+    const check = sendCheck(row, await this.deliveries.standing(row.id), this.claimant);
+    if (check === 'moved') await this.dataSource.transaction((em) => this.deliveries.unclaim(em, row.id));
+    if (check === 'closed') await this.holdUnlessSendable(row);
+    if (check === 'deleted') {
+      const result = failedWithout('the endpoint was deleted');
+      await this.recorder.record({ delivery: row, startedAt, ...result, next: { status: 'failed' } });
+    }
+    return check !== 'send';
   }
 
   /** Whether the delivery's endpoint takes deliveries now; one whose secrets cannot be opened is tried, and fails. */
