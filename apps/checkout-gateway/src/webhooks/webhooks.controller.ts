@@ -17,6 +17,7 @@ import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
+import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
 import { WebhookServiceClient } from '../kafka-clients/webhook-service.client';
 
 @PartnerController('webhooks', 'webhooks')
@@ -73,17 +74,22 @@ export class WebhooksController {
     'endpoints/:endpointId/roll-secret',
     'A new signing secret; the previous one keeps signing beside it for the grace period',
   )
+  @AcceptsIdempotencyKey()
   @Answers(WebhookEndpointDetailResponse, 'Signing secret rolled', 404, 422, 503)
   rollWebhookSecret(
     @CurrentBusiness() business: Business,
     @Param('endpointId') endpointId: string,
     @Body() request: RollWebhookSecretRequest,
+    @IdempotencyKey() idempotencyKey?: string,
   ) {
+    // The key is kept by webhook-dispatcher, in the roll's own transaction: a key kept here would
+    // be lost with a 503 whose roll completed, and the answer it would keep holds the secret.
     return this.webhooks.send({
       type: 'rollEndpointSecret',
       businessId: business.id,
       endpointId,
       gracePeriodHours: request.gracePeriodHours ?? 24,
+      idempotencyKey,
     });
   }
 

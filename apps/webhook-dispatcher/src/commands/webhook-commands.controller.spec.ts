@@ -6,6 +6,7 @@ import { DeliveryWorker } from '../deliveries/delivery-worker';
 import { Endpoint, EndpointsRepository } from '../endpoints/endpoints.repository';
 import { EndpointSettings } from './endpoint-settings';
 import { ManualDeliveries } from './manual-deliveries';
+import { SecretRolls } from './secret-rolls';
 import { WebhookCommandsController } from './webhook-commands.controller';
 import { WebhookEndpoints } from './webhook-endpoints';
 
@@ -20,7 +21,7 @@ function controller(env: Record<string, string> = {}) {
     apiKey: 'pk_test_x',
     previousApiKey: null,
     signingSecret: 'whsec_x',
-    previousSigningSecret: null,
+    previousSigningSecrets: [],
     previousSecretExpiresAt: null,
     status: 'active',
     disabledReason: null,
@@ -43,7 +44,13 @@ function controller(env: Record<string, string> = {}) {
     worker,
     loadEnv(Env, { DATA_ENCRYPTION_KEY: dataKey, ...env }),
   );
-  return new WebhookCommandsController(settings, {} as ManualDeliveries, deliveries, {} as WebhookEndpoints);
+  return new WebhookCommandsController(
+    settings,
+    {} as ManualDeliveries,
+    deliveries,
+    {} as WebhookEndpoints,
+    {} as SecretRolls,
+  );
 }
 
 describe('setting a sandbox business’s webhook URL', () => {

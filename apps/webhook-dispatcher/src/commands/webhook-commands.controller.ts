@@ -5,6 +5,7 @@ import { CommandHandler, dispatchCommand } from '@payments/platform-kafka';
 import { DeliveriesRepository } from '../deliveries/deliveries.repository';
 import { EndpointSettings } from './endpoint-settings';
 import { ManualDeliveries } from './manual-deliveries';
+import { SecretRolls } from './secret-rolls';
 import { WebhookEndpoints } from './webhook-endpoints';
 
 /** The partner API's requests, forwarded by the gateway over Kafka request/reply. */
@@ -15,6 +16,7 @@ export class WebhookCommandsController {
     private readonly manual: ManualDeliveries,
     private readonly deliveries: DeliveriesRepository,
     private readonly endpoints: WebhookEndpoints,
+    private readonly secretRolls: SecretRolls,
   ) {}
 
   /** A handler for each command type, held to the answer its contract promises. */
@@ -31,7 +33,7 @@ export class WebhookCommandsController {
     updateEndpoint: (command) => this.endpoints.update(command.businessId, command.endpointId, command.changes),
     deleteEndpoint: (command) => this.endpoints.delete(command.businessId, command.endpointId),
     rollEndpointSecret: (command) =>
-      this.endpoints.rollSecret(command.businessId, command.endpointId, command.gracePeriodHours),
+      this.secretRolls.roll(command.businessId, command.endpointId, command.gracePeriodHours, command.idempotencyKey),
   };
 
   @CommandHandler(Topics.webhookCommands)

@@ -106,18 +106,6 @@ export class WebhookEndpoints {
     return addedView(endpoint);
   }
 
-  /** A new secret; the previous one keeps signing beside it for `graceHours`. */
-  async rollSecret(businessId: string, endpointId: string, graceHours: number): Promise<WebhookEndpointDetailResponse> {
-    if (endpointId === defaultWebhookEndpointId) {
-      await this.settings.endpoint(businessId);
-      await this.endpoints.rollSecret(businessId, graceHours);
-    } else {
-      await this.own(businessId, endpointId);
-      await this.added.rollSecret(endpointId, graceHours);
-    }
-    return this.describe(businessId, endpointId);
-  }
-
   /** The business's added endpoint; another business's id is simply not found. */
   async own(businessId: string, endpointId: string): Promise<PartnerEndpoint> {
     const endpoint = await this.added.find(businessId, endpointId);
@@ -145,7 +133,7 @@ export class WebhookEndpoints {
   }
 }
 
-function defaultView(endpoint: Endpoint): WebhookEndpointDetailResponse {
+export function defaultView(endpoint: Endpoint): WebhookEndpointDetailResponse {
   return {
     endpointId: defaultWebhookEndpointId,
     url: endpoint.url,
@@ -160,7 +148,7 @@ function defaultView(endpoint: Endpoint): WebhookEndpointDetailResponse {
   };
 }
 
-function addedView(endpoint: PartnerEndpoint): WebhookEndpointDetailResponse {
+export function addedView(endpoint: PartnerEndpoint): WebhookEndpointDetailResponse {
   return {
     endpointId: endpoint.id,
     url: endpoint.url,

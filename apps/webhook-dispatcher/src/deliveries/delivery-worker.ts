@@ -255,13 +255,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (!endpoint) return failedWithout('the business has no webhook endpoint yet');
     if (!row.url) return failedWithout('the delivery has no URL');
     const body = webhookBody(row.event, row.event_data, endpoint.apiKey, endpoint.previousApiKey);
-    // Each endpoint signs with its own secret, and with the one it rolled while that one's grace lasts.
+    // Each endpoint signs with its own secret, and with those it rolled away while their grace lasts.
     const secrets = added ?? endpoint;
     const headers = {
       'x-event-id': row.event_id,
       'x-delivery-id': row.id,
       'x-attempt': String(row.attempts),
-      ...standardWebhookHeaders([secrets.signingSecret, secrets.previousSigningSecret], row.event_id, body),
+      ...standardWebhookHeaders([secrets.signingSecret, ...secrets.previousSigningSecrets], row.event_id, body),
     };
     const allowPrivate = endpoint.mode === 'test' && this.env.WEBHOOK_SANDBOX_ALLOW_PRIVATE;
     const url = row.url;

@@ -7,6 +7,8 @@ import { firstRow } from '@payments/platform-database';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 
+import { RolledSecretColumns, rolledSecrets, rollSecretStatement } from './rolled-secrets';
+
 export interface Endpoint {
   businessId: string;
   mode: BusinessMode;
@@ -15,15 +17,16 @@ export interface Endpoint {
   /** The key the business rolled, while its grace lasts: webhooks carry its signature too. */
   previousApiKey: string | null;
   signingSecret: string;
-  /** The secret rolled away, while its grace lasts: webhook-signature carries its signature too. */
-  previousSigningSecret: string | null;
+  /** The secrets rolled away, while their grace lasts: webhook-signature carries their signatures too. */
+  previousSigningSecrets: string[];
+  /** When the last of them stops signing. */
   previousSecretExpiresAt: Date | null;
   status: 'active' | 'disabled';
   disabledReason: string | null;
   createdAt: Date;
 }
 
-interface EndpointRow {
+interface EndpointRow extends RolledSecretColumns {
   business_id: string;
   mode: BusinessMode;
   url: string | null;
@@ -31,8 +34,6 @@ interface EndpointRow {
   previous_api_key_sealed: string | null;
   previous_key_expires_at: Date | null;
   signing_secret_sealed: string;
-  previous_signing_secret_sealed: string | null;
-  previous_secret_expires_at: Date | null;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
   created_at: Date;
@@ -41,19 +42,6 @@ interface EndpointRow {
 /** A new Standard Webhooks secret: `whsec_` and 32 random bytes, base64. */
 export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
-}
-
-/** The secret an endpoint rolled away and when it stops signing, while its grace lasts; neither after. */
-export function rolledSecret(
-  sealer: Sealer,
-  sealed: string | null,
-  expiresAt: Date | null,
-  boundTo: string,
-): { previousSigningSecret: string | null; previousSecretExpiresAt: Date | null } {
-  if (sealed === null || expiresAt === null || expiresAt <= new Date()) {
-    return { previousSigningSecret: null, previousSecretExpiresAt: null };
-  }
-  return { previousSigningSecret: sealer.open(sealed, boundTo), previousSecretExpiresAt: expiresAt };
 }
 
 /** How long a sender trusts what it read of an endpoint; a change made by another instance shows within this. */
@@ -142,7 +130,7 @@ export class EndpointsRepository {
           ? this.sealer.open(row.previous_api_key_sealed, row.business_id)
           : null,
       signingSecret: this.sealer.open(row.signing_secret_sealed, row.business_id),
-      ...rolledSecret(this.sealer, row.previous_signing_secret_sealed, row.previous_secret_expires_at, row.business_id),
+      ...rolledSecrets(this.sealer, row, row.business_id),
       status: row.status,
       disabledReason: row.disabled_reason,
       createdAt: row.created_at,
@@ -150,14 +138,13 @@ export class EndpointsRepository {
   }
 
   /** A new signing secret; the current one keeps signing beside it until `graceHours` have passed. */
-  async rollSecret(businessId: string, graceHours: number): Promise<void> {
+  async rollSecret(em: EntityManager, businessId: string, graceHours: number): Promise<void> {
     this.forSending.delete(businessId);
-    await this.dataSource.query(
-      `UPDATE webhooks.endpoints SET previous_signing_secret_sealed = signing_secret_sealed,
-         previous_secret_expires_at = now() + make_interval(hours => $3), signing_secret_sealed = $2, updated_at = now()
-       WHERE business_id = $1`,
-      [businessId, this.sealer.seal(newSigningSecret(), businessId), graceHours],
-    );
+    await em.query(rollSecretStatement('endpoints', 'business_id'), [
+      businessId,
+      this.sealer.seal(newSigningSecret(), businessId),
+      graceHours,
+    ]);
   }
 
   /** The business rolled its API key: sign with the new one, and with the previous one until `previousExpiresAt`. */

@@ -4,7 +4,8 @@ import { firstRow } from '@payments/platform-database';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 
-import { newSigningSecret, rolledSecret } from './endpoints.repository';
+import { newSigningSecret } from './endpoints.repository';
+import { RolledSecretColumns, rolledSecrets, rollSecretStatement } from './rolled-secrets';
 
 /** An endpoint a business added beside its default one. */
 export interface PartnerEndpoint {
@@ -18,7 +19,9 @@ export interface PartnerEndpoint {
   status: 'active' | 'disabled';
   disabledReason: string | null;
   signingSecret: string;
-  previousSigningSecret: string | null;
+  /** The secrets rolled away, while their grace lasts: webhook-signature carries their signatures too. */
+  previousSigningSecrets: string[];
+  /** When the last of them stops signing. */
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
 }
@@ -26,7 +29,7 @@ export interface PartnerEndpoint {
 /** Where an event may go: enough to route it, without opening a secret. */
 export type EndpointRoute = Pick<PartnerEndpoint, 'id' | 'url' | 'events' | 'enabled' | 'status'>;
 
-interface PartnerEndpointRow {
+interface PartnerEndpointRow extends RolledSecretColumns {
   id: string;
   business_id: string;
   url: string;
@@ -36,8 +39,6 @@ interface PartnerEndpointRow {
   status: 'active' | 'disabled';
   disabled_reason: string | null;
   signing_secret_sealed: string;
-  previous_signing_secret_sealed: string | null;
-  previous_secret_expires_at: Date | null;
   created_at: Date;
 }
 
@@ -140,14 +141,13 @@ export class PartnerEndpointsRepository {
   }
 
   /** A new signing secret; the current one keeps signing beside it until `graceHours` have passed. */
-  async rollSecret(id: string, graceHours: number): Promise<void> {
+  async rollSecret(em: EntityManager, id: string, graceHours: number): Promise<void> {
     this.forSending.delete(id);
-    await this.dataSource.query(
-      `UPDATE webhooks.partner_endpoints SET previous_signing_secret_sealed = signing_secret_sealed,
-         previous_secret_expires_at = now() + make_interval(hours => $3), signing_secret_sealed = $2, updated_at = now()
-       WHERE id = $1`,
-      [id, this.sealer.seal(newSigningSecret(), id), graceHours],
-    );
+    await em.query(rollSecretStatement('partner_endpoints', 'id'), [
+      id,
+      this.sealer.seal(newSigningSecret(), id),
+      graceHours,
+    ]);
   }
 
   /** Every endpoint of these businesses, to route their events; call under EndpointsRepository.lockRouting. */
@@ -197,7 +197,7 @@ export class PartnerEndpointsRepository {
       status: row.status,
       disabledReason: row.disabled_reason,
       signingSecret: this.sealer.open(row.signing_secret_sealed, row.id),
-      ...rolledSecret(this.sealer, row.previous_signing_secret_sealed, row.previous_secret_expires_at, row.id),
+      ...rolledSecrets(this.sealer, row, row.id),
       createdAt: row.created_at,
     };
   }

@@ -112,6 +112,12 @@ export class RollEndpointSecretCommand extends ForEndpoint {
   @Min(0)
   @Max(maxSecretGraceHours)
   gracePeriodHours!: number;
+
+  /** The partner's Idempotency-Key: a retry with it answers the first roll's secret instead of rolling again. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  idempotencyKey?: string;
 }
 
 export type WebhookCommand =

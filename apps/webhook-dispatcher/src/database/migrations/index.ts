@@ -7,6 +7,7 @@ import { PreviousApiKey1763769600032 } from './1763769600032-previous-api-key';
 import { DropDueIndex1763769600037 } from './1763769600037-drop-due-index';
 import { DeliveryClaimant1763769600039 } from './1763769600039-delivery-claimant';
 import { WebhookEndpoints1763769600046 } from './1763769600046-webhook-endpoints';
+import { SecretRolls1763769600057 } from './1763769600057-secret-rolls';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   DropDueIndex1763769600037,
   DeliveryClaimant1763769600039,
   WebhookEndpoints1763769600046,
+  SecretRolls1763769600057,
 ];
