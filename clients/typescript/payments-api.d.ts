@@ -3474,15 +3474,6 @@ export interface operations {
                 };
             };
             /** @description Error envelope */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error envelope */
             413: {
                 headers: {
                     [name: string]: unknown;

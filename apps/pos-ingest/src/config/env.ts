@@ -37,4 +37,11 @@ export class Env extends PlatformEnv {
    * change it per business with `npm run rate-limit:set` (docs/rate-limits.md).
    */
   @RateLimitSetting() RATE_LIMIT_TERMINAL: string = '120/60s';
+
+  /**
+   * Failed submissions (a serial number not registered, data that does not decrypt) each client
+   * address may make, as `<requests>/<seconds>s` (or `off`); beyond it, its submissions are
+   * refused before they are decrypted. Generous: a till with a stale key retries far less.
+   */
+  @RateLimitSetting() RATE_LIMIT_POS_FAILURES: string = '60/60s';
 }

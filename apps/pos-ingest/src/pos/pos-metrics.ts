@@ -13,6 +13,7 @@ export type PosOutcome =
   | 'undecryptable'
   | 'invalid_payload'
   | 'rate_limited'
+  | 'failures_limited'
   | 'at_capacity'
   | 'not_published';
 
@@ -20,7 +21,8 @@ export type PosOutcome =
  * What SREs scale and alert pos-ingest on: publishes in flight against POS_MAX_IN_FLIGHT (at
  * the limit a submission is refused with a 503), submissions by outcome, how long the broker
  * takes to acknowledge one, and why encrypted data did not open (a terminal with a stale key
- * shows as bad_padding).
+ * shows as bad_padding). Labels are fixed sets: never a serial number or an address, which
+ * anyone sending junk could multiply without end.
  */
 @Injectable()
 export class PosMetrics {

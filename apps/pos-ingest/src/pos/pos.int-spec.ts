@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import { Topics } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { KafkaProducer } from '@payments/platform-kafka';
@@ -148,10 +150,39 @@ describe('POST /pos', () => {
     expect(published.every((event) => event.sequenceNumber === sequenceOf.get(event.reference))).toBe(true);
   });
 
-  it('answers an unknown serial number with 404 TERMINAL_NOT_FOUND', async () => {
-    const response = await fixture.submit('SN-NOT-REGISTERED', encrypt(payload(), terminal.posKey));
-    expect(response.statusCode).toBe(404);
-    expect(response.json().data).toEqual({ code: 'TERMINAL_NOT_FOUND' });
+  it('answers an unknown serial number exactly as data that does not decrypt, so serials cannot be enumerated', async () => {
+    const unknown = await fixture.submit('SN-NOT-REGISTERED', encrypt(payload(), terminal.posKey));
+    const undecryptable = await fixture.submit(terminal.serialNumber, encrypt(payload(), 'a-different-key!'));
+    expect(`${unknown.statusCode} ${unknown.body}`).toBe(`${undecryptable.statusCode} ${undecryptable.body}`);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().data).toEqual({ code: 'INVALID_PAYLOAD' });
+  });
+
+  it("refuses an address that sent too many failures, without spending the terminal's quota", async () => {
+    const limited = fixture.sibling();
+    await limited.start({ RATE_LIMIT_TERMINAL: '5/600s', RATE_LIMIT_POS_FAILURES: '8/600s' });
+    const own = await limited.terminal();
+    const attacker = `2001:db8:${randomBytes(4)
+      .toString('hex')
+      .replace(/(.{4})/, '$1:')}::66`;
+    try {
+      const flood = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          limited.submit(own.serialNumber, encrypt(payload(), 'a-different-key!'), attacker),
+        ),
+      );
+      const statuses = flood.map((response) => response.statusCode).sort();
+      expect(statuses).toEqual([...Array(8).fill(400), ...Array(4).fill(429)]);
+      const refused = flood.find((response) => response.statusCode === 429)!;
+      expect(refused.json().data).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(refused.headers['ratelimit-policy']).toBe('"pos-failures";q=8;w=600');
+
+      const accepted = await limited.submit(own.serialNumber, encrypt(payload(), own.posKey), '192.0.2.10');
+      expect(accepted.statusCode).toBe(200);
+      expect(accepted.headers.ratelimit).toMatch(/^"terminal";r=4;t=\d+$/);
+    } finally {
+      await limited.close();
+    }
   });
 
   it("refuses a live business's terminal with 403 SANDBOX_ONLY and publishes nothing", async () => {
@@ -205,7 +236,7 @@ describe('POST /pos', () => {
     const before = await read();
     expect((await fixture.submit(terminal.serialNumber, encrypt(payload(), terminal.posKey))).statusCode).toBe(200);
     expect((await fixture.submit(terminal.serialNumber, encrypt(payload(), 'a-different-key!'))).statusCode).toBe(400);
-    expect((await fixture.submit('SN-NOT-REGISTERED', encrypt(payload(), terminal.posKey))).statusCode).toBe(404);
+    expect((await fixture.submit('SN-NOT-REGISTERED', encrypt(payload(), terminal.posKey))).statusCode).toBe(400);
     const after = await read();
     expect(
       Object.fromEntries(
@@ -305,17 +336,7 @@ describe('POST /pos', () => {
     expect(operation.responses['200'].content['application/json'].schema.properties.data).toEqual({
       $ref: '#/components/schemas/PosSubmissionResponse',
     });
-    expect(Object.keys(operation.responses).sort()).toEqual([
-      '200',
-      '400',
-      '403',
-      '404',
-      '413',
-      '415',
-      '422',
-      '429',
-      '503',
-    ]);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '403', '413', '415', '422', '429', '503']);
     expect(document.components.schemas.PosSubmissionRequest.required).toEqual(['serialNumber', 'data']);
   });
 

@@ -16,7 +16,7 @@ export const posRouteDocs = {
       tag: 'pos',
       body: PosSubmissionRequest,
       ok: PosSubmissionResponse,
-      errors: [400, 403, 404, 413, 415, 422, 429, 503],
+      errors: [400, 403, 413, 415, 422, 429, 503],
     }),
   },
 };
@@ -45,7 +45,7 @@ export class PosRoute implements OnModuleInit {
         status: true,
         statusCode: 200,
         message: 'Transaction received',
-        data: await this.pos.submit(posSubmission(request.body), reply),
+        data: await this.pos.submit(posSubmission(request.body), reply, request.ip),
       }),
     });
   }

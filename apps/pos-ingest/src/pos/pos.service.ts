@@ -21,6 +21,7 @@ import { Message } from 'kafkajs';
 import { Env } from '../config/env';
 import { Terminal, TerminalsService } from '../terminals/terminals.service';
 import { CARD_SEALER } from '../tokens';
+import { FailedSubmissions } from './failed-submissions';
 import { maskPan, payloadProblems } from './payload-rules';
 import { PosMetrics, PosOutcome } from './pos-metrics';
 import { TransactionReferences } from './transaction-reference';
@@ -47,20 +48,39 @@ export class PosService {
     private readonly env: Env,
     private readonly metrics: PosMetrics,
     private readonly rateLimits: RateLimits,
+    private readonly failures: FailedSubmissions,
   ) {
     this.terminalLimit = parsePolicy('terminal', env.RATE_LIMIT_TERMINAL);
     this.references = new TransactionReferences(env.POS_REFERENCE_KEY);
     metrics.watchInFlight(() => this.publishing.size);
   }
 
-  /** `reply` takes the rate limit headers: a registered terminal's submissions are counted per serial. */
-  async submit(request: PosSubmissionRequest, reply: HeaderSink): Promise<PosSubmissionResponse> {
+  /**
+   * `reply` takes the rate limit headers; `clientAddress` is where the submission came from.
+   * Only a submission that decrypts under the terminal's key is counted against the terminal's
+   * quota: anyone can name a serial number, only the terminal holds its key. Everything else is
+   * counted against the sender's address (FailedSubmissions), and an unregistered serial number
+   * is answered exactly as data that does not decrypt, so registered serials cannot be told apart.
+   */
+  async submit(
+    request: PosSubmissionRequest,
+    reply: HeaderSink,
+    clientAddress: string,
+  ): Promise<PosSubmissionResponse> {
+    try {
+      await this.failures.refuseIfSpent(reply, clientAddress);
+    } catch (error) {
+      throw this.refused('failures_limited', error as Error);
+    }
     const terminal = await this.terminals.find(request.serialNumber);
     if (!terminal) {
-      throw this.refused(
-        'terminal_not_found',
-        apiError('TERMINAL_NOT_FOUND', `Terminal ${request.serialNumber} is not registered`),
-      );
+      this.metrics.counted('terminal_not_found');
+      return this.failed(reply, clientAddress);
+    }
+    const opened = openPosPayload(request.data, terminal.posKey);
+    if ('failure' in opened) {
+      this.metrics.undecryptable(opened.failure);
+      return this.failed(reply, clientAddress);
     }
     try {
       await this.rateLimits.admit(reply, this.terminalLimit, terminal.serialNumber, terminal.businessId);
@@ -73,11 +93,6 @@ export class PosService {
     } catch (error) {
       throw this.refused('live_mode', error as Error);
     }
-    const opened = openPosPayload(request.data, terminal.posKey);
-    if ('failure' in opened) {
-      this.metrics.undecryptable(opened.failure);
-      throw apiError('INVALID_PAYLOAD', "data could not be decrypted into a POS payload with this terminal's key");
-    }
     const problems = payloadProblems(opened.payload);
     if (problems.length > 0) throw this.refused('invalid_payload', new ValidationFailedError(problems));
     const payload = opened.payload as PosPayload;
@@ -85,6 +100,12 @@ export class PosService {
     await this.publishOnce(reference, () => this.message(terminal, payload, reference));
     this.metrics.counted('accepted');
     return { reference, transactionStatus: 'PROCESSING' };
+  }
+
+  /** One answer for an unknown serial and for data that does not open: 400, or 429 once the address spent its quota. */
+  private async failed(reply: HeaderSink, clientAddress: string): Promise<never> {
+    await this.failures.count(reply, clientAddress);
+    throw apiError('INVALID_PAYLOAD', 'data could not be decrypted into a POS payload for this serial number');
   }
 
   private refused(outcome: PosOutcome, error: Error): Error {
