@@ -3103,7 +3103,10 @@ export interface operations {
     rollWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Up to 255 printable characters. A retry with the same key and body returns the first answer; the same key with another body answers 422 IDEMPOTENCY_KEY_REUSED. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 endpointId: string;
             };
