@@ -13,4 +13,6 @@ export const tableGrants = {
   endpoints: ['SELECT', 'INSERT', 'UPDATE'],
   // A partner may remove an endpoint it added.
   partner_endpoints: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
+  // A roll's Idempotency-Key, then its sealed answer once the roll is done.
+  secret_rolls: ['SELECT', 'INSERT', 'UPDATE (response_sealed)'],
 } as const satisfies TableGrants;
