@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 /** One card payment attempt, as the windows count it. */
 export interface CardAttempt {
@@ -20,12 +20,16 @@ export interface AttemptCounts {
   otherCardsFromAddress: number;
   /** Declined attempts at this business. */
   businessDeclines: number;
+  /** Attempts at this business let through and not yet answered by card-processor: each may yet be a decline. */
+  businessInFlight: number;
 }
 
 export interface AttemptWindows {
   cardSeconds: number;
   addressSeconds: number;
   businessSeconds: number;
+  /** How long an unanswered attempt can still be answered: past it, it no longer counts as in flight. */
+  inFlightSeconds: number;
 }
 
 /** gateway.card_attempts: the sliding windows of the card-testing defence, in SQL. */
@@ -33,8 +37,59 @@ export interface AttemptWindows {
 export class CardAttemptsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async counts(attempt: CardAttempt, windows: AttemptWindows): Promise<AttemptCounts> {
-    const rows: AttemptCounts[] = await this.dataSource.query(
+  /**
+   * Counts the attempt and records it with what `refuse` makes of the counts (the signal that
+   * refused it, or null), in one transaction holding a lock on the attempt's card, payer address
+   * and business: attempts that share any of them, on any gateway instance, are decided one
+   * after another, each on counts that include the ones before it.
+   */
+  admit<Refusal extends string>(
+    attempt: CardAttempt,
+    windows: AttemptWindows,
+    refuse: (counts: AttemptCounts) => Refusal | null,
+  ): Promise<Refusal | null> {
+    return this.dataSource.transaction(async (em) => {
+      await this.lock(em, attempt);
+      const refusedBy = refuse(await this.counts(em, attempt, windows));
+      await this.record(em, attempt, refusedBy);
+      return refusedBy;
+    });
+  }
+
+  /**
+   * card-processor answered the checkout's attempt: it is no longer in flight, and counts as one
+   * more decline at the business if it was declined (or failed its verification).
+   */
+  async answered(businessId: string, checkoutReference: string, declined: boolean): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE gateway.card_attempts SET in_flight = false, declined = declined OR $3
+        WHERE business_id = $1 AND checkout_reference = $2 AND refused_by IS NULL AND (in_flight OR ($3 AND NOT declined))`,
+      [businessId, checkoutReference, declined],
+    );
+  }
+
+  /** Forgets attempts older than every window. */
+  async sweep(olderThanSeconds: number): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM gateway.card_attempts WHERE attempted_at < now() - make_interval(secs => $1)`,
+      [olderThanSeconds],
+    );
+  }
+
+  /** Held until the transaction ends. Taken in one order by every caller, so two attempts queue instead of deadlocking. */
+  private async lock(em: EntityManager, attempt: CardAttempt): Promise<void> {
+    const keys = [`card:${attempt.fingerprint}`, `business:${attempt.businessId}`];
+    if (attempt.payerAddress) keys.push(`address:${attempt.payerAddress}`);
+    await em.query(
+      `SELECT pg_advisory_xact_lock(key)
+         FROM (SELECT DISTINCT hashtextextended('card-testing:' || name, 0) AS key FROM unnest($1::text[]) AS name
+                ORDER BY key) AS keys`,
+      [keys],
+    );
+  }
+
+  private async counts(em: EntityManager, attempt: CardAttempt, windows: AttemptWindows): Promise<AttemptCounts> {
+    const rows: AttemptCounts[] = await em.query(
       `SELECT
          EXISTS (SELECT 1 FROM gateway.card_attempts
                   WHERE business_id = $1 AND checkout_reference = $2 AND fingerprint = $3 AND refused_by IS NULL
@@ -45,7 +100,10 @@ export class CardAttemptsRepository {
            WHERE payer_address = $4 AND fingerprint <> $3 AND attempted_at > now() - make_interval(secs => $6)
          )::int AS "otherCardsFromAddress",
          (SELECT count(*) FROM gateway.card_attempts
-           WHERE business_id = $1 AND declined AND attempted_at > now() - make_interval(secs => $7))::int AS "businessDeclines"`,
+           WHERE business_id = $1 AND declined AND attempted_at > now() - make_interval(secs => $7))::int AS "businessDeclines",
+         (SELECT count(*) FROM gateway.card_attempts
+           WHERE business_id = $1 AND in_flight
+             AND attempted_at > now() - make_interval(secs => LEAST($7, $8)))::int AS "businessInFlight"`,
       [
         attempt.businessId,
         attempt.checkoutReference,
@@ -54,36 +112,31 @@ export class CardAttemptsRepository {
         windows.cardSeconds,
         windows.addressSeconds,
         windows.businessSeconds,
+        windows.inFlightSeconds,
       ],
     );
     return rows[0];
   }
 
-  /** Counts the attempt (again, for a retry of a refused one), noting what refused it if anything did. */
-  async record(attempt: CardAttempt, refusedBy: string | null): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO gateway.card_attempts (business_id, checkout_reference, fingerprint, payer_address, refused_by)
-       VALUES ($1, $2, $3, $4, $5)
+  /**
+   * Counts the attempt (again, for a retry), noting what refused it if anything did; one let
+   * through is in flight until card-processor answers it.
+   */
+  private async record(em: EntityManager, attempt: CardAttempt, refusedBy: string | null): Promise<void> {
+    await em.query(
+      `INSERT INTO gateway.card_attempts (business_id, checkout_reference, fingerprint, payer_address, refused_by, in_flight)
+       VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (business_id, checkout_reference, fingerprint) DO UPDATE
-         SET attempted_at = now(), refused_by = EXCLUDED.refused_by, payer_address = EXCLUDED.payer_address`,
-      [attempt.businessId, attempt.checkoutReference, attempt.fingerprint, attempt.payerAddress ?? null, refusedBy],
-    );
-  }
-
-  /** The checkout's card attempt was declined (or failed its verification): one more decline at the business. */
-  async declined(businessId: string, checkoutReference: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE gateway.card_attempts SET declined = true
-        WHERE business_id = $1 AND checkout_reference = $2 AND refused_by IS NULL AND NOT declined`,
-      [businessId, checkoutReference],
-    );
-  }
-
-  /** Forgets attempts older than every window. */
-  async sweep(olderThanSeconds: number): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM gateway.card_attempts WHERE attempted_at < now() - make_interval(secs => $1)`,
-      [olderThanSeconds],
+         SET attempted_at = now(), refused_by = EXCLUDED.refused_by, payer_address = EXCLUDED.payer_address,
+             in_flight = EXCLUDED.in_flight`,
+      [
+        attempt.businessId,
+        attempt.checkoutReference,
+        attempt.fingerprint,
+        attempt.payerAddress ?? null,
+        refusedBy,
+        refusedBy === null,
+      ],
     );
   }
 }

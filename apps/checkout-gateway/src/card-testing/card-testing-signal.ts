@@ -11,13 +11,17 @@ export type CardTestingThresholds = Partial<Record<CardTestingSignal, RateLimitP
 /**
  * Whether an attempt is refused, and by which signal: beyond a card's `quota` attempts, beyond
  * `quota` different cards from one address, or once a business has had `quota` declines, each
- * within its window. A retry of an attempt already let through is never refused.
+ * within its window. Attempts still awaiting card-processor's answer may each be a decline, so
+ * they count against the business's quota until answered. A retry of an attempt already let
+ * through is never refused.
  */
 export function cardTestingSignal(counts: AttemptCounts, thresholds: CardTestingThresholds): CardTestingSignal | null {
   if (counts.alreadyAdmitted) return null;
   if (thresholds.card && counts.cardAttempts >= thresholds.card.quota) return 'card';
   if (thresholds.address && counts.otherCardsFromAddress >= thresholds.address.quota) return 'address';
-  if (thresholds.business && counts.businessDeclines >= thresholds.business.quota) return 'business';
+  // An attempt still awaiting card-processor's answer may yet be a decline.
+  const possibleDeclines = counts.businessDeclines + counts.businessInFlight;
+  if (thresholds.business && possibleDeclines >= thresholds.business.quota) return 'business';
   return null;
 }
 
@@ -25,5 +29,6 @@ export function cardTestingSignal(counts: AttemptCounts, thresholds: CardTesting
 export const refusalMessages: Record<CardTestingSignal, string> = {
   card: 'This card has been tried too many times in a short while; try again later or pay another way',
   address: 'Too many different cards have been tried from this address; try again later or pay another way',
-  business: 'Card payments to this business are paused after many declines; try again later or pay another way',
+  business:
+    'Card payments to this business are paused after many declines or attempts at once; try again later or pay another way',
 };

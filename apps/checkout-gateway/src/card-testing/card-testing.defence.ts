@@ -13,15 +13,19 @@ import { CardTestingSignal, cardTestingSignal, CardTestingThresholds, refusalMes
 /**
  * The defence against card testing (docs/checkout.md): every card payment attempt is counted
  * before it reaches card-processor, by the card's keyed fingerprint, by the payer's address
- * and, once it is declined, by business; beyond a threshold the attempt is refused with 429
- * CARD_TESTING_SUSPECTED, and `card_testing_suspected_total{signal}` counts it. The sandbox's
- * published test cards are not counted, so a partner's own tests can use them freely.
+ * and, while it awaits card-processor's answer or once it is declined, by business; beyond a
+ * threshold the attempt is refused with 429 CARD_TESTING_SUSPECTED, and
+ * `card_testing_suspected_total{signal}` counts it. Attempts sent at once are decided one after
+ * another (CardAttemptsRepository.admit). The sandbox's published test cards are not counted,
+ * so a partner's own tests can use them freely.
  */
 @Injectable()
 export class CardTestingDefence implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(CardTestingDefence.name);
   private readonly fingerprints: CardFingerprints;
   private readonly thresholds: CardTestingThresholds;
+  /** An attempt card-processor has not answered within this can no longer be answered: it stops counting as in flight. */
+  private readonly inFlightSeconds: number;
   private readonly suspected: Counter<'signal'>;
   private sweeper?: NodeJS.Timeout;
 
@@ -36,6 +40,8 @@ export class CardTestingDefence implements OnApplicationBootstrap, OnModuleDestr
       address: parsePolicy('address', env.CARD_TESTING_PER_ADDRESS),
       business: parsePolicy('business', env.CARD_TESTING_PER_BUSINESS),
     };
+    // The request to card-processor gives up after SERVICE_TIMEOUT_MS; the margin covers a busy gateway noting the answer.
+    this.inFlightSeconds = Math.ceil(env.SERVICE_TIMEOUT_MS / 1000) + 10;
     this.suspected = new Counter({
       name: 'card_testing_suspected_total',
       help: 'Card payment attempts refused as card testing, by the signal that gave it away: card, address, business',
@@ -58,14 +64,25 @@ export class CardTestingDefence implements OnApplicationBootstrap, OnModuleDestr
       fingerprint: this.fingerprints.of(attempt.cardNumber),
       payerAddress: attempt.payerAddress,
     };
-    const signal = cardTestingSignal(await this.attempts.counts(counted, this.windows()), this.thresholds);
-    await this.attempts.record(counted, signal);
+    const signal = await this.attempts.admit(
+      counted,
+      { ...this.windows(), inFlightSeconds: this.inFlightSeconds },
+      (counts) => cardTestingSignal(counts, this.thresholds),
+    );
     if (signal) throw this.refusal(signal, attempt.businessId);
   }
 
-  /** The attempt on this checkout ended declined: one more decline at its business. */
+  /**
+   * card-processor answered the attempt on this checkout: it stops counting against its
+   * business's budget of declines, unless it was declined, when it counts as one.
+   */
+  answered(businessId: string, checkoutReference: string, declined: boolean): Promise<void> {
+    return this.attempts.answered(businessId, checkoutReference, declined);
+  }
+
+  /** The attempt on this checkout ended declined (at a later step): one more decline at its business. */
   declined(businessId: string, checkoutReference: string): Promise<void> {
-    return this.attempts.declined(businessId, checkoutReference);
+    return this.attempts.answered(businessId, checkoutReference, true);
   }
 
   onApplicationBootstrap(): void {

@@ -72,6 +72,7 @@ export class CardPaymentsService {
       expiresAt: checkout.expiresAt,
       sealedCard: this.sealer.seal(JSON.stringify(card), reference),
     });
+    await this.cardTesting.answered(business.id, reference, state.transactionStatus === 'FAILED');
     return this.record(state, checkout);
   }
 
