@@ -12,6 +12,7 @@ import { DataSource } from 'typeorm';
 
 import { gatewayApp } from '../app';
 import { BusinessesService } from '../businesses/businesses.service';
+import { OnboardingRepository } from '../businesses/onboarding.repository';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
 import { CheckoutsService } from './checkouts.service';
 
@@ -33,6 +34,8 @@ describe('checkout transactions', () => {
     ));
     partner = await app.get(BusinessesService).provision({ name: 'Checkout Ltd', mode: 'test', webhookUrl: null });
     other = await app.get(BusinessesService).provision({ name: 'Other Ltd', mode: 'test', webhookUrl: null });
+    // No outlet-service runs here to confirm it: as if it had, so that a card payment reaches card-processor.
+    await app.get(OnboardingRepository).confirm(partner.businessId, 'outlet-service');
   });
 
   afterAll(() => app.close());
