@@ -4,7 +4,9 @@ import type { IncomingMessage } from 'node:http';
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformEnv } from '@payments/platform-config';
 import { LoggerModule } from 'nestjs-pino';
+import type { Options } from 'pino-http';
 
+import { errorWithoutQueryValues } from './query-error-serializer';
 import { redactPaths } from './redaction';
 import { logContextMixin } from './request-context';
 import { RequestLineHook } from './request-line';
@@ -15,6 +17,20 @@ export const requestIdHeader = 'x-request-id';
 export function requestIdOf(req: IncomingMessage): string {
   const given = req.headers[requestIdHeader];
   return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+}
+
+/** Every app's pino settings: its level and name, redaction, and serializers that keep secrets out. */
+export function pinoHttpOptions(env: Pick<PlatformEnv, 'LOG_LEVEL' | 'SERVICE_NAME'>): Options {
+  return {
+    level: env.LOG_LEVEL,
+    base: { service: env.SERVICE_NAME },
+    redact: { paths: redactPaths, censor: '[redacted]' },
+    mixin: logContextMixin,
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      err: errorWithoutQueryValues,
+    },
+  };
 }
 
 /**
@@ -34,19 +50,7 @@ export class LoggingModule {
           useFactory: (env: PlatformEnv) => ({
             // No routes: pino-http stays out of every request (RequestLineHook logs them).
             forRoutes: [],
-            pinoHttp: {
-              level: env.LOG_LEVEL,
-              base: { service: env.SERVICE_NAME },
-              redact: { paths: redactPaths, censor: '[redacted]' },
-              mixin: logContextMixin,
-              serializers: {
-                req: (req: { id: string; method: string; url: string }) => ({
-                  id: req.id,
-                  method: req.method,
-                  url: req.url,
-                }),
-              },
-            },
+            pinoHttp: pinoHttpOptions(env),
           }),
         }),
       ],
