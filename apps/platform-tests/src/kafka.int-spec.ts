@@ -122,13 +122,21 @@ describe('kafkajs 2.2.4 against the local broker', () => {
     const name = uniqueName('retention');
     await applyTopics(admin, [{ name, partitions: 1 }]);
     await applyTopics(admin, [{ name, partitions: 1, config: { 'retention.ms': '600000', 'segment.ms': '300000' } }]);
-    const { resources } = await admin.describeConfigs({
-      includeSynonyms: false,
-      resources: [{ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'segment.ms'] }],
-    });
-    expect(
-      Object.fromEntries(resources[0].configEntries.map((entry) => [entry.configName, entry.configValue])),
-    ).toEqual({ 'retention.ms': '600000', 'segment.ms': '300000' });
+    const declared = { 'retention.ms': '600000', 'segment.ms': '300000' };
+    const described = async () => {
+      const { resources } = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [{ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms', 'segment.ms'] }],
+      });
+      return Object.fromEntries(resources[0].configEntries.map((entry) => [entry.configName, entry.configValue]));
+    };
+    // The controller commits the change; the broker answering describeConfigs learns it from the
+    // metadata log a moment later, longer on a busy machine.
+    const seen = await eventually(async () => {
+      const config = await described();
+      return config['retention.ms'] === declared['retention.ms'] ? config : undefined;
+    }, 10_000).catch(described);
+    expect(seen).toEqual(declared);
   });
 
   it("changes only the settings it declares: an operator's own setting stays, and the in-sync minimum follows the cluster", async () => {
