@@ -1,5 +1,5 @@
 import { encryptPosPayload } from '@payments/platform-crypto';
-import { samplePosPayload } from '@payments/testing';
+import { queryTestDatabase, samplePosPayload } from '@payments/testing';
 
 import { appPorts, npmRun, RunningApp, spawnApp, stopApps, waitForReady } from './apps';
 import { createCheckout, createPartner, Envelope, PartnerCredentials, registerTerminal } from './partners';
@@ -128,6 +128,15 @@ describe('rate limits across two instances of each app', () => {
     expect(left).toBeLessThan(keyQuota);
     const answers = await alternating(2 * keyQuota, (port) => keyed(port, '/outlets'));
     expectQuotaHeld(answers, keyQuota, 'partner-api', keyQuota - left);
+  });
+
+  it('keeps no API key or secret in the counts, where a dump of the database would show them', async () => {
+    const rows = await queryTestDatabase<{ row: string }>(
+      `SELECT w::text AS row FROM gateway.rate_limit_windows w
+       UNION ALL SELECT w::text FROM pos_ingest.rate_limit_windows w`,
+    );
+    expect(rows.some(({ row }) => row.includes(partner.businessId))).toBe(true);
+    for (const { row } of rows) expect(row).not.toMatch(/pk_|sk_/);
   });
 
   it("holds a terminal to its business's quota across pos-ingest instances", async () => {

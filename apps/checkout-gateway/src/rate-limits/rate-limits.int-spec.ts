@@ -5,7 +5,10 @@ import { privateDatabase, PrivatePostgres } from '@payments/testing';
 import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 
+import { Env } from '../config/env';
 import { database } from '../database/data-source';
+import { RateLimitKeys1763769600050 } from '../database/migrations/1763769600050-rate-limit-keys';
+import { GatewayRateLimits } from './gateway-rate-limits';
 
 jest.setTimeout(120_000);
 
@@ -80,6 +83,77 @@ describe('rate limits in PostgreSQL', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     limits.stopSweeping();
     expect(await dataSource.query(`SELECT 1 FROM gateway.rate_limit_windows WHERE key = 'ended'`)).toHaveLength(0);
+  });
+});
+
+describe('what the rate limit tables keep of a partner', () => {
+  let dataSource: DataSource;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => ({ dataSource, drop } = await privateDatabase(database)));
+  afterAll(() => drop());
+
+  /** Every row of the tables as text, as a dump of the database would show it. */
+  async function dumped(): Promise<string[]> {
+    const rows: { row: string }[] = await dataSource.query(
+      `SELECT w::text AS row FROM gateway.rate_limit_windows w
+       UNION ALL SELECT o::text FROM gateway.rate_limit_overrides o`,
+    );
+    return rows.map(({ row }) => row);
+  }
+
+  it("counts a key by its business and key id, under the business's override, and keeps no key", async () => {
+    const env = Object.assign(new Env(), { RATE_LIMIT_PARTNER_API: '100/3600s', RATE_LIMIT_HOSTED_PAGE: 'off' });
+    const limits = new GatewayRateLimits(new RateLimits(dataSource, 'gateway', new Registry()), env);
+    const businessId = `BUS-${Date.now()}`;
+    const [apiKey, rolledKey] = ['pk_test_4nY7rT2wQz9LmV3xK8sJ6pHd', 'pk_test_Zq81mWc5TgBv0XsLe3RkPoYu'];
+    await new RateLimitOverrides(dataSource, 'gateway', 0).set(businessId, { ...partnerApi, quota: 2 });
+
+    const outcomes = await Promise.all(
+      [apiKey, apiKey, apiKey, rolledKey].map((key) =>
+        limits.admitPartner(replies(), key, businessId).then(
+          () => 'allowed',
+          (error: DomainError) => error.code,
+        ),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome === 'RATE_LIMITED')).toHaveLength(1);
+    expect(outcomes[3]).toBe('allowed');
+
+    const rows = await dumped();
+    expect(rows.filter((row) => row.includes(businessId))).toHaveLength(3);
+    for (const row of rows) expect(row).not.toMatch(/pk_|sk_/);
+  });
+
+  it('deletes the windows that hold a key in clear when migrating, and those an older instance writes after', async () => {
+    const windows = async (...keys: string[]) => {
+      for (const key of keys) {
+        await dataSource.query(
+          `INSERT INTO gateway.rate_limit_windows (key, window_start, expires_at, used, granted)
+           VALUES ($1, date_trunc('hour', now()), date_trunc('hour', now()) + interval '1 hour', 1, 1)`,
+          [key],
+        );
+      }
+    };
+    const keys = async () =>
+      ((await dataSource.query(`SELECT key FROM gateway.rate_limit_windows`)) as { key: string }[]).map(
+        ({ key }) => key,
+      );
+    const others = ['terminal:SN-1', 'hosted-page:203.0.113.7'];
+    await windows('partner-api:pk_test_4nY7rT2wQz9LmV3xK8sJ6pHd', 'partner-api:pk_live_Zq81mWc5TgBv0XsL', ...others);
+    const runner = dataSource.createQueryRunner();
+    await new RateLimitKeys1763769600050().up(runner).finally(() => runner.release());
+    expect(await keys()).toEqual(expect.arrayContaining(others));
+    expect(await dumped()).not.toContainEqual(expect.stringMatching(/pk_|sk_/));
+
+    const counted = 'partner-api:BUS-1:0123456789abcdef';
+    await windows(counted, 'partner-api:pk_test_WrittenByAnOlderInstance00');
+    const limits = new RateLimits(dataSource, 'gateway', new Registry());
+    limits.startSweeping(10);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    limits.stopSweeping();
+    expect(await keys()).toEqual(expect.arrayContaining([...others, counted]));
+    expect(await dumped()).not.toContainEqual(expect.stringMatching(/pk_|sk_/));
   });
 });
 

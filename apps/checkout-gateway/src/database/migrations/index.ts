@@ -9,6 +9,7 @@ import { TransactionKinds1763769600041 } from './1763769600041-transaction-kinds
 import { RateLimits1763769600044 } from './1763769600044-rate-limits';
 import { CardAttempts1763769600045 } from './1763769600045-card-attempts';
 import { BusinessOnboarding1763769600048 } from './1763769600048-business-onboarding';
+import { RateLimitKeys1763769600050 } from './1763769600050-rate-limit-keys';
 import { CardAttemptsInFlight1763769600058 } from './1763769600058-card-attempts-in-flight';
 
 /** Every migration of this app, oldest first. */
@@ -24,5 +25,6 @@ export const migrations = [
   RateLimits1763769600044,
   CardAttempts1763769600045,
   BusinessOnboarding1763769600048,
+  RateLimitKeys1763769600050,
   CardAttemptsInFlight1763769600058,
 ];
