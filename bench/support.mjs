@@ -126,6 +126,8 @@ export async function prepare(database, { cluster = false } = {}) {
     POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    // Clients connect directly, as to an app with nothing in front.
+    TRUSTED_PROXIES: 'none',
     // Counted as in production (the same grant size as the defaults), and never reached.
     ...Object.fromEntries(
       ['RATE_LIMIT_PARTNER_API', 'RATE_LIMIT_HOSTED_PAGE', 'RATE_LIMIT_TERMINAL'].map((name) => [

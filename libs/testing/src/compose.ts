@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
+import { InvalidEnvironmentError, loadEnv, PlatformEnv, trustedProxies } from '@payments/platform-config';
 import { parse } from 'yaml';
 
 export const repoRoot = resolve(__dirname, '../../..');
@@ -64,6 +64,7 @@ export function composeServiceProblems<E extends PlatformEnv>(name: string, envC
 
   try {
     const env = loadEnv(envClass, environment);
+    trustedProxies(env); // it takes requests: in production it must name its proxies
     if (env.PORT !== defaults.PORT) problems.push(`PORT is ${env.PORT}, the app's port is ${defaults.PORT}`);
     if (!env.KAFKA_BROKERS.split(',').every((broker) => services[broker.split(':')[0]])) {
       problems.push('KAFKA_BROKERS names no compose service');

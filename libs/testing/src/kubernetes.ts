@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
+import { InvalidEnvironmentError, loadEnv, PlatformEnv, trustedProxies } from '@payments/platform-config';
 import { parseAllDocuments } from 'yaml';
 
 import { repoRoot, unreadOrMisplacedVariables } from './compose';
@@ -168,6 +168,7 @@ export function deploymentProblems<E extends PlatformEnv>(
   try {
     // The files settings name are the pod's mounted secrets, checked above; a stand-in is read here.
     const env = loadEnv(envClass, withStandInFiles(environment));
+    trustedProxies(env); // it takes requests: in production it must name its proxies
     if (env.SERVICE_NAME !== name) problems.push(`SERVICE_NAME is ${env.SERVICE_NAME}`);
     const port = container.ports?.find((each) => each.name === 'http')?.containerPort;
     if (port !== env.PORT) problems.push(`the http port is ${port}, the app listens on ${env.PORT}`);

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { DynamicModule, Logger as NestLogger, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { InvalidEnvironmentError, loadEnv, PlatformEnv } from '@payments/platform-config';
+import { InvalidEnvironmentError, loadEnv, PlatformEnv, trustedProxies } from '@payments/platform-config';
 import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
 import {
   answerClientError,
@@ -49,8 +49,13 @@ function appModule<E extends PlatformEnv>(spec: AppSpec<E>, env: E): DynamicModu
 
 /** Reads the environment or stops the process with a message naming each bad variable. */
 export function loadEnvOrExit<E extends PlatformEnv>(envClass: new () => E): E {
+  return exitOnInvalidEnvironment(() => loadEnv(envClass));
+}
+
+/** What `read` returns, or the process stops with its InvalidEnvironmentError's message and EX_CONFIG. */
+function exitOnInvalidEnvironment<T>(read: () => T): T {
   try {
-    return loadEnv(envClass);
+    return read();
   } catch (error) {
     if (!(error instanceof InvalidEnvironmentError)) throw error;
     process.stderr.write(`${error.message}\n`);
@@ -63,7 +68,8 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
   cacheValidationMetadataLookups();
   const adapter = new EnvelopingFastifyAdapter({
     bodyLimit: env.HTTP_BODY_LIMIT_BYTES,
-    trustProxy: env.TRUSTED_PROXIES,
+    // Fastify walks X-Forwarded-For from the right, past these only: the client is the first it does not trust.
+    trustProxy: trustedProxies(env),
     return503OnClosing: true,
     genReqId: (req: IncomingMessage) => (req.id = requestIdOf(req)),
     clientErrorHandler: answerClientError,
@@ -114,6 +120,8 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
 /** main.ts of every app: config, migrations, HTTP, and a graceful SIGTERM. */
 export async function bootstrapApp<E extends PlatformEnv>(spec: AppSpec<E>): Promise<NestFastifyApplication> {
   const env = loadEnvOrExit(spec.envClass);
+  // Checked here, not in the Env: operator commands share it and take no requests.
+  exitOnInvalidEnvironment(() => trustedProxies(env));
   if (env.MIGRATE_ON_START) {
     await migrate(postgresOptions(env.DATABASE_URL, 2, spec.database), { appRole: env.DATABASE_APP_ROLE });
   }

@@ -2,3 +2,4 @@ export * from './load-env';
 export * from './platform-env';
 export * from './settings';
 export * from './kafka-security';
+export * from './trusted-proxies';

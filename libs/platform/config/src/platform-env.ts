@@ -2,6 +2,7 @@ import { IsIn, IsOptional, IsString, IsUrl, Matches } from 'class-validator';
 
 import { KafkaSaslMechanism, kafkaSaslMechanisms, kafkaSecurityProblems } from './kafka-security';
 import { BooleanSetting, IntSetting } from './settings';
+import { TrustedProxiesSetting } from './trusted-proxies';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const traceSamplers = [
@@ -135,12 +136,13 @@ export class PlatformEnv {
 
   /**
    * Peers whose X-Forwarded-For is believed (addresses, CIDRs, or proxy-addr's `loopback`,
-   * `linklocal`, `uniquelocal`, comma-separated): the client's address is the nearest one a
-   * trusted proxy did not add. The default trusts private networks, where a cluster's ingress
-   * runs, and never a public caller, who could otherwise name any address and escape its limit.
+   * `linklocal`, `uniquelocal`, comma-separated; `none` for none): the client's address is the
+   * right-most one a trusted proxy did not add, so a caller cannot name its own. Required in
+   * production (trustedProxies); elsewhere unset means loopback and private networks.
    */
-  @Matches(/^[\w.:/]+(\s*,\s*[\w.:/]+)*$/, { message: 'must be a comma-separated list of addresses, CIDRs or names' })
-  TRUSTED_PROXIES: string = 'loopback,linklocal,uniquelocal';
+  @IsOptional()
+  @TrustedProxiesSetting()
+  TRUSTED_PROXIES?: string = undefined;
 
   /** How long SIGTERM may take to drain in-flight work before the process exits anyway. */
   @IntSetting(1000, 60_000) SHUTDOWN_TIMEOUT_MS: number = 8000;
