@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { isSandboxTestCard } from '@payments/contracts';
+import { clientAddressKey } from '@payments/platform-bootstrap';
 import { CardFingerprints } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { Metrics } from '@payments/platform-metrics';
@@ -62,7 +63,7 @@ export class CardTestingDefence implements OnApplicationBootstrap, OnModuleDestr
       businessId: attempt.businessId,
       checkoutReference: attempt.checkoutReference,
       fingerprint: this.fingerprints.of(attempt.cardNumber),
-      payerAddress: attempt.payerAddress,
+      payerAddress: attempt.payerAddress && clientAddressKey(attempt.payerAddress),
     };
     const signal = await this.attempts.admit(
       counted,

@@ -4,3 +4,4 @@ export * from './bootstrap';
 export * from './env.module';
 export * from './platform.module';
 export * from './operator-command';
+export * from './client-address';
