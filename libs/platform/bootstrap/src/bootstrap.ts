@@ -123,7 +123,10 @@ export async function bootstrapApp<E extends PlatformEnv>(spec: AppSpec<E>): Pro
   // Checked here, not in the Env: operator commands share it and take no requests.
   exitOnInvalidEnvironment(() => trustedProxies(env));
   if (env.MIGRATE_ON_START) {
-    await migrate(postgresOptions(env.DATABASE_URL, 2, spec.database), { appRole: env.DATABASE_APP_ROLE });
+    await migrate(postgresOptions(env.DATABASE_URL, 2, spec.database), {
+      appRole: env.DATABASE_APP_ROLE,
+      grants: spec.database.grants,
+    });
   }
   const app = await createApp(spec, env);
   await app.listen({ port: env.PORT, host: env.HOST });
