@@ -61,7 +61,7 @@ describe('the five apps as processes', () => {
       service: 'pos-ingest',
       requestId: 'e2e-trace-43',
       req: { method: 'POST', url: '/pos' },
-      res: { statusCode: 404 },
+      res: { statusCode: 400 },
     });
     await fetch(`http://127.0.0.1:${appPorts['pos-ingest']}/health/live`, {
       headers: { 'x-request-id': 'e2e-trace-44' },
