@@ -171,6 +171,7 @@ async function imagesStage(receiver, figures) {
   removeContainers();
   const env = {
     NODE_ENV: 'production',
+    TRUSTED_PROXIES: 'none', // nothing stands in front of the containers here
     LOG_LEVEL: 'info',
     DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
     KAFKA_BROKERS: localKafka,
