@@ -53,6 +53,7 @@ export async function audit(
     'no 5xx but 503, and 503 only inside a fault window': [],
     'no 503 inside the window of a fault callers must not notice': [],
     'no card data, API secret or POS key in any log line': [],
+    'no app exited on its own': [],
   };
   const q = <T>(sql: string, params: unknown[] = []) => platform.query<T>(sql, params);
 
@@ -198,5 +199,8 @@ export async function audit(
   violations['no card data, API secret or POS key in any log line'].push(
     ...leaks.map((leak) => `${leak.slice(0, 12)}…`),
   );
+  // The run restarts such an app as an orchestrator would, but no fault it injects is one an app
+  // should give up on: only the instances it kills or removes itself may stop.
+  violations['no app exited on its own'].push(...platform.crashes);
   return violations;
 }
