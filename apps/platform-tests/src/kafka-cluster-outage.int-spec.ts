@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { eventually } from '@payments/testing';
 
-import { repoRoot } from './apps';
+import { AppName, repoRoot } from './apps';
 import { ChaosPlatform, platformApps } from './chaos/chaos-platform';
 import { Partner } from './chaos/load';
 
@@ -76,6 +76,10 @@ describe('the platform through an outage of every broker of the cluster', () => 
       expiryDate: '12/30',
       cvv: '123',
     });
+  const health = async (app: AppName, probe: 'live' | 'ready'): Promise<Answer> => {
+    const response = await fetch(`${platform.url(app)}/health/${probe}`, { signal: AbortSignal.timeout(10_000) });
+    return { status: response.status, body: (await response.json()) as Answer['body'] };
+  };
   /** A checkout paid by a card that needs no step, and its webhook received: resolves once both are seen. */
   const paymentWithWebhook = async (): Promise<void> => {
     const reference = await checkout();
@@ -105,10 +109,13 @@ describe('the platform through an outage of every broker of the cluster', () => 
   });
 
   afterAll(async () => {
-    // What the apps printed, to tell why one exited or what it waited for.
-    writeFileSync(join(repoRoot, '.data/kafka-cluster-outage.log'), platform.output());
-    await platform.stop();
-    receiver?.close();
+    try {
+      // What the apps printed, to tell why one exited or what it waited for.
+      writeFileSync(join(repoRoot, '.data/kafka-cluster-outage.log'), platform.output());
+    } finally {
+      await platform.stop();
+      receiver?.close();
+    }
   });
 
   it('keeps every app up, answers 503 while the brokers are away, and serves within 30 s of their return', async () => {
@@ -120,6 +127,15 @@ describe('the platform through an outage of every broker of the cluster', () => 
     const refused = await payByCard(reference);
     expect(refused).toMatchObject({ status: 503, body: { status: false, statusCode: 503 } });
     expect(refused.body.message).toEqual(expect.any(String));
+
+    // An orchestrator sees every app alive but not ready: it restarts none and sends them no traffic.
+    for (const app of platformApps) {
+      expect([app, await health(app, 'live')]).toMatchObject([app, { status: 200 }]);
+      expect([app, await health(app, 'ready')]).toMatchObject([
+        app,
+        { status: 503, body: { data: { checks: { database: { status: 'up' }, kafka: { status: 'down' } } } } },
+      ]);
+    }
 
     const down: string[] = [];
     while (Date.now() < outageEnds) {
@@ -133,10 +149,8 @@ describe('the platform through an outage of every broker of the cluster', () => 
     await paymentWithWebhook();
     const servedAfterMs = Date.now() - back;
 
-    expect({ exited: platform.crashes, servedWithin30s: servedAfterMs <= recoveryMs }).toEqual({
-      exited: [],
-      servedWithin30s: true,
-    });
+    expect(platform.crashes).toEqual([]);
+    expect(servedAfterMs).toBeLessThanOrEqual(recoveryMs);
     for (const app of platformApps) expect([app, platform.alive(app)]).toEqual([app, 1]);
   });
 });
