@@ -1,5 +1,6 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 
 import { nodeOptionsOf, repoRoot, testEnvironment } from '@payments/testing';
 
@@ -31,6 +32,33 @@ export function npmRun(script: string, args: string[]): { status: number | null;
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr };
+}
+
+/**
+ * npmRun without blocking this process: the receivers a suite runs in it keep answering while
+ * the command runs. (A receiver held for seconds has its idle keep-alive sockets closed the
+ * moment it wakes, under a webhook already sent on them: the attempt fails with ECONNRESET.)
+ */
+export async function npmRunAsync(
+  script: string,
+  args: string[],
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const env = { ...process.env, ...testEnvironment(sharedSecrets) };
+  try {
+    const { stdout, stderr } = await promisify(execFile)('npm', ['run', script, '--', ...args], {
+      cwd: repoRoot,
+      env,
+      encoding: 'utf8',
+    });
+    return { status: 0, stdout: stdout.trim(), stderr };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    return {
+      status: typeof failed.code === 'number' ? failed.code : null,
+      stdout: (failed.stdout ?? '').trim(),
+      stderr: failed.stderr ?? '',
+    };
+  }
 }
 
 /** A script of tools/runtime as an operator runs it in an image (`node -r register-paths …`), to its end. */

@@ -2,7 +2,7 @@ import { PartnerCredentials, PosPayload } from '@payments/contracts';
 import { encryptPosPayload } from '@payments/platform-crypto';
 import { eventually, samplePosPayload } from '@payments/testing';
 
-import { appPorts, npmRun } from './apps';
+import { appPorts, npmRun, npmRunAsync } from './apps';
 
 /** What a partner does, done as a partner does it: onboarding through the CLI, calls to the gateway, checkouts, terminals. */
 export type { PartnerCredentials };
@@ -50,7 +50,8 @@ export async function callGateway<T = Record<string, unknown>>(
 export async function registerTerminal(businessId: string, serial: string, outletId: string): Promise<void> {
   await eventually(
     async () =>
-      npmRun('terminal:register', ['--business', businessId, '--serial', serial, '--outlet', outletId]).status === 0
+      (await npmRunAsync('terminal:register', ['--business', businessId, '--serial', serial, '--outlet', outletId]))
+        .status === 0
         ? true
         : undefined,
     30_000,
