@@ -20,7 +20,7 @@ function onboardingWith(answer: () => Promise<unknown>) {
   return { onboarding, confirmed, asked };
 }
 
-const newBusiness = { id: 'biz-1', onboardingAwaits: ['outlet-service', 'webhook-dispatcher'] };
+const newBusiness = () => ({ id: 'biz-1', onboardingAwaits: ['outlet-service', 'webhook-dispatcher'] });
 
 describe('Onboarding.require', () => {
   it('asks nothing once the service has confirmed', async () => {
@@ -31,13 +31,21 @@ describe('Onboarding.require', () => {
 
   it('asks the service, and records its confirmation when it knows the business', async () => {
     const { onboarding, confirmed } = onboardingWith(() => Promise.resolve({ walletId: 'w-1' }));
-    await onboarding.require(newBusiness, 'outlet-service');
+    await onboarding.require(newBusiness(), 'outlet-service');
     expect(confirmed).toEqual(['biz-1:outlet-service']);
+  });
+
+  it('asks once for the business its credentials cache keeps, not on every later request', async () => {
+    const { onboarding, asked } = onboardingWith(() => Promise.resolve({ walletId: 'w-1' }));
+    const cached = newBusiness();
+    await onboarding.require(cached, 'outlet-service');
+    await onboarding.require(cached, 'outlet-service');
+    expect([asked, cached.onboardingAwaits]).toEqual([['biz-1'], ['webhook-dispatcher']]);
   });
 
   it('refuses with a 503 to retry, recording nothing, while the service has not heard of the business', async () => {
     const { onboarding, confirmed } = onboardingWith(() => Promise.reject(new OnboardingUnfinishedError()));
-    const error = await onboarding.require(newBusiness, 'outlet-service').catch((caught: unknown) => caught);
+    const error = await onboarding.require(newBusiness(), 'outlet-service').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OnboardingUnfinishedError);
     expect((error as DomainError).details).toEqual({ retryAfterSeconds: 2 });
     expect(confirmed).toEqual([]);
@@ -46,6 +54,6 @@ describe('Onboarding.require', () => {
   it('fails as the service client does when the service does not answer', async () => {
     const timeout = new DomainError('SERVICE_UNAVAILABLE', 'The wallet service did not answer in time', 503);
     const { onboarding } = onboardingWith(() => Promise.reject(timeout));
-    await expect(onboarding.require(newBusiness, 'outlet-service')).rejects.toBe(timeout);
+    await expect(onboarding.require(newBusiness(), 'outlet-service')).rejects.toBe(timeout);
   });
 });

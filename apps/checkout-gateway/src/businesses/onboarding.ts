@@ -51,6 +51,8 @@ export class Onboarding implements OnApplicationBootstrap, BeforeApplicationShut
   async require(business: Pick<Business, 'id' | 'onboardingAwaits'>, service: OnboardingService): Promise<void> {
     if (!business.onboardingAwaits.includes(service)) return;
     if (!(await this.confirm(business.id, service))) throw new OnboardingUnfinishedError();
+    // The business is the one its credentials cache keeps for 30 s: later requests skip the question.
+    business.onboardingAwaits = business.onboardingAwaits.filter((awaited) => awaited !== service);
   }
 
   /** Asks the services that have not confirmed recent businesses yet; never more to do at once. */
