@@ -7,10 +7,11 @@ import { OnboardingUnfinishedError } from './onboarding.errors';
 import { OnboardingRepository } from './onboarding.repository';
 
 /** Onboarding over a recording repository and an outlet-service that answers with `answer`. */
-function onboardingWith(answer: () => Promise<unknown>) {
+function onboardingWith(answer: () => Promise<unknown>, recorded: string[] = ['outlet-service', 'webhook-dispatcher']) {
   const confirmed: string[] = [];
   const asked: string[] = [];
   const repository = {
+    awaits: () => Promise.resolve(recorded),
     confirm: (businessId: string, service: string) => Promise.resolve(void confirmed.push(`${businessId}:${service}`)),
   } as unknown as OnboardingRepository;
   const outlets = {
@@ -41,6 +42,13 @@ describe('Onboarding.require', () => {
     await onboarding.require(cached, 'outlet-service');
     await onboarding.require(cached, 'outlet-service');
     expect([asked, cached.onboardingAwaits]).toEqual([['biz-1'], ['webhook-dispatcher']]);
+  });
+
+  it('asks nothing when the row it reads shows a confirmation its cached business predates', async () => {
+    const { onboarding, asked } = onboardingWith(() => Promise.resolve({ walletId: 'w-1' }), ['webhook-dispatcher']);
+    const cached = newBusiness();
+    await onboarding.require(cached, 'outlet-service');
+    expect([asked, cached.onboardingAwaits]).toEqual([[], ['webhook-dispatcher']]);
   });
 
   it('refuses with a 503 to retry, recording nothing, while the service has not heard of the business', async () => {

@@ -50,7 +50,11 @@ export class Onboarding implements OnApplicationBootstrap, BeforeApplicationShut
    */
   async require(business: Pick<Business, 'id' | 'onboardingAwaits'>, service: OnboardingService): Promise<void> {
     if (!business.onboardingAwaits.includes(service)) return;
-    if (!(await this.confirm(business.id, service))) throw new OnboardingUnfinishedError();
+    // The cached row may predate a confirmation the background worker has since recorded: one
+    // read of the row costs less than a question over Kafka.
+    const recorded = await this.repository.awaits(business.id);
+    const confirmed = recorded !== null && !recorded.includes(service);
+    if (!confirmed && !(await this.confirm(business.id, service))) throw new OnboardingUnfinishedError();
     // The business is the one its credentials cache keeps for 30 s: later requests skip the question.
     business.onboardingAwaits = business.onboardingAwaits.filter((awaited) => awaited !== service);
   }
