@@ -1,4 +1,5 @@
 import { ChaosPlatform } from './chaos-platform';
+import { kafkaTrail } from './kafka-trail';
 import { Attempt, cardNumbersUsed, Partner, Promised } from './load';
 
 /** A webhook as the receiver got it. */
@@ -155,6 +156,7 @@ export async function audit(
   for (const delivery of input.received) {
     receivedIds.set(delivery.eventId, [...(receivedIds.get(delivery.eventId) ?? []), delivery]);
   }
+  const neverRouted = new Map<string, string>(); // event id → business id
   for (const [eventId, businessId] of events) {
     if (!input.deliveringTo.includes(businessId) || receivedIds.has(eventId)) continue;
     // Where its delivery stands, so a failed run says whether it was given up, still due or never routed.
@@ -164,8 +166,18 @@ export async function audit(
         WHERE d.event_id::text = $1 AND d.target = 'business' GROUP BY d.id`,
       [eventId],
     );
+    if (delivery) {
+      violations["every event reached its business's endpoint"].push(
+        `${eventId} of ${businessId}: ${delivery.status} after ${delivery.attempts} attempts (${delivery.codes})`,
+      );
+    } else neverRouted.set(eventId, businessId);
+  }
+  const trail = await kafkaTrail(platform.kafkaClient('chaos-audit'), 'partner.events.v1', 'webhook-dispatcher.bulk', [
+    ...neverRouted.keys(),
+  ]);
+  for (const [eventId, businessId] of neverRouted) {
     violations["every event reached its business's endpoint"].push(
-      `${eventId} of ${businessId}: ${delivery ? `${delivery.status} after ${delivery.attempts} attempts (${delivery.codes})` : `never routed (${published.get(eventId)})`}`,
+      `${eventId} of ${businessId}: never routed (${published.get(eventId)}; ${trail.get(eventId)})`,
     );
   }
   for (const [eventId, deliveries] of receivedIds) {

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { allTopics, isKafkaApp } from '@payments/contracts';
 import { applyTopics, kafkaAclsOf, kafkajsAcls } from '@payments/platform-kafka';
 import { PrivateBroker, PrivateCluster, PrivatePostgres } from '@payments/testing';
+import type { Kafka } from 'kafkajs';
 import { Client } from 'pg';
 
 import { AppName, repoRoot, RunningApp, sharedSecrets, spawnApp, waitForReady } from '../apps';
@@ -149,6 +150,11 @@ export class ChaosPlatform {
   /** Every line every app instance printed so far. */
   output(): string {
     return [...this.pastOutput, ...this.instances.map((instance) => instance.running.output())].join('\n');
+  }
+
+  /** A client of the run's Kafka, signed in as its administrator on the cluster. */
+  kafkaClient(clientId: string): Kafka {
+    return this.cluster ? this.cluster.client(clientId, 'chaos-admin') : this.broker!.client(clientId);
   }
 
   async stop(): Promise<void> {
