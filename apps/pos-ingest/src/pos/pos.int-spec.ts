@@ -162,13 +162,14 @@ describe('POST /pos', () => {
     const limited = fixture.sibling();
     await limited.start({ RATE_LIMIT_TERMINAL: '5/600s', RATE_LIMIT_POS_FAILURES: '8/600s' });
     const own = await limited.terminal();
-    const attacker = `2001:db8:${randomBytes(4)
+    // An attacker's /64, each submission from another address in it: they count as one address.
+    const attackerNetwork = `2001:db8:${randomBytes(4)
       .toString('hex')
-      .replace(/(.{4})/, '$1:')}::66`;
+      .replace(/(.{4})/, '$1:')}`;
     try {
       const flood = await Promise.all(
-        Array.from({ length: 12 }, () =>
-          limited.submit(own.serialNumber, encrypt(payload(), 'a-different-key!'), attacker),
+        Array.from({ length: 12 }, (_, i) =>
+          limited.submit(own.serialNumber, encrypt(payload(), 'a-different-key!'), `${attackerNetwork}::${i + 1}`),
         ),
       );
       const statuses = flood.map((response) => response.statusCode).sort();

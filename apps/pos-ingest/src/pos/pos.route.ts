@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiEnvelope, PosSubmissionRequest, PosSubmissionResponse } from '@payments/contracts';
+import { clientAddressKey } from '@payments/platform-bootstrap';
 import { envelopeOperation } from '@payments/platform-envelope';
 import type { FastifyInstance } from 'fastify';
 
@@ -45,7 +46,7 @@ export class PosRoute implements OnModuleInit {
         status: true,
         statusCode: 200,
         message: 'Transaction received',
-        data: await this.pos.submit(posSubmission(request.body), reply, request.ip),
+        data: await this.pos.submit(posSubmission(request.body), reply, clientAddressKey(request.ip)),
       }),
     });
   }

@@ -56,7 +56,8 @@ export class PosService {
   }
 
   /**
-   * `reply` takes the rate limit headers; `clientAddress` is where the submission came from.
+   * `reply` takes the rate limit headers; `clientAddress` is the key of the address it came from
+   * (clientAddressKey: an IPv6 address by its /64).
    * Only a submission that decrypts under the terminal's key is counted against the terminal's
    * quota: anyone can name a serial number, only the terminal holds its key. Everything else is
    * counted against the sender's address (FailedSubmissions), and an unregistered serial number
