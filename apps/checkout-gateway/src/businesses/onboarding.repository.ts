@@ -37,12 +37,16 @@ export class OnboardingRepository {
     );
   }
 
-  /** Businesses created within `withinSeconds` whose onboarding is not confirmed everywhere, oldest first. */
+  /**
+   * Businesses created within `withinSeconds` whose onboarding is not confirmed everywhere, newest
+   * first: a partner waits on the newest, and older ones a service keeps failing must not fill
+   * every batch ahead of it.
+   */
   async pending(withinSeconds: number, limit: number): Promise<PendingOnboarding[]> {
     const rows = (await this.dataSource.query(
       `SELECT id, onboarding_awaits FROM gateway.businesses
        WHERE cardinality(onboarding_awaits) > 0 AND created_at > now() - make_interval(secs => $1)
-       ORDER BY created_at LIMIT $2`,
+       ORDER BY created_at DESC LIMIT $2`,
       [withinSeconds, limit],
     )) as { id: string; onboarding_awaits: string[] }[];
     return rows.map((row) => ({ businessId: row.id, awaits: row.onboarding_awaits }));
