@@ -76,14 +76,18 @@ export class CardTestingDefence implements OnApplicationBootstrap, OnModuleDestr
   /**
    * card-processor answered the attempt on this checkout: it stops counting against its
    * business's budget of declines, unless it was declined, when it counts as one.
+   * Never fails: it runs after a charge was decided, whose answer a failed note must not turn
+   * into an error; an attempt left in flight stops counting after `inFlightSeconds` anyway.
    */
   answered(businessId: string, checkoutReference: string, declined: boolean): Promise<void> {
-    return this.attempts.answered(businessId, checkoutReference, declined);
+    return this.attempts.answered(businessId, checkoutReference, declined).catch((error: unknown) => {
+      this.logger.warn({ err: error, businessId, checkoutReference }, 'could not note the card attempt answered');
+    });
   }
 
   /** The attempt on this checkout ended declined (at a later step): one more decline at its business. */
   declined(businessId: string, checkoutReference: string): Promise<void> {
-    return this.attempts.answered(businessId, checkoutReference, true);
+    return this.answered(businessId, checkoutReference, true);
   }
 
   onApplicationBootstrap(): void {
