@@ -6,16 +6,25 @@ import {
   KafkaJSSASLAuthenticationError,
 } from 'kafkajs';
 
-import { consumerRestartDelayMs, isClusterAway, recoverFromCrashes } from './consumer-crashes';
+import {
+  consumerRestartDelayMs,
+  coordinatorMissingLimitMs,
+  isClusterAway,
+  recoverFromCrashes,
+} from './consumer-crashes';
 
-/** A consumer as kafkajs reports its crashes: the test emits them. */
+/** A consumer as kafkajs reports its crashes and group joins: the test emits them. */
 function crashingConsumer() {
-  let crashed: (event: { payload: { error: Error; restart: boolean } }) => void = () => undefined;
+  const listeners = new Map<string, (event: { payload: { error?: Error; restart?: boolean } }) => void>();
   const consumer = {
-    events: { CRASH: 'consumer.crash' },
-    on: (_event: string, listener: typeof crashed) => void (crashed = listener),
+    events: { CRASH: 'consumer.crash', GROUP_JOIN: 'consumer.group_join' },
+    on: (event: string, listener: (event: unknown) => void) => void listeners.set(event, listener),
   } as unknown as Consumer;
-  return { consumer, crash: (error: Error, restart = false) => crashed({ payload: { error, restart } }) };
+  return {
+    consumer,
+    crash: (error: Error, restart = false) => listeners.get('consumer.crash')!({ payload: { error, restart } }),
+    join: () => listeners.get('consumer.group_join')!({ payload: {} }),
+  };
 }
 
 // kafkajs's types declare these without the message they take.
@@ -47,7 +56,7 @@ describe('a consumer kafkajs gave up on', () => {
     recoverFromCrashes(consumer, start, { logger, stopping: () => false });
 
     // What patched kafkajs reports when no broker accepts a connection to find the group's coordinator.
-    crash(coordinatorNotFound());
+    crash(refused());
     await jest.advanceTimersByTimeAsync(consumerRestartDelayMs);
     expect(start).toHaveBeenCalledTimes(1);
     await jest.advanceTimersByTimeAsync(consumerRestartDelayMs);
@@ -55,6 +64,25 @@ describe('a consumer kafkajs gave up on', () => {
 
     expect(start).toHaveBeenCalledTimes(2);
     expect(kill).not.toHaveBeenCalled();
+  });
+
+  it('starts it again while brokers name no coordinator, but stops the process once that has lasted too long', async () => {
+    const { consumer, crash, join } = crashingConsumer();
+    const start = jest.fn<Promise<void>, []>().mockResolvedValue(undefined);
+    recoverFromCrashes(consumer, start, { logger, stopping: () => false });
+
+    crash(coordinatorNotFound());
+    await jest.advanceTimersByTimeAsync(coordinatorMissingLimitMs - consumerRestartDelayMs);
+    join(); // it recovered: a later absence counts afresh
+    crash(coordinatorNotFound());
+    await jest.advanceTimersByTimeAsync(coordinatorMissingLimitMs - consumerRestartDelayMs);
+    crash(coordinatorNotFound());
+    expect(kill).not.toHaveBeenCalled();
+    await jest.advanceTimersByTimeAsync(2 * consumerRestartDelayMs);
+    crash(coordinatorNotFound()); // every broker refuses the lookup: a group the principal is not granted
+
+    expect(kill).toHaveBeenCalledWith(process.pid, 'SIGTERM');
+    expect(start).toHaveBeenCalledTimes(3);
   });
 
   it('stops the process when it failed for another reason, so the failure shows', () => {
@@ -87,11 +115,12 @@ describe('a consumer kafkajs gave up on', () => {
 describe('which crashes say only that the cluster is away', () => {
   it.each([
     ['a refused connection', refused()],
-    ['no coordinator found', coordinatorNotFound()],
     ['a refused connection wrapped', new Error('wrapped', { cause: refused() })],
   ])('%s', (_case, error) => expect(isClusterAway(error)).toBe(true));
 
   it.each([
+    // Brokers answered: no coordinator may be a refused group (recoverFromCrashes gives it a while).
+    ['no coordinator found', coordinatorNotFound()],
     ['refused credentials', credentialsRefused()],
     ['a bug', new TypeError("Cannot read properties of undefined (reading 'offset')")],
   ])('not %s', (_case, error) => expect(isClusterAway(error)).toBe(false));
