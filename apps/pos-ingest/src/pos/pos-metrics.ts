@@ -78,7 +78,6 @@ export class PosMetrics {
 
   undecryptable(reason: PosDecryptFailure): void {
     this.decryptFailures.inc({ reason });
-    this.outcomes.inc({ outcome: 'undecryptable' });
   }
 
   /** Times one publish; call the returned function once the broker acknowledged it. */

@@ -68,20 +68,12 @@ export class PosService {
     reply: HeaderSink,
     clientAddress: string,
   ): Promise<PosSubmissionResponse> {
-    try {
-      await this.failures.refuseIfSpent(reply, clientAddress);
-    } catch (error) {
-      throw this.refused('failures_limited', error as Error);
-    }
     const terminal = await this.terminals.find(request.serialNumber);
-    if (!terminal) {
-      this.metrics.counted('terminal_not_found');
-      return this.failed(reply, clientAddress);
-    }
+    if (!terminal) return this.failed(reply, clientAddress, 'terminal_not_found');
     const opened = openPosPayload(request.data, terminal.posKey);
     if ('failure' in opened) {
       this.metrics.undecryptable(opened.failure);
-      return this.failed(reply, clientAddress);
+      return this.failed(reply, clientAddress, 'undecryptable');
     }
     try {
       await this.rateLimits.admit(reply, this.terminalLimit, terminal.serialNumber, terminal.businessId);
@@ -104,8 +96,17 @@ export class PosService {
   }
 
   /** One answer for an unknown serial and for data that does not open: 400, or 429 once the address spent its quota. */
-  private async failed(reply: HeaderSink, clientAddress: string): Promise<never> {
-    await this.failures.count(reply, clientAddress);
+  private async failed(
+    reply: HeaderSink,
+    clientAddress: string,
+    outcome: 'terminal_not_found' | 'undecryptable',
+  ): Promise<never> {
+    try {
+      await this.failures.count(reply, clientAddress);
+    } catch (error) {
+      throw this.refused('failures_limited', error as Error);
+    }
+    this.metrics.counted(outcome);
     throw apiError('INVALID_PAYLOAD', 'data could not be decrypted into a POS payload for this serial number');
   }
 
