@@ -4,7 +4,7 @@ import './supported-node.mjs';
 
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -85,6 +85,37 @@ export function ensureKafka(env = process.env) {
   const alreadyUp = spawnSync('bash', ['deploy/kafka/kafka.sh', 'status'], { cwd: root }).status === 0;
   run('bash', ['deploy/kafka/kafka.sh', 'start'], { env, quiet: true });
   return !alreadyUp;
+}
+
+/**
+ * ensureKafka for commands that may run at once and each stop what they started (Nx runs several
+ * projects' `test` targets in parallel): each holds a lease while it runs, and the broker one of
+ * them started is stopped by the last to leave. Returns the function that gives the lease up.
+ */
+export function leaseKafka() {
+  // Beside the broker's data (KAFKA_DATA_DIR, as deploy/kafka/kafka.sh reads it): one set of leases per broker.
+  const leases = `${process.env.KAFKA_DATA_DIR ?? join(dataDir, 'kafka')}-leases`;
+  const startedMark = join(leases, 'started');
+  mkdirSync(leases, { recursive: true });
+  const own = join(leases, String(process.pid));
+  writeFileSync(own, '');
+  if (ensureKafka()) writeFileSync(startedMark, '');
+  return () => {
+    rmSync(own, { force: true });
+    const holders = readdirSync(leases).filter((name) => /^\d+$/.test(name) && isRunning(Number(name)));
+    if (holders.length > 0 || !existsSync(startedMark)) return;
+    rmSync(startedMark, { force: true });
+    stopKafka();
+  };
+}
+
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
 }
 
 /** Stops the broker ensureKafka started (the script ignores the call when KAFKA_BROKERS is set). */

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { applyTopics, ensureBuild, ensureDatabase, ensureDependencies, ensureKafka, root, stopKafka } from './lib.mjs';
+import { applyTopics, ensureBuild, ensureDatabase, ensureDependencies, leaseKafka, root } from './lib.mjs';
 
 const projectRoot = process.argv[2];
 if (!projectRoot) {
@@ -16,7 +16,7 @@ if (!projectRoot) {
 ensureDependencies();
 // The broker deploy/kafka/kafka.sh runs on KAFKA_PORT (9092 by default), unless KAFKA_BROKERS names another.
 const brokers = process.env.KAFKA_BROKERS ?? `127.0.0.1:${process.env.KAFKA_PORT ?? 9092}`;
-const startedKafka = ensureKafka();
+const releaseKafka = leaseKafka();
 let status = 1;
 try {
   // The apps create no topics: the suites' broker gets them as a deployment does (needs the build).
@@ -44,7 +44,7 @@ try {
     { cwd: root, env, stdio: 'inherit' },
   ));
 } finally {
-  // A broker this command started is stopped; one it found running is left as it was.
-  if (startedKafka) stopKafka();
+  // A broker these commands started is stopped by the last of them; one found running is left as it was.
+  releaseKafka();
 }
 process.exit(status ?? 1);

@@ -155,6 +155,11 @@ start() {
     say "KAFKA_BROKERS=$KAFKA_BROKERS is set: using that cluster, starting nothing"
     return
   fi
+  # Commands run at once (Nx runs several projects' tests in parallel) start one broker: the
+  # second waits for the first, then finds it listening.
+  mkdir -p "$data_dir"
+  exec 9>"$data_dir/start.lock"
+  flock 9
   if port_open "$port"; then
     say "a broker already listens on 127.0.0.1:$port: reusing it"
     return
@@ -168,7 +173,7 @@ start() {
     -c "$data_dir/server.properties" -g "${scram[@]}" >/dev/null
   say "starting broker on 127.0.0.1:$port (data in $data_dir)"
   nohup java -Xms256m "-Xmx$heap" -Dlog4j.configuration="file:$here/log4j.properties" \
-    -cp "$classpath" kafka.Kafka "$data_dir/server.properties" >"$log_file" 2>&1 &
+    -cp "$classpath" kafka.Kafka "$data_dir/server.properties" >"$log_file" 2>&1 9>&- &
   echo $! >"$pid_file"
   if [ "$wait_for_port" != true ]; then return; fi
   for _ in $(seq 1 120); do

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -41,6 +41,33 @@ function projectTest(projectRoot: string, kafka: Record<string, string>) {
   return spawnSync(process.execPath, ['tools/project-test.mjs', projectRoot], { cwd: repoRoot, encoding: 'utf8', env });
 }
 
+/** A command holding a lease on the broker (leaseKafka in tools/lib.mjs) until it is told to let go. */
+function leaseHolder(kafka: Record<string, string>) {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...kafka };
+  delete env.KAFKA_BROKERS;
+  const script = `import { leaseKafka } from './tools/lib.mjs';
+    const release = leaseKafka();
+    console.log('leased');
+    process.stdin.once('data', () => { release(); process.exit(0); });`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: repoRoot,
+    env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const leased = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('leased') && resolve());
+    void exited.then(() => reject(new Error('the lease holder exited before it leased')));
+  });
+  return {
+    leased,
+    release: async () => {
+      child.stdin.end('go\n');
+      await exited;
+    },
+  };
+}
+
 describe('Nx targets, as the platform team runs them', () => {
   it('gives every app build, serve, test, lint and container, and every lib build, test and lint', () => {
     const projects = JSON.parse(nx(['show', 'projects', '--json'])) as string[];
@@ -78,6 +105,29 @@ describe('Nx targets, as the platform team runs them', () => {
       const targets = graph.dependencies[app].map((dependency) => dependency.target);
       expect(targets).toEqual(expect.arrayContaining(['contracts', 'platform-bootstrap']));
       expect(targets.filter((target) => apps.includes(target))).toEqual([]);
+    }
+  });
+
+  it('keeps the broker test targets run at once started up until the last of them is done', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kafka-leases-'));
+    const port = 19_494;
+    const kafka = { KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(port + 1), KAFKA_DATA_DIR: dataDir };
+    try {
+      // Both find no broker at once, as `nx affected -t test` runs several projects' targets.
+      const [first, second] = [leaseHolder(kafka), leaseHolder(kafka)];
+      await Promise.all([first.leased, second.leased]);
+      expect(await listening(port)).toBe(true);
+
+      await first.release();
+      expect(await listening(port)).toBe(true);
+      await second.release();
+      expect(await listening(port)).toBe(false);
+    } finally {
+      spawnSync('bash', ['deploy/kafka/kafka.sh', 'stop'], {
+        cwd: repoRoot,
+        env: { ...process.env, KAFKA_BROKERS: '', ...kafka },
+      });
+      for (const dir of [dataDir, `${dataDir}-leases`]) rmSync(dir, { recursive: true, force: true });
     }
   });
 
