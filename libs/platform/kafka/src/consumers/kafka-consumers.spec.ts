@@ -57,18 +57,19 @@ function harness() {
   /** How each consumer was told to run. */
   const configs: { autoCommit?: boolean }[] = [];
   const newConsumer = () => {
-    const listeners = new Map<string, () => void>();
+    // As kafkajs's consumer, an emitter: every listener of an event hears it.
+    const listeners = new Map<string, (() => void)[]>();
     let topics: string[] = [];
     return {
       events: { GROUP_JOIN: 'join', CRASH: 'crash' },
-      on: (event: string, listener: () => void) => listeners.set(event, listener),
+      on: (event: string, listener: () => void) => listeners.set(event, [...(listeners.get(event) ?? []), listener]),
       connect: async () => undefined,
       disconnect: async () => undefined,
       subscribe: async (subscription: { topics: string[] }) => void (topics = subscription.topics),
       run: async (config: { autoCommit?: boolean; eachBatch: (payload: EachBatchPayload) => Promise<void> }) => {
         configs.push(config);
         for (const topic of topics) runs.set(topic, config.eachBatch);
-        listeners.get('join')?.();
+        for (const listener of listeners.get('join') ?? []) listener();
       },
     };
   };
