@@ -209,7 +209,18 @@ async function drainPos(count, businessId, batch) {
     const before = meter.snapshot();
     const started = performance.now();
     await queuePosBacklog(count, businessId, batch);
-    while ((await credited()) < target) await new Promise((resolve) => setTimeout(resolve, 100));
+    // A transaction lost on the way would leave the bench waiting for ever: give up, naming it,
+    // after far longer than a sound platform needs to credit a backlog on this machine.
+    const drainLimitMs = 300_000;
+    const deadline = Date.now() + drainLimitMs;
+    for (let done = await credited(); done < target; done = await credited()) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${target - done} of ${count} queued POS transactions not credited within ${drainLimitMs / 1000} s`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const perSecond = count / ((performance.now() - started) / 1000);
     await quiet(meter);
     return { perSecond, cpu: perOperation(meter.used(before, meter.snapshot()), count) };
