@@ -20,12 +20,14 @@ export async function kafkaTrail(
   const consumer = kafka.consumer({ groupId: `chaos-audit-${randomUUID()}` });
   try {
     await admin.connect();
-    const ends = new Map(
-      (await admin.fetchTopicOffsets(topic)).map(({ partition, high }) => [partition, BigInt(high)] as const),
-    );
+    const offsets = await admin.fetchTopicOffsets(topic);
+    const ends = new Map(offsets.map(({ partition, high }) => [partition, BigInt(high)] as const));
     const [committed] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
     const committedAt = new Map(committed?.partitions.map(({ partition, offset }) => [partition, offset]) ?? []);
-    const unread = new Set([...ends].filter(([, high]) => high > 0n).map(([partition]) => partition));
+    // Only partitions holding messages: one whose log was emptied by retention has none to read.
+    const unread = new Set(
+      offsets.filter(({ low, high }) => BigInt(high) > BigInt(low)).map(({ partition }) => partition),
+    );
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     await new Promise<void>((resolve, reject) => {

@@ -6,7 +6,6 @@ import { Env } from '../config/env';
 import { database } from '../database/data-source';
 import { TerminalsModule } from '../terminals/terminals.module';
 import { CARD_SEALER } from '../tokens';
-import { FailedSubmissions } from './failed-submissions';
 import { PosRoute } from './pos.route';
 import { PosService } from './pos.service';
 import { PosMetrics } from './pos-metrics';
@@ -16,7 +15,6 @@ import { PosMetrics } from './pos-metrics';
   imports: [TerminalsModule, RateLimitsModule.forSchema(database.schema)],
   providers: [
     PosService,
-    FailedSubmissions,
     PosMetrics,
     PosRoute,
     { provide: CARD_SEALER, inject: [Env], useFactory: (env: Env) => new Sealer(env.CARD_DATA_KEY) },

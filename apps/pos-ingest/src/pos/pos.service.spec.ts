@@ -9,7 +9,6 @@ import { samplePosPayload } from '@payments/testing';
 
 import { Env } from '../config/env';
 import { Terminal, TerminalsService } from '../terminals/terminals.service';
-import { FailedSubmissions } from './failed-submissions';
 import { PosService } from './pos.service';
 import { PosMetrics } from './pos-metrics';
 
@@ -62,7 +61,6 @@ function posService() {
     env,
     new PosMetrics(metrics, env),
     limits,
-    new FailedSubmissions(limits, env),
   );
   const submit = (serialNumber: string, data: string, address: string) =>
     service.submit({ serialNumber, data }, { header: () => undefined }, address).then(

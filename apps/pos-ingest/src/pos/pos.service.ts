@@ -21,7 +21,6 @@ import { Message } from 'kafkajs';
 import { Env } from '../config/env';
 import { Terminal, TerminalsService } from '../terminals/terminals.service';
 import { CARD_SEALER } from '../tokens';
-import { FailedSubmissions } from './failed-submissions';
 import { maskPan, payloadProblems } from './payload-rules';
 import { PosMetrics, PosOutcome } from './pos-metrics';
 import { TransactionReferences } from './transaction-reference';
@@ -40,6 +39,15 @@ export class PosService {
   /** Publishes in flight, by reference: a twin arriving meanwhile waits for the same one. */
   private readonly publishing = new Map<string, Promise<void>>();
   private readonly terminalLimit?: RateLimitPolicy;
+  /**
+   * Submissions that prove nothing (a serial not registered, data that does not decrypt under
+   * the terminal's key), counted per client address, never per serial: anyone can name a serial,
+   * and a count anyone can spend must not shut the terminal out. Once an address spent it, only
+   * its failures are refused: a terminal behind the same address (a carrier's NAT puts many
+   * behind one) is still accepted. A refusal costs a cached lookup and one decryption attempt;
+   * the limiter answers a spent window without asking its store.
+   */
+  private readonly failuresLimit?: RateLimitPolicy;
 
   constructor(
     private readonly producer: KafkaProducer,
@@ -48,9 +56,9 @@ export class PosService {
     private readonly env: Env,
     private readonly metrics: PosMetrics,
     private readonly rateLimits: RateLimits,
-    private readonly failures: FailedSubmissions,
   ) {
     this.terminalLimit = parsePolicy('terminal', env.RATE_LIMIT_TERMINAL);
+    this.failuresLimit = parsePolicy('pos-failures', env.RATE_LIMIT_POS_FAILURES);
     this.references = new TransactionReferences(env.POS_REFERENCE_KEY);
     metrics.watchInFlight(() => this.publishing.size);
   }
@@ -60,7 +68,7 @@ export class PosService {
    * (clientAddressKey: an IPv6 address by its /64).
    * Only a submission that decrypts under the terminal's key is counted against the terminal's
    * quota: anyone can name a serial number, only the terminal holds its key. Everything else is
-   * counted against the sender's address (FailedSubmissions), and an unregistered serial number
+   * counted against the sender's address (`failuresLimit`), and an unregistered serial number
    * is answered exactly as data that does not decrypt, so registered serials cannot be told apart.
    */
   async submit(
@@ -102,7 +110,7 @@ export class PosService {
     outcome: 'terminal_not_found' | 'undecryptable',
   ): Promise<never> {
     try {
-      await this.failures.count(reply, clientAddress);
+      await this.rateLimits.admit(reply, this.failuresLimit, clientAddress);
     } catch (error) {
       throw this.refused('failures_limited', error as Error);
     }
