@@ -204,6 +204,36 @@ describe('card payments with step-up verification', () => {
     expect(rows.map((row) => row.payload.payload.event)).toEqual(['checkout.success']);
   });
 
+  describe('a request sent again after its charge ended the checkout', () => {
+    const outcome = (answer: Answer) => [answer.status, answer.body.message, answer.body.data.transactionStatus];
+
+    it('answers the same card with how its charge ended, at once and after, and refuses another card', async () => {
+      const reference = await checkout();
+      const first = await pay(reference, '5060990000000000019');
+      expect(outcome(first)).toEqual([200, 'Card charge processed', 'SUCCESS']);
+      const retries = await Promise.all([pay(reference, '5060990000000000019'), pay(reference, '5060990000000000019')]);
+      for (const retry of retries) expect(retry.body).toEqual(first.body);
+      const another = await pay(reference, '5060990000000000027');
+      expect([another.status, another.body.data.code]).toEqual([422, 'CHECKOUT_NOT_PAYABLE']);
+    });
+
+    it('answers a declined card again with its decline, and the checkout stays failed', async () => {
+      const reference = await checkout();
+      const declined = await pay(reference, '4000000000000002');
+      expect(declined.body.data).toMatchObject({ transactionStatus: 'FAILED', message: 'Do not honour' });
+      expect((await pay(reference, '4000000000000002')).body).toEqual(declined.body);
+      expect((await record(reference)).transactionStatus).toBe('FAILED');
+    });
+
+    it('answers the last verification step again with the payment it completed', async () => {
+      const reference = await checkout();
+      await pay(reference, '5060990000000000035');
+      const completed = await authorize(reference, { otp: '123456' });
+      expect(outcome(completed)).toEqual([200, 'Card charge processed', 'SUCCESS']);
+      expect((await authorize(reference, { otp: '123456' })).body).toEqual(completed.body);
+    });
+  });
+
   it('declines when the customer declines on the 3-D Secure page', async () => {
     const reference = await checkout();
     const redirectUrl = String((await pay(reference, '4000000000003006')).body.data.redirectUrl);

@@ -75,6 +75,14 @@ export class CardChargesRepository {
     );
   }
 
+  async findForCheckout(businessId: string, checkoutReference: string): Promise<ChargeRow | undefined> {
+    return firstRow<ChargeRow>(
+      this.dataSource,
+      `SELECT * FROM card_processor.card_charges WHERE business_id = $1 AND checkout_reference = $2`,
+      [businessId, checkoutReference],
+    );
+  }
+
   /** By the ids the bank's 3-D Secure page carries, which are its only credential. */
   async lockForAcs(em: EntityManager, chargeId: string, checkoutReference: string): Promise<ChargeRow | undefined> {
     return firstRow<ChargeRow>(

@@ -27,6 +27,10 @@ class FakeChargesRepository {
     return row && row.business_id === businessId ? { ...row } : undefined;
   }
 
+  async findForCheckout(businessId: string, reference: string) {
+    return this.lockForCheckout({} as EntityManager, businessId, reference);
+  }
+
   async lockForAcs(_em: EntityManager, chargeId: string, reference: string) {
     const row = this.rows.get(reference);
     return row && row.id === chargeId ? { ...row } : undefined;
@@ -83,8 +87,14 @@ function setup() {
       checkoutReference,
       sealedAuthorization: sealer.seal(JSON.stringify(fields), checkoutReference),
     });
+  const outcome = (cardNumber: string) =>
+    service.outcome({
+      businessId,
+      checkoutReference,
+      sealedCard: sealer.seal(JSON.stringify({ cardNumber, expiryDate: '12/39', cvv: '123' }), checkoutReference),
+    });
   const succeededEvents = () => charges.firstEvents.length + outbox.enqueued.length;
-  return { service, charges, start, answer, checkoutReference, succeededEvents };
+  return { service, charges, start, answer, outcome, checkoutReference, succeededEvents };
 }
 
 const pinThenOtp = '5060990000000000027';
@@ -110,6 +120,18 @@ describe('CardChargesService: the card-charge state machine', () => {
       });
       expect(succeededEvents()).toBe(0);
     }
+  });
+
+  it('answers a payment sent again with how its charge ended, for the same card only', async () => {
+    const { start, answer, outcome, succeededEvents } = setup();
+    expect(await outcome(pinThenOtp)).toBeNull();
+    await start(pinThenOtp);
+    expect(await outcome(pinThenOtp)).toBeNull();
+    await answer({ pin: SANDBOX_PIN });
+    const ended = await answer({ otp: SANDBOX_OTP });
+    expect(await outcome(pinThenOtp)).toEqual(ended);
+    expect(await outcome(noVerification)).toBeNull();
+    expect(succeededEvents()).toBe(1);
   });
 
   it('walks PIN then OTP, each step with its own three tries, and succeeds once', async () => {

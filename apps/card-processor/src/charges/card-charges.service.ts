@@ -90,6 +90,21 @@ export class CardChargesService {
   }
 
   /**
+   * A card payment sent again once its checkout ended: the checkout's charge as it ended, when
+   * it was made with this card. Another card, or a charge still in progress, answers null.
+   */
+  async outcome(command: {
+    businessId: string;
+    checkoutReference: string;
+    sealedCard: string;
+  }): Promise<CardChargeState | null> {
+    const card = JSON.parse(this.sealer.open(command.sealedCard, command.checkoutReference)) as CardPaymentRequest;
+    const charge = await this.charges.findForCheckout(command.businessId, command.checkoutReference);
+    const ended = charge && charge.status !== 'PROCESSING';
+    return ended && charge.card_fingerprint === this.fingerprints.of(card.cardNumber) ? toState(charge) : null;
+  }
+
+  /**
    * The checkout's first charge, in one statement: a card that asks for nothing is decided at
    * once, and its success event is queued with it. Null when the checkout has a charge already.
    */

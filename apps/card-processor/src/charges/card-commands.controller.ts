@@ -14,6 +14,7 @@ export class CardCommandsController {
     startCharge: (command) => this.charges.start(command),
     authorize: (command) => this.charges.authorize(command),
     complete3ds: (command) => this.charges.complete3ds(command.chargeId, command.checkoutReference, command.approved),
+    chargeOutcome: (command) => this.charges.outcome(command),
   };
 
   @CommandHandler(Topics.cardCommands)

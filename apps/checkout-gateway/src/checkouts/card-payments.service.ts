@@ -18,7 +18,7 @@ import { CardTestingDefence } from '../card-testing/card-testing.defence';
 import { Env } from '../config/env';
 import { CardServiceClient } from '../kafka-clients/card-service.client';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
-import { CheckoutsService } from './checkouts.service';
+import { CheckoutsService, requirePayable } from './checkouts.service';
 
 /**
  * Card payments on a checkout. Card fields are sealed before they leave this process; the
@@ -46,7 +46,8 @@ export class CardPaymentsService {
    * No live card rail is connected: a live business is refused before any charge exists, not
    * declined. An attempt that looks like card testing is refused before card-processor hears
    * of it; `payerAddress` is the payer's own, known when the hosted page sent the card. No card
-   * is charged before outlet-service knows the business: it books the capture.
+   * is charged before outlet-service knows the business: it books the capture. The same card
+   * sent again after its charge ended the checkout is answered with how that charge ended.
    */
   async pay(
     business: Business,
@@ -55,7 +56,19 @@ export class CardPaymentsService {
     payerAddress?: string,
   ): Promise<CardChargeResponse> {
     requireSandboxRail(business.mode, 'Card payments');
-    const checkout = await this.checkouts.payable(business.id, reference, 'card');
+    const found = await this.checkouts.get(business.id, reference);
+    if (endedByCard(found)) {
+      const sealedCard = this.sealer.seal(JSON.stringify(card), reference);
+      const ended = await this.cards.send({
+        type: 'chargeOutcome',
+        businessId: business.id,
+        checkoutReference: reference,
+        sealedCard,
+      });
+      if (ended) return this.record(ended, found);
+    }
+    // Another card on a checkout a card ended is a new payment, which the ended checkout refuses.
+    const checkout = requirePayable(found, 'card');
     await this.onboarding.require(business, 'outlet-service');
     await this.cardTesting.admit({
       businessId: business.id,
@@ -86,7 +99,9 @@ export class CardPaymentsService {
         { field: 'body', messages: [`send exactly one of ${Object.keys(answerFields).join(', ')}`] },
       ]);
     }
-    const checkout = await this.checkouts.payable(business.id, reference, 'card');
+    const found = await this.checkouts.get(business.id, reference);
+    // A charge that ended its checkout answers a step sent again with how it ended.
+    const checkout = endedByCard(found) ? found : requirePayable(found, 'card');
     const state = await this.cards.send({
       type: 'authorize',
       businessId: business.id,
@@ -165,6 +180,14 @@ export class CardPaymentsService {
         throw error;
       });
   }
+}
+
+/**
+ * Its own card charge ended the checkout (paid it, or was declined and failed it): sending that
+ * payment again is a retry, answered with how the charge ended.
+ */
+function endedByCard(checkout: CheckoutResponse): boolean {
+  return checkout.transactionStatus !== 'PROCESSING' && checkout.usedMethod === 'card';
 }
 
 function recording(): DomainError {

@@ -102,15 +102,7 @@ export class CheckoutsService {
 
   /** The checkout, if a payment by `method` may still start or continue on it. */
   async payable(businessId: string, reference: string, method: PaymentMethod): Promise<CheckoutResponse> {
-    const checkout = await this.get(businessId, reference);
-    if (checkout.transactionStatus !== 'PROCESSING' || Date.parse(checkout.expiresAt) <= Date.now()) {
-      const state = checkout.transactionStatus === 'PROCESSING' ? 'expired' : checkout.transactionStatus.toLowerCase();
-      throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} is ${state} and cannot be paid`);
-    }
-    if (!checkout.paymentMethod.includes(method)) {
-      throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} does not accept ${method}`);
-    }
-    return checkout;
+    return requirePayable(await this.get(businessId, reference), method);
   }
 
   /**
@@ -245,4 +237,17 @@ function toResponse(row: CheckoutRow): CheckoutResponse {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
+}
+
+/** The checkout, if a payment by `method` may still start or continue on it; 422 CHECKOUT_NOT_PAYABLE otherwise. */
+export function requirePayable(checkout: CheckoutResponse, method: PaymentMethod): CheckoutResponse {
+  const { reference } = checkout;
+  if (checkout.transactionStatus !== 'PROCESSING' || Date.parse(checkout.expiresAt) <= Date.now()) {
+    const state = checkout.transactionStatus === 'PROCESSING' ? 'expired' : checkout.transactionStatus.toLowerCase();
+    throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} is ${state} and cannot be paid`);
+  }
+  if (!checkout.paymentMethod.includes(method)) {
+    throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} does not accept ${method}`);
+  }
+  return checkout;
 }

@@ -56,13 +56,27 @@ export class Complete3dsCommand {
   approved!: boolean;
 }
 
-export type CardCommand = StartChargeCommand | AuthorizeChargeCommand | Complete3dsCommand;
+/**
+ * A card payment sent again after its checkout ended: how that checkout's charge ended, if it
+ * was made with the same card (null otherwise). Nothing is charged or counted.
+ */
+export class ChargeOutcomeCommand extends ForCheckout {
+  @IsIn(['chargeOutcome'])
+  type!: 'chargeOutcome';
+
+  @IsString()
+  @IsNotEmpty()
+  sealedCard!: string;
+}
+
+export type CardCommand = StartChargeCommand | AuthorizeChargeCommand | Complete3dsCommand | ChargeOutcomeCommand;
 
 /** The contract of each card command, by type. */
 export const cardCommandContracts = {
   startCharge: StartChargeCommand,
   authorize: AuthorizeChargeCommand,
   complete3ds: Complete3dsCommand,
+  chargeOutcome: ChargeOutcomeCommand,
 } satisfies Record<CardCommand['type'], new () => unknown>;
 
 /** card-processor's answer: what the caller sees, plus what the gateway records on the checkout. */
@@ -86,4 +100,5 @@ export interface CardCommandResults {
   startCharge: CardChargeState;
   authorize: CardChargeState;
   complete3ds: CardChargeState;
+  chargeOutcome: CardChargeState | null;
 }
