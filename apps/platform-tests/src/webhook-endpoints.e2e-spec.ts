@@ -182,6 +182,10 @@ describe('webhook endpoints of the partner’s choosing', () => {
     }, 30_000);
     expect(held.status).toBe('held');
     expect(ordersReceiver.of(eventId)).toBeUndefined();
+    // A test event asked for is sent at once: it is how a partner checks an endpoint before enabling it.
+    const test = await call<{ eventId: string }>('POST', '/webhooks/test', { endpointId: orders.endpointId });
+    await eventually(async () => ordersReceiver.of(test.body.data.eventId), 30_000);
+    expect(ordersReceiver.of(eventId)).toBeUndefined();
 
     await call('PATCH', `/webhooks/endpoints/${orders.endpointId}`, { enabled: true });
     await eventually(async () => ordersReceiver.of(eventId), 30_000);
@@ -220,9 +224,14 @@ describe('webhook endpoints of the partner’s choosing', () => {
     expect(filtered.status).toBe(422);
     const deleted = await call<{ code: string }>('DELETE', '/webhooks/endpoints/default');
     expect(deleted.status).toBe(422);
+    const webhookUrlOfBusiness = async () =>
+      (await call<{ webhookUrl: string }>('GET', '/business')).body.data.webhookUrl;
+    await call('PUT', '/webhooks/endpoint', { url: ordersReceiver.url });
+    expect(await webhookUrlOfBusiness()).toBe(ordersReceiver.url);
     const moved = await call<EndpointView>('PATCH', '/webhooks/endpoints/default', { url: ledgerReceiver.url });
     expect(moved.body.data).toMatchObject({ endpointId: 'default', url: ledgerReceiver.url });
     expect((await call<{ url: string }>('GET', '/webhooks/endpoint')).body.data.url).toBe(ledgerReceiver.url);
+    expect(await webhookUrlOfBusiness()).toBe(ledgerReceiver.url);
   });
 
   it('deletes an added endpoint, and stops delivering to it', async () => {

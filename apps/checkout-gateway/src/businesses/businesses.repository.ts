@@ -24,4 +24,20 @@ export class BusinessesRepository {
       .where('business.id = (SELECT business_id FROM gateway.checkouts WHERE reference = :reference)', { reference })
       .getOne();
   }
+
+  /** The default webhook endpoint's URL, as webhook-dispatcher (which keeps it) last answered it. */
+  async webhookUrl(businessId: string): Promise<string | null> {
+    const business = await this.dataSource.getRepository(Business).findOne({
+      select: { webhookUrl: true },
+      where: { id: businessId },
+    });
+    return business?.webhookUrl ?? null;
+  }
+
+  async recordWebhookUrl(businessId: string, url: string | null): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE gateway.businesses SET webhook_url = $2 WHERE id = $1 AND webhook_url IS DISTINCT FROM $2`,
+      [businessId, url],
+    );
+  }
 }

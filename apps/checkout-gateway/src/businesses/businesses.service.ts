@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   BusinessMode,
+  BusinessProfileResponse,
   BusinessProvisionedV1,
   BusinessProvisionedV1Payload,
   PartnerCredentials,
@@ -102,6 +103,25 @@ export class BusinessesService {
 
   async find(businessId: string): Promise<Business | null> {
     return this.businesses.find(businessId);
+  }
+
+  /**
+   * GET /business. The webhook URL is read, not taken from the authenticated (cached) business:
+   * the webhooks routes change it.
+   */
+  async profile(business: Business): Promise<BusinessProfileResponse> {
+    return {
+      businessId: business.id,
+      name: business.name,
+      mode: business.mode,
+      webhookUrl: await this.businesses.webhookUrl(business.id),
+      createdAt: business.createdAt.toISOString(),
+    };
+  }
+
+  /** webhook-dispatcher keeps the default endpoint; its answers say what that endpoint's URL now is. */
+  noteDefaultWebhookUrl(businessId: string, url: string | null): Promise<void> {
+    return this.businesses.recordWebhookUrl(businessId, url);
   }
 
   /** The business a checkout belongs to; null for an unknown reference. */

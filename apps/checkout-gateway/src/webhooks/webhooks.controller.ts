@@ -1,4 +1,4 @@
-import { Body, Param, Query } from '@nestjs/common';
+import { Body, Logger, Param, Query } from '@nestjs/common';
 import {
   CreateWebhookEndpointRequest,
   DeliveryDetailResponse,
@@ -17,29 +17,57 @@ import { Answers, Route } from '@payments/platform-envelope';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
+import { BusinessesService } from '../businesses/businesses.service';
 import { AcceptsIdempotencyKey, IdempotencyKey } from '../common/idempotency-key';
 import { WebhookServiceClient } from '../kafka-clients/webhook-service.client';
 
 @PartnerController('webhooks', 'webhooks')
 export class WebhooksController {
-  constructor(private readonly webhooks: WebhookServiceClient) {}
+  private readonly logger = new Logger(WebhooksController.name);
+
+  constructor(
+    private readonly webhooks: WebhookServiceClient,
+    private readonly businesses: BusinessesService,
+  ) {}
+
+  /**
+   * webhook-dispatcher keeps the endpoints; an answer that shows the default one tells the
+   * gateway its URL, for GET /business. Any such answer does, so a change whose answer was lost
+   * is noted by the next read or retry.
+   */
+  private async noted<T>(
+    business: Business,
+    answer: Promise<T>,
+    defaultEndpoint: (answer: T) => { url: string | null } | undefined = (endpoint) =>
+      endpoint as { url: string | null },
+  ): Promise<T> {
+    const answered = await answer;
+    const endpoint = defaultEndpoint(answered);
+    if (!endpoint) return answered;
+    // Best effort: the change is made, and a database that cannot note it must not answer it as failed.
+    await this.businesses
+      .noteDefaultWebhookUrl(business.id, endpoint.url)
+      .catch((error: unknown) => this.logger.warn({ err: error, businessId: business.id }, 'webhook URL not noted'));
+    return answered;
+  }
 
   @Route.get('endpoint', 'Your webhook URL, its status and the Standard Webhooks signing secret')
   @Answers(WebhookEndpointResponse, 'Webhook endpoint retrieved', 503)
   getWebhookEndpoint(@CurrentBusiness() business: Business) {
-    return this.webhooks.send({ type: 'getEndpoint', businessId: business.id });
+    return this.noted(business, this.webhooks.send({ type: 'getEndpoint', businessId: business.id }));
   }
 
   @Route.put('endpoint', 'Set the URL events are delivered to (re-enables an endpoint disabled by 410)')
   @Answers(WebhookEndpointResponse, 'Webhook endpoint updated', 422, 503)
   setWebhookEndpoint(@CurrentBusiness() business: Business, @Body() request: SetWebhookEndpointRequest) {
-    return this.webhooks.send({ type: 'setEndpoint', businessId: business.id, url: request.url });
+    return this.noted(business, this.webhooks.send({ type: 'setEndpoint', businessId: business.id, url: request.url }));
   }
 
   @Route.get('endpoints', 'Every endpoint: the default one first, then those you added')
   @Answers(WebhookEndpointListResponse, 'Webhook endpoints retrieved', 503)
   listWebhookEndpoints(@CurrentBusiness() business: Business) {
-    return this.webhooks.send({ type: 'listEndpoints', businessId: business.id });
+    const list = this.webhooks.send({ type: 'listEndpoints', businessId: business.id });
+    return this.noted(business, list, (answer) => answer.items.find(isDefault));
   }
 
   @Route.post('endpoints', 'Add an endpoint with its own URL, event filter and signing secret (10 at most)')
@@ -51,7 +79,11 @@ export class WebhooksController {
   @Route.get('endpoints/:endpointId', 'One endpoint, with its signing secret')
   @Answers(WebhookEndpointDetailResponse, 'Webhook endpoint retrieved', 404, 503)
   getWebhookEndpointById(@CurrentBusiness() business: Business, @Param('endpointId') endpointId: string) {
-    return this.webhooks.send({ type: 'describeEndpoint', businessId: business.id, endpointId });
+    return this.noted(
+      business,
+      this.webhooks.send({ type: 'describeEndpoint', businessId: business.id, endpointId }),
+      ifDefault,
+    );
   }
 
   @Route.patch('endpoints/:endpointId', 'Change an endpoint: its URL, events, description, or enable or disable it')
@@ -61,7 +93,8 @@ export class WebhooksController {
     @Param('endpointId') endpointId: string,
     @Body() changes: UpdateWebhookEndpointRequest,
   ) {
-    return this.webhooks.send({ type: 'updateEndpoint', businessId: business.id, endpointId, changes });
+    const updated = this.webhooks.send({ type: 'updateEndpoint', businessId: business.id, endpointId, changes });
+    return this.noted(business, updated, ifDefault);
   }
 
   @Route.delete('endpoints/:endpointId', 'Delete an endpoint you added; what still waited for it is not sent')
@@ -120,3 +153,6 @@ export class WebhooksController {
     return this.webhooks.send({ type: 'replayDelivery', businessId: business.id, deliveryId });
   }
 }
+
+const isDefault = (endpoint: WebhookEndpointDetailResponse) => endpoint.endpointId === 'default';
+const ifDefault = (endpoint: WebhookEndpointDetailResponse) => (isDefault(endpoint) ? endpoint : undefined);

@@ -14,6 +14,7 @@ export class BusinessProfileResponse {
   @IsBusinessMode()
   mode!: BusinessMode;
 
+  /** The default webhook endpoint's URL, as `PUT /webhooks/endpoint` set it; null until one is set. */
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false })
   webhookUrl!: string | null;
