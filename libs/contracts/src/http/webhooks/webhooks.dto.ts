@@ -57,8 +57,12 @@ export const maxWebhookEndpoints = 10;
 /** The id of the endpoint `PUT /webhooks/endpoint` sets: every business has it, and it receives every event. */
 export const defaultWebhookEndpointId = 'default';
 
-/** What an endpoint's filter may name: `*` for every event, or events of the catalogue (not the test event, sent on request). */
-export const subscribableEvents = Object.values(PartnerEvents).filter((event) => event !== PartnerEvents.webhookTest);
+/**
+ * What an endpoint's filter may name: `*` for every event, or events of the catalogue. The test
+ * event is among them, as the catalogue lists it, though it goes to the endpoint it is sent to
+ * whatever that endpoint's filter.
+ */
+export const subscribableEvents = Object.values(PartnerEvents);
 
 /** An endpoint's event filter: `["*"]` (`*` stands alone), or distinct events of the catalogue. */
 function EventFilter(): PropertyDecorator {
