@@ -134,6 +134,15 @@ describe('checkouts paid by bank transfer and by QR wallet', () => {
     expect([card.status, card.body.data.code]).toEqual([403, 'SANDBOX_ONLY']);
     const record = await callGateway(live, 'GET', `/payin/charge/requests/${reference}`);
     expect(record.body.data.transactionStatus).toBe('PROCESSING');
+    // A refund of it is refused for the same reason, before what it refunds is looked at.
+    const refund = await callGateway(
+      live,
+      'POST',
+      '/refunds',
+      { transactionReference: reference },
+      { 'idempotency-key': 'live-refund-1' },
+    );
+    expect([refund.status, refund.body.data.code]).toEqual([403, 'SANDBOX_ONLY']);
   });
 
   it('refuses a method the checkout does not allow', async () => {

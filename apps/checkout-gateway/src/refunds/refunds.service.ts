@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CreateRefundRequest, ListRefundsQuery, refundCursor, RefundPage, RefundResponse } from '@payments/contracts';
-import { apiError, ValidationFailedError } from '@payments/platform-envelope';
+import { apiError, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
 
 import { Business } from '../businesses/business.entity';
 import { CheckoutsRepository } from '../checkouts/checkouts.repository';
@@ -15,6 +15,8 @@ export class RefundsService {
   ) {}
 
   async create(business: Business, request: CreateRefundRequest, idempotencyKey?: string): Promise<RefundResponse> {
+    // Before anything about the payment: no live rail pays a refund back, whatever it refunds.
+    requireSandboxRail(business.mode, 'Refunds');
     if (!idempotencyKey) {
       throw new ValidationFailedError([
         { field: 'Idempotency-Key', messages: ['Idempotency-Key is required: a retry must never refund twice'] },
