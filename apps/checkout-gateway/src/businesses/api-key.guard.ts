@@ -8,38 +8,24 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiKeyProtected, UnauthorizedError } from '@payments/platform-envelope';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AdmitBeforeBody, admittedBeforeBody, ApiKeyProtected } from '@payments/platform-envelope';
+import type { FastifyReply } from 'fastify';
 
-import { GatewayRateLimits } from '../rate-limits/gateway-rate-limits';
 import { Business } from './business.entity';
-import { BusinessesService } from './businesses.service';
-
-type AuthenticatedRequest = FastifyRequest & { business?: Business };
+import { AuthenticatedRequest, PartnerAdmission, partnerKeyAdmission } from './partner-admission';
 
 /**
- * Every key-protected route: `x-api-key` and `x-api-secret` must both match one business, and
- * the key must be within its rate limit (counted once it is known to be the business's).
+ * Every key-protected route: a request PartnerAdmission did not check before its body was read
+ * (a route outside PartnerController) is checked here, and one it did is not counted again.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(
-    private readonly businesses: BusinessesService,
-    private readonly rateLimits: GatewayRateLimits,
-  ) {}
+  constructor(private readonly admission: PartnerAdmission) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
-    const apiKey = request.headers['x-api-key'];
-    const apiSecret = request.headers['x-api-secret'];
-    if (typeof apiKey !== 'string' || typeof apiSecret !== 'string' || !apiKey || !apiSecret) {
-      throw new UnauthorizedError('x-api-key and x-api-secret headers are required');
-    }
-    const business = await this.businesses.authenticate(apiKey, apiSecret);
-    if (!business) throw new UnauthorizedError('Invalid API credentials');
-    await this.rateLimits.admitPartner(http.getResponse<FastifyReply>(), apiKey, business.id);
-    request.business = business;
+    if (!admittedBeforeBody(request)) await this.admission.admit(request, http.getResponse<FastifyReply>());
     return true;
   }
 }
@@ -56,7 +42,16 @@ export const CallingApiKey = createParamDecorator((_data: unknown, context: Exec
   String(context.switchToHttp().getRequest<AuthenticatedRequest>().headers['x-api-key']),
 );
 
-/** A controller of the partner API: every route takes the business's key pair, and is documented so. */
+/**
+ * A controller of the partner API: every route takes the business's key pair, checked before
+ * the body is read, and is documented so.
+ */
 export function PartnerController(path: string, tag: string): ClassDecorator {
-  return applyDecorators(ApiTags(tag), Controller(path), UseGuards(ApiKeyGuard), ApiKeyProtected());
+  return applyDecorators(
+    ApiTags(tag),
+    Controller(path),
+    UseGuards(ApiKeyGuard),
+    AdmitBeforeBody(partnerKeyAdmission),
+    ApiKeyProtected(),
+  );
 }

@@ -13,6 +13,7 @@ import { BusinessesService } from './businesses.service';
 import { KeyExpiryRecorder } from './key-expiry-recorder';
 import { Onboarding } from './onboarding';
 import { OnboardingRepository } from './onboarding.repository';
+import { PartnerAdmission } from './partner-admission';
 
 @Module({
   imports: [KafkaClientsModule],
@@ -26,8 +27,9 @@ import { OnboardingRepository } from './onboarding.repository';
     Onboarding,
     OnboardingRepository,
     ApiKeyGuard,
+    PartnerAdmission,
     { provide: Sealer, inject: [Env], useFactory: (env: Env) => new Sealer(env.DATA_ENCRYPTION_KEY) },
   ],
-  exports: [BusinessesService, ApiKeyGuard, Onboarding],
+  exports: [BusinessesService, ApiKeyGuard, PartnerAdmission, Onboarding],
 })
 export class BusinessesModule {}

@@ -1,4 +1,4 @@
-import { apiError, DomainError } from '@payments/platform-envelope';
+import { DomainError, errorStatus } from '@payments/platform-envelope';
 
 /** How long a partner is told to wait: onboarding normally reaches every service within a second or two. */
 export const onboardingRetryAfterSeconds = 2;
@@ -10,11 +10,11 @@ export const onboardingRetryAfterSeconds = 2;
  */
 export class OnboardingUnfinishedError extends DomainError {
   constructor() {
-    const { code, message, status, details } = apiError(
+    super(
       'SERVICE_UNAVAILABLE',
       'This business was created moments ago and is still being set up; retry in a few seconds',
+      errorStatus.SERVICE_UNAVAILABLE,
       { retryAfterSeconds: onboardingRetryAfterSeconds },
     );
-    super(code, message, status, details);
   }
 }

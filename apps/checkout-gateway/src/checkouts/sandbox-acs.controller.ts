@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Header, Param, Post, Query, Redirect } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { apiError, RawResponse } from '@payments/platform-envelope';
+import { AcceptsFormPosts, apiError, RawResponse } from '@payments/platform-envelope';
 
 import { Env } from '../config/env';
 import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
@@ -52,6 +52,7 @@ export class SandboxAcsController {
   /** The bank answered: back to the checkout page, which shows how the payment ended. */
   @Post(':chargeId')
   @RawResponse()
+  @AcceptsFormPosts()
   @Redirect()
   async decide(
     @Param('chargeId') chargeId: string,

@@ -1,5 +1,5 @@
 import { Topics } from '@payments/contracts';
-import { DomainError } from '@payments/platform-envelope';
+import { DomainError, toErrorEnvelope } from '@payments/platform-envelope';
 import { CommandClient } from '@payments/platform-kafka';
 
 import { ServiceClient } from './service-client';
@@ -44,5 +44,32 @@ describe('ServiceClient', () => {
       answering({ ok: false, error: { code: 'OUTLET_NOT_FOUND', message: 'Outlet o-1 not found', status: 404 } }),
     );
     expect([error.status, error.code, error.message]).toEqual([404, 'OUTLET_NOT_FOUND', 'Outlet o-1 not found']);
+  });
+
+  it('answers a refusal of bad input with the fields the service named, in data.errors', async () => {
+    const errors = [{ field: 'events', messages: ['the default endpoint receives every event'] }];
+    const error = await refusal(
+      answering({
+        ok: false,
+        error: { code: 'VALIDATION_FAILED', message: 'the default endpoint receives every event', status: 422, errors },
+      }),
+    );
+    expect(toErrorEnvelope(error).envelope).toEqual({
+      status: false,
+      statusCode: 422,
+      message: 'the default endpoint receives every event',
+      data: { code: 'VALIDATION_FAILED', errors },
+    });
+  });
+
+  it('names the request as a whole when a service of an earlier release sends a VALIDATION_FAILED without fields', async () => {
+    const error = await refusal(
+      answering({ ok: false, error: { code: 'VALIDATION_FAILED', message: 'from must be before to', status: 422 } }),
+    );
+    expect(toErrorEnvelope(error).envelope).toMatchObject({
+      statusCode: 422,
+      message: 'from must be before to',
+      data: { code: 'VALIDATION_FAILED', errors: [{ field: 'request', messages: ['from must be before to'] }] },
+    });
   });
 });

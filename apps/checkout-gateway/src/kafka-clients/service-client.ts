@@ -1,14 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { TopicSpec } from '@payments/contracts';
-import { DomainError } from '@payments/platform-envelope';
+import { DomainError, DomainErrorCode, errorFromReply } from '@payments/platform-envelope';
 import { CommandClient, CommandTimeoutError } from '@payments/platform-kafka';
 
 import { OnboardingUnfinishedError } from '../businesses/onboarding.errors';
 
 /**
  * Kafka request/reply to a backing service. A command answers with what its contract's
- * `Results` say. A reply that carries an error becomes that error; no reply in time becomes 503,
- * and the caller may retry: every command that creates something or moves money is idempotent.
+ * `Results` say. A reply that carries an error becomes that error (a 422 with the fields the
+ * service named); no reply in time becomes 503, and the caller may retry: every command that
+ * creates something or moves money is idempotent.
  * A service that does not know the business answers INVALID_TENANT; the gateway only sends
  * commands for businesses it knows, so that means the onboarding has not reached the service
  * yet: a 503 to retry shortly, not a state the partner could fix or should report.
@@ -24,7 +25,7 @@ export abstract class ServiceClient<
     private readonly requests: TopicSpec,
     private readonly timeoutMs: number,
     private readonly unavailableMessage: string,
-    private readonly unavailableCode = 'SERVICE_UNAVAILABLE',
+    private readonly unavailableCode: DomainErrorCode = 'SERVICE_UNAVAILABLE',
   ) {}
 
   async send<Sent extends Command>(command: Sent): Promise<Results[Sent['type']]> {
@@ -39,7 +40,7 @@ export abstract class ServiceClient<
     }
     if (!reply.ok) {
       if (reply.error.code === 'INVALID_TENANT') throw new OnboardingUnfinishedError();
-      throw new DomainError(reply.error.code, reply.error.message, reply.error.status);
+      throw errorFromReply(reply.error);
     }
     return reply.data;
   }

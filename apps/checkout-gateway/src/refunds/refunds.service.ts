@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CreateRefundRequest, ListRefundsQuery, refundCursor, RefundPage, RefundResponse } from '@payments/contracts';
-import { apiError, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
+import { apiError, invalidFields, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
 
 import { Business } from '../businesses/business.entity';
 import { CheckoutsRepository } from '../checkouts/checkouts.repository';
@@ -36,9 +36,13 @@ export class RefundsService {
   /** A page of refunds; the cursor is read here, so one this API did not give answers 422 before anything is asked. */
   list(business: Business, { cursor, limit, ...filters }: ListRefundsQuery): Promise<RefundPage> {
     const before = cursor === undefined ? undefined : refundCursor.decode(cursor);
-    if (before === null) throw apiError('VALIDATION_FAILED', 'cursor must be a nextCursor this API returned');
+    if (before === null) {
+      throw new ValidationFailedError([
+        { field: 'cursor', messages: ['cursor must be a nextCursor this API returned'] },
+      ]);
+    }
     if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to)) {
-      throw apiError('VALIDATION_FAILED', 'from must be before to');
+      throw invalidFields(['from', 'to'], 'from must be before to');
     }
     return this.outletService.send({
       type: 'listRefunds',

@@ -6,7 +6,7 @@ import {
   TransactionsExportQuery,
   TransactionsQuery,
 } from '@payments/contracts';
-import { apiError } from '@payments/platform-envelope';
+import { apiError, invalidFields, ValidationFailedError } from '@payments/platform-envelope';
 
 import { TransactionsRepository } from './transactions.repository';
 
@@ -47,7 +47,7 @@ export class TransactionsService {
     checkRange(query);
     const days = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000;
     if (days > maxExportDays) {
-      throw apiError('VALIDATION_FAILED', `An export covers at most ${maxExportDays} days: narrow from and to`);
+      throw invalidFields(['from', 'to'], `An export covers at most ${maxExportDays} days: narrow from and to`);
     }
     return this.transactions.oldestFirst(businessId, query);
   }
@@ -56,7 +56,7 @@ export class TransactionsService {
 /** `from` and `to` arrive as canonical instants (see IsInstant), which Date.parse reads exactly. */
 function checkRange(filters: TransactionFilters): void {
   if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to)) {
-    throw apiError('VALIDATION_FAILED', 'from must be before to');
+    throw invalidFields(['from', 'to'], 'from must be before to');
   }
 }
 
@@ -67,7 +67,7 @@ function encodeCursor(position: bigint): string {
 function decodeCursor(cursor: string): bigint {
   const text = Buffer.from(cursor, 'base64url').toString();
   if (!/^[1-9]\d{0,18}$/.test(text) || BigInt(text) > maxPosition) {
-    throw apiError('VALIDATION_FAILED', 'cursor must be a nextCursor this API returned');
+    throw new ValidationFailedError([{ field: 'cursor', messages: ['cursor must be a nextCursor this API returned'] }]);
   }
   return BigInt(text);
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CheckoutOutcome, ErrorCode, ErrorCodes } from '@payments/contracts';
 import { requestHash } from '@payments/platform-crypto';
 import { preparedQuery } from '@payments/platform-database';
-import { apiError } from '@payments/platform-envelope';
+import { apiError, DomainErrorCode } from '@payments/platform-envelope';
 import { requesterDeadline } from '@payments/platform-kafka';
 import { outboxCommitted, OutboxRow } from '@payments/platform-outbox';
 import { DataSource, QueryFailedError } from 'typeorm';
@@ -104,10 +104,14 @@ export class MoneyMovesRepository {
   }
 }
 
-/** A refusal raised by move_money (P0001, the code as its message), if `error` is one. */
-function refusalOf(error: unknown, expected?: string): { code: ErrorCode; message: string } | null {
+/**
+ * A refusal raised by move_money (P0001, the code as its message), if `error` is one. Never
+ * VALIDATION_FAILED, whose answer names fields the database does not know of.
+ */
+function refusalOf(error: unknown, expected?: string): { code: DomainErrorCode; message: string } | null {
   const driverError = error instanceof QueryFailedError ? error.driverError : error;
   const { code, message, detail } = (driverError ?? {}) as { code?: string; message?: string; detail?: string };
-  if (code !== 'P0001' || (expected ? message !== expected : !ErrorCodes.includes(message as ErrorCode))) return null;
-  return { code: message as ErrorCode, message: detail ?? message! };
+  const known = ErrorCodes.includes(message as ErrorCode) && message !== 'VALIDATION_FAILED';
+  if (code !== 'P0001' || (expected ? message !== expected : !known)) return null;
+  return { code: message as DomainErrorCode, message: detail ?? message! };
 }

@@ -328,6 +328,28 @@ describe('POST /pos', () => {
     expect([answers.tooLarge.statusCode, answers.tooLarge.json().data.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
   });
 
+  it('answers 415 to a valid submission sent as text, as a form or without a Content-Type', async () => {
+    const body = JSON.stringify({ serialNumber: terminal.serialNumber, data: encrypt(payload(), terminal.posKey) });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+      const response = await fixture.app.inject({
+        method: 'POST',
+        url: '/pos',
+        payload: body,
+        headers: { ...(type ? { 'content-type': type } : {}), 'x-request-id': 'pos-trace-415' },
+      });
+      expect([response.statusCode, response.json()]).toEqual([
+        415,
+        {
+          status: false,
+          statusCode: 415,
+          message: 'A request body must be JSON, sent with Content-Type: application/json',
+          data: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+        },
+      ]);
+      expect(response.headers['x-request-id']).toBe('pos-trace-415');
+    }
+  });
+
   it('is described in the API document with its request and answer schemas', async () => {
     const document = (await fixture.app.inject({ method: 'GET', url: '/docs-json' })).json();
     const operation = document.paths['/pos'].post;

@@ -1,8 +1,12 @@
+import { FieldError } from '../envelope';
+
 /** A failure a backing service reports: the gateway answers it as an error envelope. */
 export interface CommandError {
   code: string;
   message: string;
   status: number;
+  /** With VALIDATION_FAILED: the fields at fault, which the gateway's 422 lists in `data.errors`. */
+  errors?: FieldError[];
 }
 
 /** The answer to every request on a command topic, sent to the replies partition the request named. */

@@ -22,7 +22,7 @@ export const envelopeSchemas: Record<string, SchemaObject> = {
       code: { type: 'string', description: 'Stable error code, e.g. OUTLET_NOT_FOUND' },
       errors: {
         type: 'array',
-        description: 'On 422: every offending field',
+        description: 'On 422 VALIDATION_FAILED, always: every offending field',
         items: {
           type: 'object',
           properties: { field: { type: 'string' }, messages: { type: 'array', items: { type: 'string' } } },

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Logger } from '@nestjs/common';
 
 import { ApiExceptionFilter } from './api-exception.filter';
-import { DomainError } from './domain-error';
+import { DomainError, ValidationFailedError } from './domain-error';
 
 /** An HTTP request with the id Fastify gave it, and a reply that records what was sent. */
 function httpHost(requestId: string): { host: ArgumentsHost; sent: () => unknown; headers: Record<string, unknown> } {
@@ -54,7 +54,10 @@ describe('ApiExceptionFilter', () => {
     expect(temporary.headers).toEqual({ 'Retry-After': 2 });
 
     const refused = httpHost('req-422');
-    new ApiExceptionFilter().catch(new DomainError('VALIDATION_FAILED', 'bad', 422), refused.host);
+    new ApiExceptionFilter().catch(
+      new ValidationFailedError([{ field: 'amount', messages: ['amount is bad'] }]),
+      refused.host,
+    );
     expect(refused.headers).toEqual({});
   });
 });

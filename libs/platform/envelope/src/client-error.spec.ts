@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
 
+import { Logger } from '@nestjs/common';
+
 import { answerClientError } from './client-error';
 
 /** What answerClientError writes to a socket for a parser error with this code. */
@@ -18,6 +20,9 @@ async function written(
 }
 
 describe('answerClientError', () => {
+  beforeEach(() => jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined));
+  afterEach(() => jest.restoreAllMocks());
+
   it.each([
     ['HPE_INVALID_METHOD', 400, 'MALFORMED_REQUEST'],
     ['HPE_HEADER_OVERFLOW', 431, 'HEADERS_TOO_LARGE'],
@@ -28,6 +33,18 @@ describe('answerClientError', () => {
     expect(head).toContain('Connection: close');
     expect(body).toEqual({ status: false, statusCode: status, message: expect.any(String), data: { code: errorCode } });
   });
+
+  it.each(['HPE_HEADER_OVERFLOW', 'HPE_INVALID_METHOD', 'ERR_HTTP_REQUEST_TIMEOUT'])(
+    'gives the answer to %s a new x-request-id, and logs the answer under it',
+    async (code) => {
+      const log = jest.mocked(Logger.prototype.log);
+      const first = (await written(code)).head.match(/\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/)?.[1];
+      const second = (await written(code)).head.match(/\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/)?.[1];
+      expect(first).toBeDefined();
+      expect(second).not.toBe(first);
+      expect(log).toHaveBeenCalledWith(expect.objectContaining({ requestId: first }), expect.any(String));
+    },
+  );
 
   it('answers a HEAD request with the headers alone', async () => {
     const { head, body } = await written('HPE_HEADER_OVERFLOW', Buffer.from('HEAD /health/live HTTP/1.1\r\nx-a: hhhh'));

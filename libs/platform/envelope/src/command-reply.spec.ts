@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 
 import { commandReply } from './command-reply';
-import { DomainError } from './domain-error';
+import { DomainError, ValidationFailedError } from './domain-error';
 
 describe('commandReply', () => {
   const logger = new Logger('test');
@@ -22,6 +22,21 @@ describe('commandReply', () => {
     expect(await failWith(new DomainError('OUTLET_NOT_FOUND', 'Outlet 01ABC not found', 404))).toEqual({
       ok: false,
       error: { code: 'OUTLET_NOT_FOUND', message: 'Outlet 01ABC not found', status: 404 },
+    });
+  });
+
+  it('carries a refusal of bad input back with the fields at fault', async () => {
+    const errors = [
+      { field: 'events', messages: ['the default endpoint receives every event and only its url changes'] },
+    ];
+    expect(await failWith(new ValidationFailedError(errors))).toEqual({
+      ok: false,
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'the default endpoint receives every event and only its url changes',
+        status: 422,
+        errors,
+      },
     });
   });
 

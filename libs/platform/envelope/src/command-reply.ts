@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
-import { CommandReply } from '@payments/contracts';
+import { CommandError, CommandReply } from '@payments/contracts';
 
-import { DomainError } from './domain-error';
+import { DomainError, DomainErrorCode, ValidationFailedError } from './domain-error';
 import { isTransient } from './transient';
 
 /** A command that failed because the database or broker was briefly away: the caller may retry it as it was. */
@@ -36,6 +36,12 @@ export async function commandReply(
   try {
     return { ok: true, data: await work() };
   } catch (error) {
+    if (error instanceof ValidationFailedError) {
+      return {
+        ok: false,
+        error: { code: error.code, message: error.message, status: error.status, errors: error.errors },
+      };
+    }
     if (error instanceof DomainError) {
       return { ok: false, error: { code: error.code, message: error.message, status: error.status } };
     }
@@ -46,4 +52,19 @@ export async function commandReply(
     logger.error({ err: error, command }, 'command failed');
     return internalErrorReply;
   }
+}
+
+/**
+ * The error a service's reply reports, to answer as this service's own: a VALIDATION_FAILED
+ * with the fields it named. One without them can only come from a service of an earlier
+ * release during a rollout; it is answered naming the request as a whole rather than without
+ * `data.errors`.
+ */
+export function errorFromReply(error: CommandError): DomainError {
+  if (error.code === 'VALIDATION_FAILED') {
+    const errors = error.errors?.length ? error.errors : [{ field: 'request', messages: [error.message] }];
+    return new ValidationFailedError(errors, error.message);
+  }
+  // A code of ours, sent as text: the contract crosses a process boundary, not the type.
+  return new DomainError(error.code as DomainErrorCode, error.message, error.status);
 }

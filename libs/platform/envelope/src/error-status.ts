@@ -45,10 +45,25 @@ export const errorStatus = {
   PROCESSOR_UNAVAILABLE: HttpStatus.SERVICE_UNAVAILABLE,
 } as const satisfies Record<ErrorCode, HttpStatus>;
 
-/** The code we answer for a status raised by the framework rather than by our code. */
+/** The codes of statuses the framework raises itself (Fastify's body and size checks, Nest's 404). */
+const frameworkCodes: Partial<Record<number, ErrorCode>> = {
+  [HttpStatus.BAD_REQUEST]: 'MALFORMED_JSON',
+  [HttpStatus.UNAUTHORIZED]: 'UNAUTHORIZED',
+  [HttpStatus.FORBIDDEN]: 'FORBIDDEN',
+  [HttpStatus.NOT_FOUND]: 'ROUTE_NOT_FOUND',
+  [HttpStatus.REQUEST_TIMEOUT]: 'REQUEST_TIMEOUT',
+  [HttpStatus.PAYLOAD_TOO_LARGE]: 'PAYLOAD_TOO_LARGE',
+  [HttpStatus.URI_TOO_LONG]: 'URI_TOO_LONG',
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'UNSUPPORTED_MEDIA_TYPE',
+  [HttpStatus.TOO_MANY_REQUESTS]: 'RATE_LIMITED',
+  431: 'HEADERS_TOO_LARGE',
+};
+
+/**
+ * The code we answer for a status raised by the framework rather than by our code. Never
+ * VALIDATION_FAILED, which names the fields at fault where the framework names none: any other
+ * client error is a request we cannot read (400 MALFORMED_REQUEST).
+ */
 export function codeForStatus(status: number): ErrorCode {
-  const match = (Object.entries(errorStatus) as [ErrorCode, number][]).find(([, value]) => value === status);
-  if (match) return match[0];
-  if (status === HttpStatus.NOT_FOUND) return 'ROUTE_NOT_FOUND';
-  return status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_FAILED';
+  return frameworkCodes[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'MALFORMED_REQUEST');
 }

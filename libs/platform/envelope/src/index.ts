@@ -4,6 +4,8 @@ export * from './api-docs';
 export * from './api-exception.filter';
 export * from './domain-error';
 export * from './success-envelope';
+export * from './route-config';
+export * from './admission';
 export * from './error-status';
 export * from './to-error-envelope';
 export * from './validation.pipe';

@@ -1,22 +1,22 @@
 import type { ServerResponse } from 'node:http';
+import { parse as parseForm } from 'node:querystring';
 
 import { StreamableFile } from '@nestjs/common';
-import { FastifyAdapter, RouteConfig } from '@nestjs/platform-fastify';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { ApiEnvelope } from '@payments/contracts';
-import type { FastifyReply } from 'fastify';
+import { errorCodes, type FastifyReply, type FastifyRequest } from 'fastify';
 
-/** What a route's Fastify config says about its success envelope: its message, or none at all. */
-interface EnvelopeConfig {
-  envelope?: { message: string } | false;
-}
+import { ExtendRouteConfig, routeConfigOf } from './route-config';
 
 const defaultMessage = 'Request successful';
 
 /** The `message` of a handler's success envelope. */
-export const SuccessMessage = (message: string) => RouteConfig({ envelope: { message } } satisfies EnvelopeConfig);
+export const SuccessMessage = (message: string) => ExtendRouteConfig({ envelope: { message } });
 
 /** The handler answers something other than JSON (Prometheus text, HTML) and is left alone. */
-export const RawResponse = () => RouteConfig({ envelope: false } satisfies EnvelopeConfig);
+export const RawResponse = () => ExtendRouteConfig({ envelope: false });
+
+const formType = 'application/x-www-form-urlencoded';
 
 /**
  * Fastify as every app serves it: a controller's answer goes out in the success envelope
@@ -30,7 +30,7 @@ export const RawResponse = () => RouteConfig({ envelope: false } satisfies Envel
 export class EnvelopingFastifyAdapter extends FastifyAdapter {
   override reply(response: FastifyReply | ServerResponse, body: unknown, statusCode?: number) {
     const reply = response as FastifyReply;
-    const envelope = (reply.request?.routeOptions.config as EnvelopeConfig | undefined)?.envelope;
+    const envelope = routeConfigOf(reply.request).envelope;
     if (envelope === false || body instanceof StreamableFile) return super.reply(response, body, statusCode);
     const answer: ApiEnvelope = {
       status: true,
@@ -39,5 +39,30 @@ export class EnvelopingFastifyAdapter extends FastifyAdapter {
       data: body ?? {},
     };
     return super.reply(response, answer, statusCode);
+  }
+
+  /**
+   * Bodies are JSON: any other body, or one without a Content-Type, answers 415
+   * UNSUPPORTED_MEDIA_TYPE before a handler sees it. Fastify would read `text/plain` as a string
+   * and Nest adds a form parser to every route, so a JSON body sent under either type reached
+   * validation as no fields at all (a 422 naming each as missing). Form posts are read only on
+   * routes that take them (AcceptsFormPosts). A request without a body may name any type.
+   */
+  override registerParserMiddleware(prefix?: string, rawBody?: boolean): void {
+    super.registerParserMiddleware(prefix, rawBody);
+    const fastify = this.getInstance();
+    fastify.removeContentTypeParser(['text/plain', formType]);
+    this.useBodyParser(formType, !!rawBody, { bodyLimit: fastify.initialConfig.bodyLimit }, (request, body, done) => {
+      if (routeConfigOf(request).formPosts) done(null, parseForm(body.toString('utf8')));
+      else if (body.length === 0) done(null, undefined);
+      else done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
+    });
+    // Every other type, and none: refused unread, unless the request says it has no body.
+    fastify.addContentTypeParser('*', (request: FastifyRequest, _payload: unknown, done) => {
+      // As Fastify tells a bodiless request: neither a length (or a zero one) nor chunks.
+      const { 'content-length': length, 'transfer-encoding': chunked } = request.headers;
+      if (chunked === undefined && (length === undefined || length === '0')) done(null, undefined);
+      else done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
+    });
   }
 }

@@ -4,7 +4,7 @@ import { HttpException, HttpStatus } from '@nestjs/common';
 import { ApiEnvelope, ApiErrorData, ErrorCode } from '@payments/contracts';
 
 import { DomainError } from './domain-error';
-import { codeForStatus } from './error-status';
+import { codeForStatus, errorStatus } from './error-status';
 import { isTransient } from './transient';
 
 export interface RenderedError {
@@ -28,8 +28,17 @@ const fastifyErrors: Record<string, { code: ErrorCode; message: string }> = {
     message: 'Request body is empty but Content-Type is application/json',
   },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type must be application/json' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'A request body must be JSON, sent with Content-Type: application/json',
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'MALFORMED_JSON', message: 'Content-Length does not match the body' },
+};
+
+/** Ours rather than the framework's words, where its own ("Unsupported Media Type") say less. */
+const frameworkMessages: Partial<Record<ErrorCode, string>> = {
+  ROUTE_NOT_FOUND: 'Route not found',
+  UNSUPPORTED_MEDIA_TYPE: fastifyErrors.FST_ERR_CTP_INVALID_MEDIA_TYPE.message,
 };
 
 /** Turns anything thrown while serving a request into the spec's envelope. */
@@ -49,8 +58,10 @@ export function toErrorEnvelope(error: unknown): RenderedError {
   if (error instanceof HttpException) {
     const status = error.getStatus();
     if (status < HttpStatus.INTERNAL_SERVER_ERROR) {
-      const message = status === HttpStatus.NOT_FOUND ? 'Route not found' : error.message;
-      return { envelope: envelope(status, message, { code: codeForStatus(status) }) };
+      const code = codeForStatus(status);
+      const message = frameworkMessages[code] ?? error.message;
+      // The table fixes each code's status: one the framework raised with a status of no code of ours is a 400.
+      return { envelope: envelope(errorStatus[code], message, { code }) };
     }
   }
   // The database or broker briefly away (a restart, a failover): the caller may retry.
