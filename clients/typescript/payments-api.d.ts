@@ -902,7 +902,7 @@ export interface components {
         CreateWebhookEndpointRequest: {
             /** Format: url */
             url: string;
-            events?: ("*" | "outlet.created" | "fundAccount.success" | "fundAccount.failed" | "internalTransfer.successful" | "walletSweptIntra.successful" | "bankTransfer.success" | "bankTransfer.failed" | "checkout.success" | "checkout.failed" | "refund.pending" | "refund.processed" | "refund.failed")[];
+            events?: ("*" | "outlet.created" | "fundAccount.success" | "fundAccount.failed" | "internalTransfer.successful" | "walletSweptIntra.successful" | "bankTransfer.success" | "bankTransfer.failed" | "webhook.test" | "checkout.success" | "checkout.failed" | "refund.pending" | "refund.processed" | "refund.failed")[];
             description?: string;
             enabled?: boolean;
         };
@@ -972,7 +972,7 @@ export interface components {
         ErrorData: {
             /** @description Stable error code, e.g. OUTLET_NOT_FOUND */
             code: string;
-            /** @description On 422: every offending field */
+            /** @description On 422 VALIDATION_FAILED, always: every offending field */
             errors?: {
                 field?: string;
                 messages?: string[];
@@ -1158,7 +1158,7 @@ export interface components {
         UpdateWebhookEndpointRequest: {
             /** Format: url */
             url?: string;
-            events?: ("*" | "outlet.created" | "fundAccount.success" | "fundAccount.failed" | "internalTransfer.successful" | "walletSweptIntra.successful" | "bankTransfer.success" | "bankTransfer.failed" | "checkout.success" | "checkout.failed" | "refund.pending" | "refund.processed" | "refund.failed")[];
+            events?: ("*" | "outlet.created" | "fundAccount.success" | "fundAccount.failed" | "internalTransfer.successful" | "walletSweptIntra.successful" | "bankTransfer.success" | "bankTransfer.failed" | "webhook.test" | "checkout.success" | "checkout.failed" | "refund.pending" | "refund.processed" | "refund.failed")[];
             description?: string;
             enabled?: boolean;
         };
@@ -2278,7 +2278,7 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 status?: "SUCCESS" | "FAILED" | "PROCESSING";
-                productType?: string;
+                productType?: "checkout" | "collection" | "deposit" | "pos" | "payout" | "internal_transfer" | "sweep" | "refund" | "card";
                 outletId?: string;
                 reference?: string;
             };
@@ -2333,7 +2333,7 @@ export interface operations {
                 /** @description ISO 8601: a date (midnight UTC) or a date-time */
                 to: string;
                 status?: "SUCCESS" | "FAILED" | "PROCESSING";
-                productType?: string;
+                productType?: "checkout" | "collection" | "deposit" | "pos" | "payout" | "internal_transfer" | "sweep" | "refund" | "card";
                 outletId?: string;
                 reference?: string;
             };
@@ -2376,7 +2376,7 @@ export interface operations {
     getTransaction: {
         parameters: {
             query?: {
-                productType?: string;
+                productType?: "checkout" | "collection" | "deposit" | "pos" | "payout" | "internal_transfer" | "sweep" | "refund" | "card";
             };
             header?: never;
             path: {
@@ -2596,6 +2596,15 @@ export interface operations {
             };
             /** @description Error envelope */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3712,7 +3721,14 @@ export interface operations {
                  *         "comment": null,
                  *         "createdAt": "2026-11-23T10:15:00.000Z",
                  *         "transactionAccount": "9012345678",
-                 *         "transactionType": "DEBIT"
+                 *         "transactionType": "CREDIT",
+                 *         "details": {
+                 *           "sourceWalletId": "01JD3Q8ZK4T6W2V9XG5H7M1NC1",
+                 *           "destinationWalletId": "01JD3Q8ZK4T6W2V9XG5H7M1ND1",
+                 *           "journalEntryId": "01JD3Q8ZK4T6W2V9XG5H7M1N3Y",
+                 *           "sourceOutletId": "01JD3Q8ZK4T6W2V9XG5H7M1N3Q",
+                 *           "destinationOutletId": "01JD3Q8ZK4T6W2V9XG5H7M1N3Q"
+                 *         }
                  *       },
                  *       "signature": "9f2c5e…"
                  *     }
@@ -3822,6 +3838,11 @@ export interface operations {
                  *           "name": "Bola Ade",
                  *           "accountNumber": "0690000031",
                  *           "bankCode": "058"
+                 *         },
+                 *         "details": {
+                 *           "walletId": "01JD3Q8ZK4T6W2V9XG5H7M1ND1",
+                 *           "journalEntryId": "01JD3Q8ZK4T6W2V9XG5H7M1N3Z",
+                 *           "outletId": "01JD3Q8ZK4T6W2V9XG5H7M1N3Q"
                  *         }
                  *       },
                  *       "signature": "9f2c5e…"
@@ -3873,7 +3894,12 @@ export interface operations {
                  *         "comment": null,
                  *         "createdAt": "2026-11-23T10:15:00.000Z",
                  *         "transactionAccount": "9012345678",
-                 *         "transactionType": "DEBIT"
+                 *         "transactionType": "DEBIT",
+                 *         "details": {
+                 *           "walletId": "01JD3Q8ZK4T6W2V9XG5H7M1ND1",
+                 *           "journalEntryId": null,
+                 *           "outletId": "01JD3Q8ZK4T6W2V9XG5H7M1N3Q"
+                 *         }
                  *       },
                  *       "signature": "9f2c5e…"
                  *     }

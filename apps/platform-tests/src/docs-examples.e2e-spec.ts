@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-
-import { eventually, samplePosPayload } from '@payments/testing';
+import { eventually } from '@payments/testing';
 
 import { allApps, appPorts, repoRoot, useApps } from './apps';
 import {
@@ -13,14 +11,7 @@ import {
   readPage,
 } from './docs/doc-examples';
 import { differences, Learned } from './docs/shown-answer';
-import {
-  callGateway,
-  createCheckout,
-  onboardedPartner,
-  PartnerCredentials,
-  registerTerminal,
-  submitPos,
-} from './partners';
+import { callGateway, createCheckout, onboardedPartner, PartnerCredentials } from './partners';
 import { RecordingReceiver } from './receiver';
 
 jest.setTimeout(240_000);
@@ -60,25 +51,6 @@ describe('the request examples of the partner pages, run as written', () => {
       );
       return answer.status === 200 ? answer.body.data.reference : undefined;
     }, 30_000);
-    // A POS payment at an outlet's terminal, for the history's examples.
-    const outlet = await callGateway<{ outletId: string }>(partner, 'POST', '/outlets', { accountName: 'Lekki Till' });
-    const serial = `DOCS-${randomBytes(4).toString('hex')}`;
-    await registerTerminal(partner.businessId, serial, outlet.body.data.outletId);
-    await eventually(
-      async () =>
-        (await submitPos(serial, partner.posEncryptionKey, samplePosPayload({ amount: '120000' }))).status === 200
-          ? true
-          : undefined,
-      30_000,
-    );
-    const posPayment = await eventually(async () => {
-      const listed = await callGateway<{ items: { reference: string }[] }>(
-        partner,
-        'GET',
-        '/transactions?productType=pos',
-      );
-      return listed.body.data.items[0]?.reference;
-    }, 30_000);
     placeholders = {
       'pk_test_…': partner.apiKey,
       'sk_test_…': partner.apiSecret,
@@ -86,7 +58,6 @@ describe('the request examples of the partner pages, run as written', () => {
       $API_SECRET: partner.apiSecret,
       'CHK-01JD3Q8ZK4…': paid,
       'RFD-01JD3Q9A2B…': refund,
-      'POS-01JD3Q8ZK4…': posPayment,
     };
   });
 

@@ -8,7 +8,10 @@ export class Env extends PlatformEnv {
   override SERVICE_NAME: string = 'checkout-gateway';
   override PORT: number = 3000;
 
-  /** 32 random bytes, base64: seals POS keys and API keys at rest and on Kafka. */
+  /**
+   * 32 random bytes, base64: seals POS keys and API keys at rest and on Kafka, and (through keys
+   * derived for that use alone) the listings' page cursors: a new key ends every cursor given out.
+   */
   @KeySetting() DATA_ENCRYPTION_KEY: string = '';
 
   /** Seals card data for the hop to card-processor; card-processor holds the same key. */

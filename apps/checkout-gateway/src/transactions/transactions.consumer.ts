@@ -5,6 +5,7 @@ import {
   PartnerEventV1Payload,
   Topics,
   TransactionEventData,
+  TransactionEventDetails,
 } from '@payments/contracts';
 import { EventBatchHandler } from '@payments/platform-kafka';
 import { DataSource } from 'typeorm';
@@ -62,12 +63,29 @@ export function transactionKind(event: string, productType: string): string {
   return event.startsWith('refund.') ? 'refund' : productType;
 }
 
-function transactionOf(envelope: EventEnvelope<PartnerEventV1Payload>): RecordedTransaction | null {
+/**
+ * The outlets a money event names: the row's (the outlet of the wallet the money moved on; for
+ * an internal transfer its destination's, or its source's when the destination belongs to no
+ * outlet) and, for an internal transfer, its source's, by which the outletId filter finds it too.
+ * Events made before they named these (payouts and transfers) name none.
+ */
+export function outletsOf(details: TransactionEventDetails | undefined): {
+  outletId: string | null;
+  sourceOutletId: string | null;
+} {
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  const sourceOutletId = text(details?.sourceOutletId);
+  return {
+    outletId: text(details?.outletId) ?? text(details?.destinationOutletId) ?? sourceOutletId,
+    sourceOutletId,
+  };
+}
+
+export function transactionOf(envelope: EventEnvelope<PartnerEventV1Payload>): RecordedTransaction | null {
   const data = envelope.payload?.eventData as Partial<TransactionEventData> | undefined;
   if (!envelope.businessId || !data?.transactionReference || data.amount === undefined || !data.transactionType) {
     return null;
   }
-  const details = (data.details ?? {}) as { outletId?: unknown };
   const productType = data.productType ?? 'unknown';
   return {
     businessId: envelope.businessId,
@@ -83,7 +101,7 @@ function transactionOf(envelope: EventEnvelope<PartnerEventV1Payload>): Recorded
     commission: data.commission ?? '0',
     netAmount: data.netAmount ?? data.amount,
     transactionAccount: data.transactionAccount ?? '',
-    outletId: typeof details.outletId === 'string' ? details.outletId : null,
+    ...outletsOf(data.details),
     sessionId: data.sessionId ?? null,
     customerReference: data.customerReference ?? null,
     comment: data.comment ?? null,

@@ -1,4 +1,4 @@
-import { Param, Query, Res } from '@nestjs/common';
+import { Param, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import {
   TransactionLookupQuery,
@@ -12,10 +12,14 @@ import { FastifyReply } from 'fastify';
 
 import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard';
 import { Business } from '../businesses/business.entity';
+import { KnownQueryParameters } from '../common/known-query-parameters';
 import { TransactionsService } from './transactions.service';
 import { transactionsCsv } from './transactions-csv';
 
+// A query parameter these routes do not take answers 422, rather than being ignored: a partner
+// sending `page` would otherwise read the first page again and again.
 @PartnerController('transactions', 'transactions')
+@UseInterceptors(KnownQueryParameters)
 export class TransactionsController {
   constructor(private readonly transactions: TransactionsService) {}
 

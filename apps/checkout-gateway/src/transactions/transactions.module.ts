@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 
 import { BusinessesModule } from '../businesses/businesses.module';
+import { KnownQueryParameters } from '../common/known-query-parameters';
+import { pageCursorsProvider } from '../common/page-cursors';
 import { TransactionsConsumer } from './transactions.consumer';
 import { TransactionsController } from './transactions.controller';
 import { TransactionsRepository } from './transactions.repository';
@@ -10,6 +12,6 @@ import { TransactionsService } from './transactions.service';
 @Module({
   imports: [BusinessesModule],
   controllers: [TransactionsController, TransactionsConsumer],
-  providers: [TransactionsRepository, TransactionsService],
+  providers: [TransactionsRepository, TransactionsService, pageCursorsProvider, KnownQueryParameters],
 })
 export class TransactionsModule {}

@@ -9,6 +9,8 @@ export interface RecordedTransaction extends Omit<TransactionResponse, 'updatedA
   eventId: string;
   /** The family its reference belongs to (see `transactionKind`): one row per business, kind and reference. */
   kind: string;
+  /** An internal transfer's source wallet's outlet, when known: the outletId filter finds it under either side. */
+  sourceOutletId: string | null;
 }
 
 /** A row as `transactionColumns` selects it. */
@@ -36,11 +38,25 @@ const transactionColumns = `reference, product_type, transaction_type, status AS
   commission, net_amount, account AS transaction_account, outlet_id, session_id, customer_reference, comment, event,
   created_at, updated_at`;
 
-/** A stored transaction and its place in arrival order, which cursors are cut on. */
+/**
+ * Where a transaction stands in the history's order: its createdAt to the microsecond (as
+ * PostgreSQL keeps it, ISO 8601 in UTC), then its arrival. Pages are cut after one.
+ */
+export interface TransactionPlace {
+  createdAt: string;
+  /** Arrival order (gateway.transactions.id): ties of createdAt are broken by it. */
+  arrival: string;
+}
+
+/** A stored transaction and its place, which cursors are cut on. */
 export interface StoredTransaction {
-  position: bigint;
+  place: TransactionPlace;
   transaction: TransactionResponse;
 }
+
+// The place of each row read, exact: a JavaScript Date would drop the microseconds.
+const placeColumns = `id::text AS place_arrival,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS place_created_at`;
 
 // A row is of the product type asked for when it was announced as one, or, for `refund`, when it
 // is a refund of any product (money a card captured after its checkout ended is announced as a
@@ -52,7 +68,7 @@ const ofProductType = (parameter: string) =>
 const filtered = `business_id = $1
   AND ($2::text IS NULL OR status = $2)
   AND ${ofProductType('$3')}
-  AND ($4::text IS NULL OR outlet_id = $4)
+  AND ($4::text IS NULL OR outlet_id = $4 OR source_outlet_id = $4)
   AND ($5::text IS NULL OR reference = $5)
   AND ($6::timestamptz IS NULL OR created_at >= $6)
   AND ($7::timestamptz IS NULL OR created_at < $7)`;
@@ -82,6 +98,7 @@ export class TransactionsRepository {
       net_amount: transaction.netAmount,
       account: transaction.transactionAccount,
       outlet_id: transaction.outletId,
+      source_outlet_id: transaction.sourceOutletId,
       session_id: transaction.sessionId,
       customer_reference: transaction.customerReference,
       comment: transaction.comment,
@@ -91,12 +108,12 @@ export class TransactionsRepository {
     }));
     await em.query(
       `INSERT INTO gateway.transactions (business_id, kind, reference, product_type, transaction_type, status, amount,
-         fee, commission, net_amount, account, outlet_id, session_id, customer_reference, comment, event, event_id,
-         created_at)
+         fee, commission, net_amount, account, outlet_id, source_outlet_id, session_id, customer_reference, comment,
+         event, event_id, created_at)
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(business_id text, kind text, reference text,
          product_type text, transaction_type text, status text, amount bigint, fee bigint, commission bigint,
-         net_amount bigint, account text, outlet_id text, session_id text, customer_reference text, comment text,
-         event text, event_id text, created_at timestamptz)
+         net_amount bigint, account text, outlet_id text, source_outlet_id text, session_id text,
+         customer_reference text, comment text, event text, event_id text, created_at timestamptz)
        ON CONFLICT (business_id, kind, reference) DO UPDATE SET status = excluded.status, amount = excluded.amount,
          fee = excluded.fee, commission = excluded.commission, net_amount = excluded.net_amount,
          comment = excluded.comment, event = excluded.event, event_id = excluded.event_id, updated_at = now()
@@ -105,51 +122,63 @@ export class TransactionsRepository {
     );
   }
 
-  /** The newest transaction of that reference (and product type, when given). */
+  /** The newest transaction of that reference (and product type, when given), in the list's order. */
   async get(businessId: string, reference: string, productType: string | null): Promise<TransactionResponse | null> {
     const row = await firstRow<TransactionRow>(
       this.dataSource,
       `SELECT ${transactionColumns} FROM gateway.transactions
        WHERE business_id = $1 AND reference = $2 AND ${ofProductType('$3')}
-       ORDER BY id DESC LIMIT 1`,
+       ORDER BY created_at DESC, id DESC LIMIT 1`,
       [businessId, reference, productType],
     );
     return row ? toTransaction(row) : null;
   }
 
-  /** Up to `limit` transactions arrived before `before` (newest first). */
+  /**
+   * Up to `limit` transactions after `after` (from the newest when null), newest first: by
+   * createdAt, and of one createdAt the last to arrive first. transactions_business_created_idx
+   * is read backwards from the place, so a page reads the rows it shows, however deep it is.
+   */
   async newestFirst(
     businessId: string,
     filters: TransactionFilters,
-    before: bigint | null,
+    after: TransactionPlace | null,
     limit: number,
   ): Promise<StoredTransaction[]> {
     const rows = (await this.dataSource.query(
-      `SELECT id, ${transactionColumns} FROM gateway.transactions WHERE ${filtered} AND ($8::bigint IS NULL OR id < $8)
-       ORDER BY id DESC LIMIT $9`,
-      [...filterValues(businessId, filters), before?.toString() ?? null, limit],
-    )) as (TransactionRow & { id: string })[];
+      `SELECT ${placeColumns}, ${transactionColumns} FROM gateway.transactions
+       WHERE ${filtered} AND ($8::timestamptz IS NULL OR (created_at, id) < ($8::timestamptz, $9::bigint))
+       ORDER BY created_at DESC, id DESC LIMIT $10`,
+      [...filterValues(businessId, filters), after?.createdAt ?? null, after?.arrival ?? null, limit],
+    )) as PlacedRow[];
     return rows.map(stored);
   }
 
-  /** Every matching transaction, oldest first, read a page at a time: never the whole set in memory. */
+  /**
+   * Every matching transaction in the reverse of the list's order (oldest first), read a page at
+   * a time: never the whole set in memory.
+   */
   async *oldestFirst(
     businessId: string,
     filters: TransactionFilters,
     pageSize = 500,
   ): AsyncGenerator<TransactionResponse> {
-    let after = 0n;
+    let after: TransactionPlace | null = null;
     for (;;) {
       const rows = (await this.dataSource.query(
-        `SELECT id, ${transactionColumns} FROM gateway.transactions WHERE ${filtered} AND id > $8 ORDER BY id LIMIT $9`,
-        [...filterValues(businessId, filters), after.toString(), pageSize],
-      )) as (TransactionRow & { id: string })[];
+        `SELECT ${placeColumns}, ${transactionColumns} FROM gateway.transactions
+         WHERE ${filtered} AND ($8::timestamptz IS NULL OR (created_at, id) > ($8::timestamptz, $9::bigint))
+         ORDER BY created_at, id LIMIT $10`,
+        [...filterValues(businessId, filters), after?.createdAt ?? null, after?.arrival ?? null, pageSize],
+      )) as PlacedRow[];
       for (const row of rows) yield stored(row).transaction;
       if (rows.length < pageSize) return;
-      after = BigInt(rows[rows.length - 1].id);
+      after = stored(rows[rows.length - 1]).place;
     }
   }
 }
+
+type PlacedRow = TransactionRow & { place_arrival: string; place_created_at: string };
 
 function filterValues(businessId: string, filters: TransactionFilters): (string | null)[] {
   return [
@@ -163,8 +192,8 @@ function filterValues(businessId: string, filters: TransactionFilters): (string 
   ];
 }
 
-function stored({ id, ...row }: TransactionRow & { id: string }): StoredTransaction {
-  return { position: BigInt(id), transaction: toTransaction(row) };
+function stored({ place_arrival, place_created_at, ...row }: PlacedRow): StoredTransaction {
+  return { place: { createdAt: place_created_at, arrival: place_arrival }, transaction: toTransaction(row) };
 }
 
 function toTransaction(row: TransactionRow): TransactionResponse {

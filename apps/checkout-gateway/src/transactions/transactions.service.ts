@@ -6,33 +6,38 @@ import {
   TransactionsExportQuery,
   TransactionsQuery,
 } from '@payments/contracts';
-import { apiError, invalidFields, ValidationFailedError } from '@payments/platform-envelope';
+import { apiError, invalidFields } from '@payments/platform-envelope';
 
-import { TransactionsRepository } from './transactions.repository';
+import { notIssued, PageCursors } from '../common/page-cursors';
+import { TransactionPlace, TransactionsRepository } from './transactions.repository';
 
 /** The longest date range one export covers. */
 const maxExportDays = 366;
 
-/** The largest position PostgreSQL's bigint holds: no cursor this API issued names a larger one. */
-const maxPosition = 2n ** 63n - 1n;
+/** A place as a cursor carries it: createdAt to the microsecond, a space, the arrival. */
+const placeText = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z) ([1-9]\d{0,18})$/;
 
 /**
- * The business's transaction history. A cursor is the position of the last transaction a page
- * showed, so the next page starts right after it, however many transactions arrive meanwhile.
+ * The business's transaction history. A cursor seals the place of the last transaction a page
+ * showed (its createdAt and arrival), so the next page starts right after it, however many
+ * transactions arrive meanwhile.
  */
 @Injectable()
 export class TransactionsService {
-  constructor(private readonly transactions: TransactionsRepository) {}
+  constructor(
+    private readonly transactions: TransactionsRepository,
+    private readonly cursors: PageCursors,
+  ) {}
 
   async page(businessId: string, query: TransactionsQuery): Promise<TransactionPage> {
     checkRange(query);
-    const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
-    const rows = await this.transactions.newestFirst(businessId, query, before, query.limit + 1);
+    const after = query.cursor === undefined ? null : this.placeOf(businessId, query.cursor);
+    const rows = await this.transactions.newestFirst(businessId, query, after, query.limit + 1);
     const items = rows.slice(0, query.limit);
     const more = rows.length > query.limit;
     return {
       items: items.map((row) => row.transaction),
-      nextCursor: more ? encodeCursor(items[items.length - 1].position) : null,
+      nextCursor: more ? this.cursorAt(businessId, items[items.length - 1].place) : null,
     };
   }
 
@@ -51,6 +56,17 @@ export class TransactionsService {
     }
     return this.transactions.oldestFirst(businessId, query);
   }
+
+  private cursorAt(businessId: string, place: TransactionPlace): string {
+    return this.cursors.issue('transactions', businessId, `${place.createdAt} ${place.arrival}`);
+  }
+
+  private placeOf(businessId: string, cursor: string): TransactionPlace {
+    const place = placeText.exec(this.cursors.read('transactions', businessId, cursor));
+    // Sealed by this gateway, so always of this form; checked all the same before it reaches SQL.
+    if (!place) throw notIssued();
+    return { createdAt: place[1], arrival: place[2] };
+  }
 }
 
 /** `from` and `to` arrive as canonical instants (see IsInstant), which Date.parse reads exactly. */
@@ -58,16 +74,4 @@ function checkRange(filters: TransactionFilters): void {
   if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to)) {
     throw invalidFields(['from', 'to'], 'from must be before to');
   }
-}
-
-function encodeCursor(position: bigint): string {
-  return Buffer.from(position.toString()).toString('base64url');
-}
-
-function decodeCursor(cursor: string): bigint {
-  const text = Buffer.from(cursor, 'base64url').toString();
-  if (!/^[1-9]\d{0,18}$/.test(text) || BigInt(text) > maxPosition) {
-    throw new ValidationFailedError([{ field: 'cursor', messages: ['cursor must be a nextCursor this API returned'] }]);
-  }
-  return BigInt(text);
 }

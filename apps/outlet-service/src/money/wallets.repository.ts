@@ -42,6 +42,12 @@ interface WalletRow {
   created_at: Date;
 }
 
+/** What events say of a wallet: its account number (its id for wallets without one) and its outlet, if any. */
+export interface WalletAccount {
+  accountNumber: string;
+  outletId: string | null;
+}
+
 export const availableBalance = (wallet: Wallet): bigint => wallet.ledgerBalance - wallet.heldBalance;
 
 export function toWalletResponse(wallet: Wallet): WalletResponse {
@@ -61,8 +67,8 @@ export function toWalletResponse(wallet: Wallet): WalletResponse {
 /** Every query names the business: a wallet of another business is simply not found. */
 @Injectable()
 export class WalletsRepository {
-  /** A wallet's account number never changes once it exists: kept for the events that name it. */
-  private readonly accountNumbers = new LRUCache<string, string>({ max: 100_000 });
+  /** A wallet's account number and outlet never change once it exists: kept for the events that name them. */
+  private readonly accounts = new LRUCache<string, WalletAccount>({ max: 100_000 });
   /** A business's system wallets exist from its onboarding on, and never change. */
   private readonly systemWallets = new LRUCache<string, Record<SystemWalletKind, string>>({ max: 100_000 });
 
@@ -82,18 +88,23 @@ export class WalletsRepository {
     return ids;
   }
 
-  /** The wallet's account number (its id for wallets without one), or null when the business has no such wallet. */
-  async accountNumberOf(em: EntityManager, businessId: string, walletId: string): Promise<string | null> {
+  /**
+   * The wallet's account number (its id for wallets without one) and outlet, or null when the
+   * business has no such wallet.
+   */
+  async accountOf(em: EntityManager, businessId: string, walletId: string): Promise<WalletAccount | null> {
     const key = `${businessId}:${walletId}`;
-    const cached = this.accountNumbers.get(key);
+    const cached = this.accounts.get(key);
     if (cached) return cached;
-    const row = await firstRow<{
-      account_number: string | null;
-    }>(em, `SELECT account_number FROM outlets.wallets WHERE business_id = $1 AND id = $2`, [businessId, walletId]);
+    const row = await firstRow<{ account_number: string | null; outlet_id: string | null }>(
+      em,
+      `SELECT account_number, outlet_id FROM outlets.wallets WHERE business_id = $1 AND id = $2`,
+      [businessId, walletId],
+    );
     if (!row) return null;
-    const accountNumber = row.account_number?.trim() ?? walletId;
-    this.accountNumbers.set(key, accountNumber);
-    return accountNumber;
+    const account = { accountNumber: row.account_number?.trim() ?? walletId, outletId: row.outlet_id };
+    this.accounts.set(key, account);
+    return account;
   }
 
   async create(

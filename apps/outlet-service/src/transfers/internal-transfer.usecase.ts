@@ -27,12 +27,12 @@ export class InternalTransferUseCase {
     if (request.sourceWalletId === request.destinationWalletId) {
       throw apiError('INVALID_TRANSFER', 'sourceWalletId and destinationWalletId must be different wallets');
     }
-    const transactionAccount = await this.wallets.accountNumberOf(
-      this.dataSource.manager,
-      businessId,
-      request.destinationWalletId,
-    );
-    if (!transactionAccount) throw apiError('WALLET_NOT_FOUND', `Wallet ${request.destinationWalletId} not found`);
+    const [destination, source] = await Promise.all([
+      this.wallets.accountOf(this.dataSource.manager, businessId, request.destinationWalletId),
+      this.wallets.accountOf(this.dataSource.manager, businessId, request.sourceWalletId),
+    ]);
+    if (!destination) throw apiError('WALLET_NOT_FOUND', `Wallet ${request.destinationWalletId} not found`);
+    // A source the business does not have is refused by the move itself, as it always was.
     const at = new Date();
     const entryId = newUlid();
     const response: InternalTransferResponse = {
@@ -55,12 +55,15 @@ export class InternalTransferUseCase {
       transactionReference: request.reference,
       comment: request.narration ?? null,
       createdAt: response.createdAt,
-      transactionAccount,
+      transactionAccount: destination.accountNumber,
       transactionType: 'CREDIT',
       details: {
         sourceWalletId: request.sourceWalletId,
         destinationWalletId: request.destinationWalletId,
         journalEntryId: entryId,
+        // Both sides: the transfer is listed under either outlet (docs/transactions.md).
+        sourceOutletId: source?.outletId ?? null,
+        destinationOutletId: destination.outletId,
       },
     });
     return this.moves.move({

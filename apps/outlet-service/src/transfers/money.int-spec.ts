@@ -58,6 +58,23 @@ describe('money movements', () => {
       });
     });
 
+    it('names the outlets of both its wallets in internalTransfer.successful, null for a wallet of no outlet', async () => {
+      const other = await fixture.outlet(businessId, { accountName: 'Other outlet' });
+      const settlement = await fixture
+        .get(WalletsRepository)
+        .systemWallet(fixture.dataSource.manager, businessId, 'settlement');
+      await transfer('tr-outlets', '300', outlet.collectionWallet.walletId, other.depositWallet.walletId);
+      await transfer('tr-settle', '200', outlet.collectionWallet.walletId, settlement.id);
+      const details = async (reference: string) =>
+        (await fixture.partnerEvents(businessId)).find((event) => event.eventData.transactionReference === reference)
+          ?.eventData.details;
+      expect(await details('tr-outlets')).toMatchObject({
+        sourceOutletId: outlet.outletId,
+        destinationOutletId: other.outletId,
+      });
+      expect(await details('tr-settle')).toMatchObject({ sourceOutletId: outlet.outletId, destinationOutletId: null });
+    });
+
     it('returns the first result for a repeated request and moves money once', async () => {
       const first = await transfer('tr-repeat', '100');
       const before = await fixture.balances(outlet.depositWallet.walletId);
@@ -215,6 +232,26 @@ describe('money movements', () => {
           beneficiary: { accountNumber: '0690000031', bankCode: '058' },
         },
       });
+    });
+
+    it("names the paying deposit wallet's outlet in bankTransfer.success and bankTransfer.failed", async () => {
+      const payer = await fixture.outlet(businessId, { accountName: 'Named payer' });
+      await fixture.fund(payer.depositWallet.accountNumber, 10_000n);
+      const payouts = fixture.get(BankTransferUseCase);
+      const paid = await payouts.execute(businessId, payoutRequest(payer.depositWallet.walletId));
+      const rejected = await payouts.execute(
+        businessId,
+        payoutRequest(payer.depositWallet.walletId, { accountNumber: '0000000000', accountName: 'Nobody' }),
+      );
+      await settleAll();
+      const events = await fixture.partnerEvents(businessId);
+      for (const { reference } of [paid, rejected]) {
+        const event = events.find((candidate) => candidate.eventData.transactionReference === reference);
+        expect(event?.eventData.details).toMatchObject({
+          walletId: payer.depositWallet.walletId,
+          outletId: payer.outletId,
+        });
+      }
     });
 
     it('releases the hold when the rail fails the transfer', async () => {

@@ -74,7 +74,7 @@ export class PayoutSettler extends RailSettler<PayoutRow> {
       transactionAccount: deposit.accountNumber?.trim() ?? deposit.id,
       transactionType: 'DEBIT',
       beneficiary: { name: payout.account_name, accountNumber: payout.account_number, bankCode: payout.bank_code },
-      details: { walletId: deposit.id, journalEntryId: entry?.id ?? null },
+      details: { walletId: deposit.id, journalEntryId: entry?.id ?? null, outletId: deposit.outletId },
     });
     await this.events.add(
       em,

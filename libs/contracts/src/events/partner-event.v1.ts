@@ -64,6 +64,20 @@ export interface TransactionEventData {
   transactionType: 'CREDIT' | 'DEBIT';
   sender?: Party;
   beneficiary?: Party;
-  details?: Record<string, unknown>;
+  details?: TransactionEventDetails;
   metadata?: Record<string, unknown>;
+}
+
+/**
+ * `details` of a money event: free-form, with the outlets the money moved at named thus when
+ * the event knows them. Each is optional, since events made before they were added lack them;
+ * null means a wallet of no outlet (the settlement wallet).
+ */
+export interface TransactionEventDetails extends Record<string, unknown> {
+  /** The outlet of the wallet the money moved on (a payout's deposit wallet, a sweep's collection wallet). */
+  outletId?: string | null;
+  /** An internal transfer's source wallet's outlet. */
+  sourceOutletId?: string | null;
+  /** An internal transfer's destination wallet's outlet. */
+  destinationOutletId?: string | null;
 }

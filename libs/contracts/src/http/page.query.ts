@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 
 import { allRules } from '../validation/all-rules';
 
@@ -17,6 +17,17 @@ export function QueryInt(min: number, max: number): PropertyDecorator {
     IsInt(),
     Min(min),
     Max(max),
+  );
+}
+
+/**
+ * An optional `cursor`: a listing's `nextCursor`, passed back as it was given. Its form is
+ * checked here; the app that issued it checks that it did (checkout-gateway's PageCursors).
+ */
+export function PageCursor(): PropertyDecorator {
+  return allRules(
+    IsOptional(),
+    Matches(/^[A-Za-z0-9_-]{1,128}$/, { message: 'cursor must be a nextCursor this API returned' }),
   );
 }
 

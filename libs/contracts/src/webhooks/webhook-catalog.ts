@@ -132,7 +132,14 @@ export const webhookCatalog: Record<PartnerEventName, WebhookDoc> = {
       ...money,
       productType: 'internal_transfer',
       transactionReference: 'order-1234',
-      transactionType: 'DEBIT',
+      transactionType: 'CREDIT',
+      details: {
+        sourceWalletId: '01JD3Q8ZK4T6W2V9XG5H7M1NC1',
+        destinationWalletId: '01JD3Q8ZK4T6W2V9XG5H7M1ND1',
+        journalEntryId: '01JD3Q8ZK4T6W2V9XG5H7M1N3Y',
+        sourceOutletId: '01JD3Q8ZK4T6W2V9XG5H7M1N3Q',
+        destinationOutletId: '01JD3Q8ZK4T6W2V9XG5H7M1N3Q',
+      },
     },
   },
   [PartnerEvents.walletSweptIntraSuccessful]: {
@@ -154,6 +161,11 @@ export const webhookCatalog: Record<PartnerEventName, WebhookDoc> = {
       transactionReference: 'payout-77',
       transactionType: 'DEBIT',
       beneficiary: { name: 'Bola Ade', accountNumber: '0690000031', bankCode: '058' },
+      details: {
+        walletId: '01JD3Q8ZK4T6W2V9XG5H7M1ND1',
+        journalEntryId: '01JD3Q8ZK4T6W2V9XG5H7M1N3Z',
+        outletId: '01JD3Q8ZK4T6W2V9XG5H7M1N3Q',
+      },
     },
   },
   [PartnerEvents.bankTransferFailed]: {
@@ -165,6 +177,7 @@ export const webhookCatalog: Record<PartnerEventName, WebhookDoc> = {
       transactionReference: 'payout-78',
       transactionStatus: 'FAILED',
       transactionType: 'DEBIT',
+      details: { walletId: '01JD3Q8ZK4T6W2V9XG5H7M1ND1', journalEntryId: null, outletId: '01JD3Q8ZK4T6W2V9XG5H7M1N3Q' },
     },
   },
   [PartnerEvents.webhookTest]: {

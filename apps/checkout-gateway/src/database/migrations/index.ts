@@ -11,6 +11,7 @@ import { CardAttempts1763769600045 } from './1763769600045-card-attempts';
 import { BusinessOnboarding1763769600048 } from './1763769600048-business-onboarding';
 import { RateLimitKeys1763769600050 } from './1763769600050-rate-limit-keys';
 import { CardAttemptsInFlight1763769600058 } from './1763769600058-card-attempts-in-flight';
+import { TransactionOutlets1763769600059 } from './1763769600059-transaction-outlets';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   BusinessOnboarding1763769600048,
   RateLimitKeys1763769600050,
   CardAttemptsInFlight1763769600058,
+  TransactionOutlets1763769600059,
 ];

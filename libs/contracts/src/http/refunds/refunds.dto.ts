@@ -3,7 +3,7 @@ import { IsIn, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength }
 import { IsInstant } from '../../validation/instant';
 import { IsKoboAmount } from '../../validation/kobo-amount';
 import { NestedList } from '../../validation/nested';
-import { MAX_PAGE_SIZE, QueryInt } from '../page.query';
+import { MAX_PAGE_SIZE, PageCursor, QueryInt } from '../page.query';
 
 /** POST /refunds, with an Idempotency-Key header: a retry with the same key and body gets the first answer. */
 export class CreateRefundRequest {
@@ -78,8 +78,7 @@ export class ListRefundsQuery {
   @IsInstant()
   to?: string;
 
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'cursor must be a nextCursor this API returned' })
+  @PageCursor()
   cursor?: string;
 
   @QueryInt(1, MAX_PAGE_SIZE)

@@ -3,13 +3,27 @@ import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class
 import { IsInstant } from '../../validation/instant';
 import { NestedList } from '../../validation/nested';
 import { ChargeFigures } from '../charge';
-import { MAX_PAGE_SIZE, QueryInt } from '../page.query';
+import { MAX_PAGE_SIZE, PageCursor, QueryInt } from '../page.query';
 import { TransactionStatus, transactionStatuses } from '../transfers/transfer.response';
+
+/** Every product type a transaction of the history is listed under: what `productType` filters by. */
+export const transactionProductTypes = [
+  'checkout',
+  'collection',
+  'deposit',
+  'pos',
+  'payout',
+  'internal_transfer',
+  'sweep',
+  'refund',
+  'card',
+] as const;
+export type TransactionProductType = (typeof transactionProductTypes)[number];
 
 /** What GET /transactions and its export filter by; the filters combine. */
 export interface TransactionFilters {
   status?: TransactionStatus;
-  productType?: string;
+  productType?: TransactionProductType;
   outletId?: string;
   reference?: string;
   from?: string;
@@ -22,12 +36,12 @@ abstract class TransactionFilterFields {
   @IsIn(transactionStatuses)
   status?: TransactionStatus;
 
-  /** card, checkout, collection, deposit, pos, payout, internal_transfer, sweep or refund. */
+  /** A product type; `refund` also matches refunds announced under the product they refund (`card`). */
   @IsOptional()
-  @IsString()
-  @MaxLength(40)
-  productType?: string;
+  @IsIn(transactionProductTypes)
+  productType?: TransactionProductType;
 
+  /** Transactions on a wallet of this outlet; an internal transfer matches the outlets of both its wallets. */
   @IsOptional()
   @IsString()
   @MaxLength(64)
@@ -46,11 +60,9 @@ abstract class TransactionFilterFields {
  * yours may look like ours; without it, the newest transaction of that reference answers.
  */
 export class TransactionLookupQuery {
-  /** card, checkout, collection, deposit, pos, payout, internal_transfer, sweep or refund. */
   @IsOptional()
-  @IsString()
-  @MaxLength(40)
-  productType?: string;
+  @IsIn(transactionProductTypes)
+  productType?: TransactionProductType;
 }
 
 /** GET /transactions: newest first, `limit` at a time; pass `nextCursor` back as `cursor` for the next page. */
@@ -65,8 +77,7 @@ export class TransactionsQuery extends TransactionFilterFields implements Transa
   @IsInstant()
   to?: string;
 
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{1,32}$/, { message: 'cursor must be a nextCursor this API returned' })
+  @PageCursor()
   cursor?: string;
 
   @QueryInt(1, MAX_PAGE_SIZE)
