@@ -229,7 +229,7 @@ describe('card payments with step-up verification', () => {
       const reference = await checkout();
       await pay(reference, '5060990000000000035');
       const completed = await authorize(reference, { otp: '123456' });
-      expect(outcome(completed)).toEqual([200, 'Card charge processed', 'SUCCESS']);
+      expect(outcome(completed)).toEqual([200, 'Card verification processed', 'SUCCESS']);
       expect((await authorize(reference, { otp: '123456' })).body).toEqual(completed.body);
     });
   });

@@ -186,6 +186,14 @@ describe('contracts: every message the services write keeps its contract in libs
     expect(await ok('POST', `/checkout/${byCard}/card-authorization`, { otp: '123456' })).toMatchObject({
       transactionStatus: 'SUCCESS',
     });
+    // The payment sent again once it paid the checkout: answered with how its charge ended.
+    expect(
+      await ok('POST', `/checkout/${byCard}/card-payment`, {
+        cardNumber: '5060990000000000027',
+        expiryDate: '12/30',
+        cvv: '123',
+      }),
+    ).toMatchObject({ transactionStatus: 'SUCCESS' });
     // A partial refund of it, and its status.
     const refunded = await callGateway(
       partner,

@@ -90,18 +90,19 @@ export class CardChargesService {
   }
 
   /**
-   * A card payment sent again once its checkout ended: the checkout's charge as it ended, when
-   * it was made with this card. Another card, or a charge still in progress, answers null.
+   * A card payment or step sent again once its checkout ended: the checkout's charge as it
+   * ended, when it was made with this card (any card for a step). A charge still in progress
+   * answers null: only a step sent while the checkout was open may move it.
    */
   async outcome(command: {
     businessId: string;
     checkoutReference: string;
-    sealedCard: string;
+    cardFingerprint?: string;
   }): Promise<CardChargeState | null> {
-    const card = JSON.parse(this.sealer.open(command.sealedCard, command.checkoutReference)) as CardPaymentRequest;
     const charge = await this.charges.findForCheckout(command.businessId, command.checkoutReference);
-    const ended = charge && charge.status !== 'PROCESSING';
-    return ended && charge.card_fingerprint === this.fingerprints.of(card.cardNumber) ? toState(charge) : null;
+    if (!charge || charge.status === 'PROCESSING') return null;
+    const sameCard = command.cardFingerprint === undefined || charge.card_fingerprint === command.cardFingerprint;
+    return sameCard ? toState(charge) : null;
   }
 
   /**

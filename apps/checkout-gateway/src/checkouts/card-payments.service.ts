@@ -9,7 +9,7 @@ import {
   CheckoutPaymentResult,
   CheckoutResponse,
 } from '@payments/contracts';
-import { Sealer } from '@payments/platform-crypto';
+import { CardFingerprints, Sealer } from '@payments/platform-crypto';
 import { DomainError, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
 
 import { Business } from '../businesses/business.entity';
@@ -18,7 +18,7 @@ import { CardTestingDefence } from '../card-testing/card-testing.defence';
 import { Env } from '../config/env';
 import { CardServiceClient } from '../kafka-clients/card-service.client';
 import { OutletServiceClient } from '../kafka-clients/outlet-service.client';
-import { CheckoutsService, requirePayable } from './checkouts.service';
+import { CheckoutsService, notPayable, requirePayable } from './checkouts.service';
 
 /**
  * Card payments on a checkout. Card fields are sealed before they leave this process; the
@@ -30,6 +30,7 @@ import { CheckoutsService, requirePayable } from './checkouts.service';
 @Injectable()
 export class CardPaymentsService {
   private readonly sealer: Sealer;
+  private readonly fingerprints: CardFingerprints;
 
   constructor(
     private readonly cards: CardServiceClient,
@@ -40,6 +41,7 @@ export class CardPaymentsService {
     private readonly env: Env,
   ) {
     this.sealer = new Sealer(env.CARD_DATA_KEY);
+    this.fingerprints = new CardFingerprints(env.CARD_DATA_KEY);
   }
 
   /**
@@ -57,17 +59,7 @@ export class CardPaymentsService {
   ): Promise<CardChargeResponse> {
     requireSandboxRail(business.mode, 'Card payments');
     const found = await this.checkouts.get(business.id, reference);
-    if (endedByCard(found)) {
-      const sealedCard = this.sealer.seal(JSON.stringify(card), reference);
-      const ended = await this.cards.send({
-        type: 'chargeOutcome',
-        businessId: business.id,
-        checkoutReference: reference,
-        sealedCard,
-      });
-      if (ended) return this.record(ended, found);
-    }
-    // Another card on a checkout a card ended is a new payment, which the ended checkout refuses.
+    if (found.transactionStatus !== 'PROCESSING') return this.payEnded(business, found, card, payerAddress);
     const checkout = requirePayable(found, 'card');
     await this.onboarding.require(business, 'outlet-service');
     await this.cardTesting.admit({
@@ -100,8 +92,16 @@ export class CardPaymentsService {
       ]);
     }
     const found = await this.checkouts.get(business.id, reference);
-    // A charge that ended its checkout answers a step sent again with how it ended.
-    const checkout = endedByCard(found) ? found : requirePayable(found, 'card');
+    if (found.transactionStatus !== 'PROCESSING') {
+      // A step sent again once the charge ended: how it ended. No step moves a charge after its checkout ended.
+      const ended = await this.cards.send({
+        type: 'chargeOutcome',
+        businessId: business.id,
+        checkoutReference: reference,
+      });
+      if (ended) return this.record(ended, found, { retry: true });
+    }
+    const checkout = requirePayable(found, 'card');
     const state = await this.cards.send({
       type: 'authorize',
       businessId: business.id,
@@ -109,6 +109,32 @@ export class CardPaymentsService {
       sealedAuthorization: this.sealer.seal(JSON.stringify(answer), reference),
     });
     return this.record(state, checkout);
+  }
+
+  /**
+   * A card sent to a checkout that has ended. When it is the card of the checkout's charge, and
+   * that charge ended (it paid the checkout, was declined, or was captured after the checkout
+   * ended and is kept aside for a refund), this is a retry: it is answered as the first request
+   * was. Any other card is refused as the ended checkout refuses it. The attempt is counted by
+   * the card-testing defence as any other (a retry of one it let through is free), so an ended
+   * checkout is no oracle for card numbers.
+   */
+  private async payEnded(
+    business: Business,
+    checkout: CheckoutResponse,
+    card: CardPaymentRequest,
+    payerAddress?: string,
+  ): Promise<CardChargeResponse> {
+    const attempt = { businessId: business.id, checkoutReference: checkout.reference };
+    await this.cardTesting.admit({ ...attempt, cardNumber: card.cardNumber, payerAddress });
+    const ended = await this.cards.send({
+      type: 'chargeOutcome',
+      ...attempt,
+      cardFingerprint: this.fingerprints.of(card.cardNumber),
+    });
+    await this.cardTesting.answered(business.id, checkout.reference, ended === null);
+    if (!ended) throw notPayable(checkout);
+    return this.record(ended, checkout, { retry: true });
   }
 
   /**
@@ -122,7 +148,12 @@ export class CardPaymentsService {
     return this.record(await this.cards.send({ type: 'complete3ds', chargeId, checkoutReference, approved }));
   }
 
-  private async record(state: CardChargeState, checkout?: CheckoutResponse): Promise<CardChargeResponse> {
+  /** `retry`: the charge ended before this request, and its checkout with it; nothing is left to close. */
+  private async record(
+    state: CardChargeState,
+    checkout?: CheckoutResponse,
+    { retry = false } = {},
+  ): Promise<CardChargeResponse> {
     const {
       chargeId,
       checkoutReference,
@@ -132,7 +163,7 @@ export class CardPaymentsService {
       checkout: booked,
       ...response
     } = state;
-    if (state.transactionStatus === 'FAILED') {
+    if (state.transactionStatus === 'FAILED' && !retry) {
       await this.cardTesting.declined(businessId, checkoutReference);
       await this.checkouts.close([
         { businessId, checkoutReference, comment: state.message, method: 'card', maskedCard: maskedPan },
@@ -180,14 +211,6 @@ export class CardPaymentsService {
         throw error;
       });
   }
-}
-
-/**
- * Its own card charge ended the checkout (paid it, or was declined and failed it): sending that
- * payment again is a retry, answered with how the charge ended.
- */
-function endedByCard(checkout: CheckoutResponse): boolean {
-  return checkout.transactionStatus !== 'PROCESSING' && checkout.usedMethod === 'card';
 }
 
 function recording(): DomainError {

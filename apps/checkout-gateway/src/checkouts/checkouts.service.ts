@@ -13,7 +13,7 @@ import {
   Topics,
 } from '@payments/contracts';
 import { newUlid, requestHash } from '@payments/platform-crypto';
-import { apiError } from '@payments/platform-envelope';
+import { apiError, DomainError } from '@payments/platform-envelope';
 import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
 import { assertWebhookUrlAllowed } from '@payments/platform-webhook-targets';
 import { DataSource, EntityManager } from 'typeorm';
@@ -241,13 +241,17 @@ function toResponse(row: CheckoutRow): CheckoutResponse {
 
 /** The checkout, if a payment by `method` may still start or continue on it; 422 CHECKOUT_NOT_PAYABLE otherwise. */
 export function requirePayable(checkout: CheckoutResponse, method: PaymentMethod): CheckoutResponse {
-  const { reference } = checkout;
   if (checkout.transactionStatus !== 'PROCESSING' || Date.parse(checkout.expiresAt) <= Date.now()) {
-    const state = checkout.transactionStatus === 'PROCESSING' ? 'expired' : checkout.transactionStatus.toLowerCase();
-    throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} is ${state} and cannot be paid`);
+    throw notPayable(checkout);
   }
   if (!checkout.paymentMethod.includes(method)) {
-    throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${reference} does not accept ${method}`);
+    throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${checkout.reference} does not accept ${method}`);
   }
   return checkout;
+}
+
+/** 422 CHECKOUT_NOT_PAYABLE for a checkout that has ended (or expired), saying how. */
+export function notPayable(checkout: CheckoutResponse): DomainError {
+  const state = checkout.transactionStatus === 'PROCESSING' ? 'expired' : checkout.transactionStatus.toLowerCase();
+  return apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${checkout.reference} is ${state} and cannot be paid`);
 }

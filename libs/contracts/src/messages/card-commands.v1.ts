@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsISO8601, IsNotEmpty, IsString } from 'class-validator';
+import { IsBoolean, IsIn, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
 
 import type { CardChargeResponse } from '../http/checkout/card.dto';
 import { BusinessMode, IsBusinessMode } from '../validation/business-mode';
@@ -57,16 +57,18 @@ export class Complete3dsCommand {
 }
 
 /**
- * A card payment sent again after its checkout ended: how that checkout's charge ended, if it
- * was made with the same card (null otherwise). Nothing is charged or counted.
+ * A card payment or a step sent again after its checkout ended: how that checkout's charge
+ * ended, or null when it has not (or was made with another card). Nothing is charged. Only the
+ * card's keyed fingerprint travels: the card itself, CVV included, is not needed to answer.
  */
 export class ChargeOutcomeCommand extends ForCheckout {
   @IsIn(['chargeOutcome'])
   type!: 'chargeOutcome';
 
-  @IsString()
-  @IsNotEmpty()
-  sealedCard!: string;
+  /** HMAC-SHA256 of the card number under CARD_DATA_KEY; absent for a step, which names no card. */
+  @IsOptional()
+  @Matches(/^[0-9a-f]{64}$/)
+  cardFingerprint?: string;
 }
 
 export type CardCommand = StartChargeCommand | AuthorizeChargeCommand | Complete3dsCommand | ChargeOutcomeCommand;
