@@ -1,6 +1,7 @@
 import { Body, Logger, Param, Query } from '@nestjs/common';
 import {
   CreateWebhookEndpointRequest,
+  defaultWebhookEndpointId,
   DeliveryDetailResponse,
   DeliveryPageResponse,
   DeliveryResponse,
@@ -31,9 +32,10 @@ export class WebhooksController {
   ) {}
 
   /**
-   * webhook-dispatcher keeps the endpoints; an answer that shows the default one tells the
-   * gateway its URL, for GET /business. Any such answer does, so a change whose answer was lost
-   * is noted by the next read or retry.
+   * webhook-dispatcher keeps the endpoints; the answer to a change of the default one's URL tells
+   * the gateway that URL, for GET /business. Only changes are noted: a read answered before a
+   * change but noted after it would put the old URL back. A change whose answer was lost is
+   * noted by its retry.
    */
   private async noted<T>(
     business: Business,
@@ -54,7 +56,7 @@ export class WebhooksController {
   @Route.get('endpoint', 'Your webhook URL, its status and the Standard Webhooks signing secret')
   @Answers(WebhookEndpointResponse, 'Webhook endpoint retrieved', 503)
   getWebhookEndpoint(@CurrentBusiness() business: Business) {
-    return this.noted(business, this.webhooks.send({ type: 'getEndpoint', businessId: business.id }));
+    return this.webhooks.send({ type: 'getEndpoint', businessId: business.id });
   }
 
   @Route.put('endpoint', 'Set the URL events are delivered to (re-enables an endpoint disabled by 410)')
@@ -66,8 +68,7 @@ export class WebhooksController {
   @Route.get('endpoints', 'Every endpoint: the default one first, then those you added')
   @Answers(WebhookEndpointListResponse, 'Webhook endpoints retrieved', 503)
   listWebhookEndpoints(@CurrentBusiness() business: Business) {
-    const list = this.webhooks.send({ type: 'listEndpoints', businessId: business.id });
-    return this.noted(business, list, (answer) => answer.items.find(isDefault));
+    return this.webhooks.send({ type: 'listEndpoints', businessId: business.id });
   }
 
   @Route.post('endpoints', 'Add an endpoint with its own URL, event filter and signing secret (10 at most)')
@@ -79,11 +80,7 @@ export class WebhooksController {
   @Route.get('endpoints/:endpointId', 'One endpoint, with its signing secret')
   @Answers(WebhookEndpointDetailResponse, 'Webhook endpoint retrieved', 404, 503)
   getWebhookEndpointById(@CurrentBusiness() business: Business, @Param('endpointId') endpointId: string) {
-    return this.noted(
-      business,
-      this.webhooks.send({ type: 'describeEndpoint', businessId: business.id, endpointId }),
-      ifDefault,
-    );
+    return this.webhooks.send({ type: 'describeEndpoint', businessId: business.id, endpointId });
   }
 
   @Route.patch('endpoints/:endpointId', 'Change an endpoint: its URL, events, description, or enable or disable it')
@@ -154,5 +151,5 @@ export class WebhooksController {
   }
 }
 
-const isDefault = (endpoint: WebhookEndpointDetailResponse) => endpoint.endpointId === 'default';
-const ifDefault = (endpoint: WebhookEndpointDetailResponse) => (isDefault(endpoint) ? endpoint : undefined);
+const ifDefault = (endpoint: WebhookEndpointDetailResponse) =>
+  endpoint.endpointId === defaultWebhookEndpointId ? endpoint : undefined;
