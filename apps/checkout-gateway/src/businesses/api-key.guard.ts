@@ -25,7 +25,9 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
-    if (!admittedBeforeBody(request)) await this.admission.admit(request, http.getResponse<FastifyReply>());
+    if (!admittedBeforeBody(request, partnerKeyAdmission)) {
+      await this.admission.admit(request, http.getResponse<FastifyReply>());
+    }
     return true;
   }
 }

@@ -38,7 +38,9 @@ export class ClientAddressLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
-    if (!admittedBeforeBody(request)) await this.admission.admit(request, http.getResponse<FastifyReply>());
+    if (!admittedBeforeBody(request, clientAddressAdmission)) {
+      await this.admission.admit(request, http.getResponse<FastifyReply>());
+    }
     return true;
   }
 }

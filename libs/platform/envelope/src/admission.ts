@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { ExtendRouteConfig, routeConfigOf } from './route-config';
 
-/** Requests that passed their route's admission before their body was read. */
-const admitted = new WeakSet<FastifyRequest>();
+/** Requests that passed their route's admission before their body was read, with its name. */
+const admitted = new WeakMap<FastifyRequest, string>();
 
 /**
  * The route's requests pass the check an app registered as `admission` (admitBeforeBody)
@@ -27,13 +27,16 @@ export function admitBeforeBody(
   fastify.addHook('preParsing', async (request, reply, payload) => {
     if (routeConfigOf(request).admission === admission) {
       await admit(request, reply);
-      admitted.add(request);
+      admitted.set(request, admission);
     }
     return payload;
   });
 }
 
-/** Whether the request was admitted before its body was read: its guard must not count it again. */
-export function admittedBeforeBody(request: FastifyRequest): boolean {
-  return admitted.has(request);
+/**
+ * Whether the request passed `admission` before its body was read: that admission's guard must
+ * not count it again. Another admission it passed does not stand in for this one.
+ */
+export function admittedBeforeBody(request: FastifyRequest, admission: string): boolean {
+  return admitted.get(request) === admission;
 }

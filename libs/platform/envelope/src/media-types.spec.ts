@@ -84,7 +84,12 @@ describe('request bodies that are not JSON', () => {
     expect([response.statusCode, response.json().data]).toEqual([201, { name: 'Ada' }]);
   });
 
-  it('takes a request without a body whatever type it names', async () => {
+  it('answers an empty body that says it is JSON as malformed JSON, as docs/api.md says', async () => {
+    const response = await post('/greetings/ping', '', 'application/json');
+    expect([response.statusCode, response.json().data.code]).toEqual([400, 'MALFORMED_JSON']);
+  });
+
+  it('takes a request without a body whatever other type it names', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
       expect((await post('/greetings/ping', '', type)).json().data).toEqual({ pong: true });
       const response = await post('/greetings', '', type);

@@ -46,7 +46,7 @@ export class EnvelopingFastifyAdapter extends FastifyAdapter {
    * UNSUPPORTED_MEDIA_TYPE before a handler sees it. Fastify would read `text/plain` as a string
    * and Nest adds a form parser to every route, so a JSON body sent under either type reached
    * validation as no fields at all (a 422 naming each as missing). Form posts are read only on
-   * routes that take them (AcceptsFormPosts). A request without a body may name any type.
+   * routes that take them (AcceptsFormPosts). A request without a body may name any other type.
    */
   override registerParserMiddleware(prefix?: string, rawBody?: boolean): void {
     super.registerParserMiddleware(prefix, rawBody);
