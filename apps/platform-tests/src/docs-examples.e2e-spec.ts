@@ -3,6 +3,7 @@ import { eventually } from '@payments/testing';
 import { allApps, appPorts, repoRoot, useApps } from './apps';
 import {
   answersWithoutRequest,
+  curlCommandsOf,
   CurlRequest,
   DocExample,
   examplesOf,
@@ -41,6 +42,11 @@ describe('the request examples of the partner pages, run as written', () => {
     const card = { cardNumber: '5060990000000000019', expiryDate: '12/30', cvv: '123' };
     const charge = await callGateway(partner, 'POST', `/checkout/${paid}/card-payment`, card);
     expect(charge.body.data).toMatchObject({ transactionStatus: 'SUCCESS' });
+    // The history lists a payment moments after it is answered: the pages' history examples show it.
+    await eventually(async () => {
+      const listed = await callGateway<{ items: unknown[] }>(partner, 'GET', `/transactions?reference=${paid}`);
+      return listed.body.data.items.length > 0 ? true : undefined;
+    }, 30_000);
     const refund = await eventually(async () => {
       const answer = await callGateway<{ reference: string }>(
         partner,
@@ -76,6 +82,16 @@ describe('the request examples of the partner pages, run as written', () => {
     }
   });
 
+  it('runs every curl command of the pages: each is a request to the platform, in a bash or sh block', () => {
+    const runs = new Set(examples.map((example) => `${example.page}\n${example.command}`));
+    const unrun = pages.flatMap(({ page, markdown }) =>
+      curlCommandsOf(markdown)
+        .filter((command) => !runs.has(`${page}\n${command}`))
+        .map((command) => `${page}: ${command}`),
+    );
+    expect(unrun).toEqual([]);
+  });
+
   it('shows no answer without the request that gets it', () => {
     const orphans = pages.flatMap(({ page, markdown }) =>
       answersWithoutRequest(markdown).map((line) => `${page}:${line}`),
@@ -106,12 +122,13 @@ describe('the request examples of the partner pages, run as written', () => {
         ]);
         return;
       }
-      const body = JSON.parse(text) as { status: boolean; statusCode: number };
+      // The answers name this run's ports (links to the hosted page); the pages name npm start's.
+      const body = JSON.parse(asOnNpmStart(text)) as { status: boolean; statusCode: number };
       expect([where, response.status]).toEqual([where, body.statusCode]);
       if (example.shown) {
         // A page that shows `data` alone (no statusCode) shows it inside the usual envelope.
         const shownWhole = typeof example.shown.json === 'object' && 'statusCode' in (example.shown.json ?? {});
-        const answer = shownWhole ? body : { status: true, data: (body as { data?: unknown }).data };
+        const answer = shownWhole ? body : { status: body.status, data: (body as { data?: unknown }).data };
         const shownAnswer = shownWhole ? example.shown.json : { status: true, data: example.shown.json };
         expect([where, differences(shownAnswer, answer, ofPage)]).toEqual([where, []]);
       } else {
@@ -134,4 +151,11 @@ function send(request: CurlRequest): Promise<Response> {
     .replace('http://127.0.0.1:3000/', `http://127.0.0.1:${appPorts['checkout-gateway']}/`)
     .replace('http://127.0.0.1:3002/', `http://127.0.0.1:${appPorts['pos-ingest']}/`);
   return fetch(url, { method: request.method, headers: request.headers, body: request.body });
+}
+
+/** Text as `npm start` would have answered it: this run's ports replaced by the ones the pages name. */
+function asOnNpmStart(text: string): string {
+  return text
+    .replaceAll(`127.0.0.1:${appPorts['checkout-gateway']}`, '127.0.0.1:3000')
+    .replaceAll(`127.0.0.1:${appPorts['pos-ingest']}`, '127.0.0.1:3002');
 }

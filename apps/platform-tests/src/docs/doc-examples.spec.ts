@@ -62,16 +62,32 @@ describe('reading the request examples of a page', () => {
 });
 
 describe('comparing an answer with what the page shows', () => {
-  it('holds fixed values to the page, and learns the values of the run it stands for', () => {
+  it('holds fixed values and whole lists to the page, and learns the values of the run it stands for', () => {
     const learned: Learned = new Map();
-    const shown = { statusCode: 200, data: { endpointId: 'we_01JD…', status: 'active', events: ['a'] } };
-    const answer = { statusCode: 200, data: { endpointId: 'we_01KX', status: 'active', events: ['a', 'b'], extra: 1 } };
+    const shown = { statusCode: 200, data: { endpointId: 'we_01JD…', status: 'active', items: [{ a: 1 }] } };
+    const answer = { statusCode: 200, data: { endpointId: 'we_01KX', status: 'active', items: [{ a: 1 }, { a: 2 }] } };
     expect(differences(shown, answer, learned)).toEqual([]);
     expect(learned.get('we_01JD…')).toBe('we_01KX');
-    expect(differences(shown, { statusCode: 422, data: { status: 'active', events: [] } }, learned)).toEqual([
+    expect(differences(shown, { statusCode: 422, data: { status: 'active', items: [] } }, learned)).toEqual([
       'answer.statusCode: the page shows 200, the answer has 422',
       'answer.data.endpointId: shown on the page, missing from the answer',
-      'answer.data.events: the page shows 1 items, the answer has 0',
+      'answer.data.items: the page shows 1 items, the answer has 0',
     ]);
+    // Any list but a page of results is shown whole: one more error than the page shows is a difference.
+    expect(differences({ errors: ['a'] }, { errors: ['a', 'b'] }, learned)).toEqual([
+      'answer.errors: the page shows 1 items, the answer has 2',
+    ]);
+  });
+
+  it('takes for a run value only a value of its kind', () => {
+    const differs = (shown: string, actual: unknown) => differences(shown, actual, new Map()).length > 0;
+    expect(differs('CHK-01JD4…', 'CHK-01KXAB')).toBe(false);
+    expect(differs('CHK-01JD4…', 'RFD-01KXAB')).toBe(true);
+    expect(differs('CHK-01JD4…', '')).toBe(true);
+    expect(differs('http://127.0.0.1:3000/checkout?checkoutReference=CHK-01JD4…', 'http://x/')).toBe(true);
+    expect(differs('2026-11-23T10:20:00.000Z', 'yesterday')).toBe(true);
+    expect(differs('3000000011', '30000000112')).toBe(true);
+    expect(differs('SAHKWD1YZMK8TE0BDEX54HVJ8X', '01KXAB0000000000000000000Z')).toBe(false);
+    expect(differs('we_…', null)).toBe(true);
   });
 });

@@ -74,6 +74,14 @@ function commands(block: Fence): { command: string; line: number }[] {
   return result;
 }
 
+/** Every curl command of a page, in any code block: each must be an example the docs test runs. */
+export function curlCommandsOf(markdown: string): string[] {
+  return fences(markdown)
+    .flatMap(commands)
+    .map(({ command }) => command)
+    .filter((command) => /^curl\s/.test(command));
+}
+
 const isRequestToPlatform = (command: string) => /^curl\s.*http:\/\/127\.0\.0\.1:300[02]\//.test(command);
 
 /**
