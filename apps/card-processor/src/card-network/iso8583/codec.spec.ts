@@ -1,55 +1,13 @@
 import fc from 'fast-check';
 
 import { Iso8583Error, IsoMessage, pack, unpack } from './codec';
-import { FieldSpec, fieldSpecs } from './fields';
 import { frame, FrameReader } from './framing';
-
-const charsetChars: Record<FieldSpec['charset'], string> = {
-  digits: '0123456789',
-  text: Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join(''),
-  track2: '0123456789=',
-  hex: '0123456789ABCDEF',
-};
-
-const stringOf = (chars: string, minLength: number, maxLength: number) =>
-  fc.string({ unit: fc.constantFrom(...chars), minLength, maxLength });
-
-/** Any value the field can carry. */
-function valueOf(spec: FieldSpec): fc.Arbitrary<string> {
-  switch (spec.format) {
-    case 'binary':
-      return stringOf(charsetChars.hex, spec.length * 2, spec.length * 2);
-    case 'amount':
-      return fc.tuple(fc.constantFrom('C', 'D'), stringOf('0123456789', 1, spec.length)).map(([s, d]) => s + d);
-    default:
-      return stringOf(charsetChars[spec.charset], 0, Math.min(spec.length, 120));
-  }
-}
-
-const numbers = Object.keys(fieldSpecs).map(Number);
-
-/** Any message of the contract's fields. */
-const messages: fc.Arbitrary<IsoMessage> = fc
-  .tuple(
-    stringOf('0123456789', 4, 4),
-    fc
-      .subarray(numbers)
-      .chain((chosen) => fc.tuple(...chosen.map((n) => valueOf(fieldSpecs[n]).map((v) => [n, v] as const)))),
-  )
-  .map(([mti, entries]) => ({ mti, fields: new Map(entries) }));
-
-/** The value as the field carries it: padded to a fixed field's length. */
-function asCarried(number: number, value: string): string {
-  const spec = fieldSpecs[number];
-  if (spec.format === 'amount') return value[0] + value.slice(1).padStart(spec.length, '0');
-  if (spec.format !== 'fixed') return value;
-  return spec.charset === 'digits' ? value.padStart(spec.length, '0') : value.padEnd(spec.length, ' ');
-}
+import { asCarried, isoMessages } from './testing/arbitraries';
 
 describe('ISO 8583 packing, as the card network contract says', () => {
   it('unpacks whatever it packs, every field as the field carries it', () => {
     fc.assert(
-      fc.property(messages, (message) => {
+      fc.property(isoMessages, (message) => {
         const read = unpack(pack(message));
         expect(read.mti).toBe(message.mti);
         expect([...read.fields]).toEqual(
