@@ -125,6 +125,45 @@ export function stopKafka() {
   spawnSync('bash', ['deploy/kafka/kafka.sh', 'stop'], { cwd: root, env, stdio: ['ignore', 2, 'inherit'] });
 }
 
+/** Where the development card host listens unless told otherwise: the sandbox network's default address. */
+export const defaultCardHostAddress = '127.0.0.1:8583';
+
+/**
+ * Starts the development card host (deploy/card-host, jPOS) unless the sandbox card network is
+ * pointed elsewhere (CARD_NETWORK_SANDBOX_ADDRESS set to another host); true if this call started
+ * it. `host` starts a private one instead: its own ports and data folder.
+ */
+export function ensureCardHost(env = process.env, host = {}) {
+  const address = host.port ? `127.0.0.1:${host.port}` : (env.CARD_NETWORK_SANDBOX_ADDRESS ?? defaultCardHostAddress);
+  if (!host.port && address !== defaultCardHostAddress) return false;
+  const hostEnv = {
+    ...env,
+    ...cardHostEnv(host),
+    CARD_HOST_ZONE_PIN_KEY: env.CARD_NETWORK_SANDBOX_ZONE_PIN_KEY ?? localSecrets().CARD_NETWORK_SANDBOX_ZONE_PIN_KEY,
+  };
+  const alreadyUp = spawnSync('bash', [cardHostScript, 'status'], { cwd: root, env: hostEnv }).status === 0;
+  run('bash', [cardHostScript, 'start'], { env: hostEnv, quiet: true });
+  return !alreadyUp;
+}
+
+export function stopCardHost(host = {}) {
+  spawnSync('bash', [cardHostScript, 'stop'], {
+    cwd: root,
+    env: { ...process.env, ...cardHostEnv(host) },
+    stdio: ['ignore', 2, 'inherit'],
+  });
+}
+
+const cardHostScript = 'deploy/card-host/card-host.sh';
+
+function cardHostEnv({ port, controlPort, dataDir }) {
+  return {
+    ...(port ? { CARD_HOST_PORT: String(port) } : {}),
+    ...(controlPort ? { CARD_HOST_CONTROL_PORT: String(controlPort) } : {}),
+    ...(dataDir ? { CARD_HOST_DATA_DIR: dataDir } : {}),
+  };
+}
+
 /**
  * Secrets a developer machine needs but must never share: generated once into
  * .data/local.env (git-ignored). Real deployments set them in the environment.
@@ -146,6 +185,11 @@ export function localSecrets() {
       secrets[name] = randomBytes(32).toString('base64');
       added = true;
     }
+  }
+  // A double-length TDES key, as switches exchange them: 16 bytes in hex.
+  if (!secrets.CARD_NETWORK_SANDBOX_ZONE_PIN_KEY) {
+    secrets.CARD_NETWORK_SANDBOX_ZONE_PIN_KEY = randomBytes(16).toString('hex').toUpperCase();
+    added = true;
   }
   if (added)
     writeFileSync(

@@ -1,5 +1,6 @@
 // npm start: Kafka, PostgreSQL (an embedded one when none is reachable and DATABASE_URL is
-// unset), the five apps, and a sandbox partner to try them with. Ctrl-C stops what it started.
+// unset), the development card host (unless CARD_NETWORK_SANDBOX_ADDRESS names another), the five
+// apps, and a sandbox partner to try them with. Ctrl-C stops what it started.
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -8,6 +9,7 @@ import {
   apps,
   dataDir,
   ensureBuild,
+  ensureCardHost,
   ensureDependencies,
   ensureKafka,
   localEnv,
@@ -15,6 +17,7 @@ import {
   log,
   nodeScript,
   spawnApp,
+  stopCardHost,
   stopKafka,
   waitUntilReady,
 } from './lib.mjs';
@@ -32,6 +35,7 @@ const env = localEnv({
   CHECKOUT_URL: `${gateway}/checkout`,
 });
 const startedKafka = ensureKafka(process.env);
+const startedCardHost = ensureCardHost(env);
 const postgres = process.env.DATABASE_URL ? undefined : await localPostgres();
 env.DATABASE_URL = process.env.DATABASE_URL ?? `${postgres.url}/payments`;
 ensureBuild();
@@ -61,6 +65,7 @@ async function stopAll(code) {
   ]);
   for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
   if (startedKafka) stopKafka();
+  if (startedCardHost) stopCardHost();
   await postgres?.stop();
   process.exit(code);
 }
@@ -99,6 +104,7 @@ ${localApps.map((app) => `  ${app.name.padEnd(20)} http://127.0.0.1:${app.port} 
   Webhooks             sandbox businesses may use receivers on this machine (localhost, private addresses);
                        link-local and metadata addresses stay refused, and production refuses them all
   Kafka                ${env.KAFKA_BROKERS}
+  Card network         ${env.CARD_NETWORK_SANDBOX_ADDRESS ?? '127.0.0.1:8583 (the development host, docs/card-network.md)'}
   PostgreSQL           ${env.DATABASE_URL}${postgres?.embedded ? ' (embedded)' : ''}
 
 Sandbox partner ${partner.businessId}

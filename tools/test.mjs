@@ -1,4 +1,4 @@
-// npm test: installs what is missing, starts Kafka, prepares a fresh test database, builds,
+// npm test: installs what is missing, starts Kafka and the development card host, prepares a fresh test database, builds,
 // then runs typecheck, lint and the unit, integration and end-to-end suites. The last line
 // is `N passed, N failed` over all of them; the exit code is non-zero on any failure.
 import { spawnSync } from 'node:child_process';
@@ -9,12 +9,14 @@ import {
   applyTopics,
   dataDir,
   ensureBuild,
+  ensureCardHost,
   ensureDependencies,
   ensureKafka,
   ensureSystemPackages,
   localPostgres,
   log,
   root,
+  stopCardHost,
   stopKafka,
 } from './lib.mjs';
 
@@ -78,12 +80,20 @@ function runJest(name, args) {
 
 let exitCode = 1;
 let startedKafka = false;
+let startedCardHost = false;
+const testCardHost = { port: 13583, controlPort: 13584, dataDir: join(dataDir, 'card-host-test') };
 let postgres;
 try {
   // Dependencies are installed here, so this file imports only Node built-ins at the top.
   ensureDependencies();
   ensureSystemPackages();
   startedKafka = ensureKafka();
+  // A host of the run's own, as fresh as its database: a host that remembered another database's
+  // requests would take this run's (which reuse their RRNs) for repeats.
+  stopCardHost(testCardHost);
+  rmSync(testCardHost.dataDir, { recursive: true, force: true });
+  startedCardHost = ensureCardHost(process.env, testCardHost);
+  process.env.CARD_NETWORK_SANDBOX_ADDRESS = `127.0.0.1:${testCardHost.port}`;
   if (!testDatabaseUrl) {
     postgres = await localPostgres();
     testDatabaseUrl = `${postgres.url}/payments_test`;
@@ -119,6 +129,7 @@ try {
   results.failed += 1;
 } finally {
   if (startedKafka) stopKafka(); // a broker it found running is left as it was
+  if (startedCardHost) stopCardHost(testCardHost);
   await postgres?.stop();
 }
 console.log(`${results.passed} passed, ${results.failed} failed`);

@@ -72,7 +72,7 @@ describe('card-testing defences', () => {
     const partner = await onboardedPartner('Card Tested Shop');
     const before = await suspectedCount('business');
     const attempts: Attempt[] = [];
-    // Expired cards: the sandbox issuer declines each, as an issuer declines most tested cards.
+    // Expired cards: the development card host declines each (54), as an issuer declines most tested cards.
     for (let i = 0; i < 200; i += 1) attempts.push(await payByCard(partner, freshCardNumber(), '01/20'));
 
     expect(

@@ -134,7 +134,7 @@ describe('card payments with step-up verification', () => {
 
   it('declines the sandbox declined and insufficient-funds cards', async () => {
     for (const [card, reason] of [
-      ['4000000000000002', 'Do not honour'],
+      ['4000000000000002', 'Declined by the card issuer'],
       ['4000000000009995', 'Insufficient funds'],
     ]) {
       const reference = await checkout();
@@ -220,7 +220,7 @@ describe('card payments with step-up verification', () => {
     it('answers a declined card again with its decline, and the checkout stays failed', async () => {
       const reference = await checkout();
       const declined = await pay(reference, '4000000000000002');
-      expect(declined.body.data).toMatchObject({ transactionStatus: 'FAILED', message: 'Do not honour' });
+      expect(declined.body.data).toMatchObject({ transactionStatus: 'FAILED', message: 'Declined by the card issuer' });
       expect((await pay(reference, '4000000000000002')).body).toEqual(declined.body);
       expect((await record(reference)).transactionStatus).toBe('FAILED');
     });

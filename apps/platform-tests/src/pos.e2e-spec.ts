@@ -231,7 +231,7 @@ describe('POS transactions from terminal to wallet', () => {
       data: { reference: string };
     };
     const event = await partnerEvent('fundAccount.failed', declined.data.reference);
-    expect(event.eventData).toMatchObject({ transactionStatus: 'FAILED', comment: 'Do not honour' });
+    expect(event.eventData).toMatchObject({ transactionStatus: 'FAILED', comment: 'Declined by the card issuer' });
     expect((await wallet()).ledgerBalance).toBe(before);
   });
 });

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { VerificationStep } from '@payments/contracts';
-import { firstRow, preparedQuery } from '@payments/platform-database';
-import { OutboxRow } from '@payments/platform-outbox';
+import { BusinessMode, VerificationStep } from '@payments/contracts';
+import { firstRow } from '@payments/platform-database';
 import { DataSource, EntityManager } from 'typeorm';
 
 /** A row of card_processor.card_charges: one charge per checkout and where its verification stands. */
@@ -9,15 +8,18 @@ export interface ChargeRow {
   id: string;
   checkout_reference: string;
   business_id: string;
+  /** Null on charges begun before it was kept: they are sandbox ones. */
+  business_mode: BusinessMode | null;
   amount: string;
   masked_pan: string;
   card_fingerprint: string;
   steps: VerificationStep[];
   attempts_left: number;
-  issuer_decline: string | null;
   expires_at: Date | null;
   status: 'PROCESSING' | 'SUCCESS' | 'FAILED';
   decline_reason: string | null;
+  /** The card (PAN and expiry), sealed to this charge, while steps remain before the network step. */
+  sealed_card: string | null;
 }
 
 /** card_processor.card_charges. Changes happen under the row lock its `lock…` methods take. */
@@ -25,42 +27,28 @@ export interface ChargeRow {
 export class CardChargesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /**
-   * The checkout's first charge and, when given, its event, in one statement prepared once per
-   * connection. Null when the checkout has a charge already; then no event is queued.
-   */
-  async insertFirst(charge: ChargeRow, event: OutboxRow | null): Promise<ChargeRow | null> {
-    const [row] = await preparedQuery<ChargeRow>(
-      this.dataSource,
-      'card_processor.start_charge',
-      `WITH charge AS (
-         INSERT INTO card_processor.card_charges (id, checkout_reference, business_id, amount, masked_pan, card_fingerprint, steps, attempts_left, issuer_decline, expires_at, status, decline_reason)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING *
-       ), event AS (
-         INSERT INTO card_processor.outbox (id, topic, message_key, payload, headers) SELECT $13, $14, $15, $16, $17 FROM charge WHERE $13::uuid IS NOT NULL
-       )
-       SELECT * FROM charge`,
+  /** The checkout's first charge; undefined when the checkout has one already. */
+  async insertFirst(em: EntityManager, charge: ChargeRow): Promise<ChargeRow | undefined> {
+    return firstRow<ChargeRow>(
+      em,
+      `INSERT INTO card_processor.card_charges (id, checkout_reference, business_id, business_mode, amount, masked_pan, card_fingerprint, steps, attempts_left, expires_at, status, decline_reason, sealed_card)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING RETURNING *`,
       [
         charge.id,
         charge.checkout_reference,
         charge.business_id,
+        charge.business_mode,
         charge.amount,
         charge.masked_pan,
         charge.card_fingerprint,
         charge.steps,
         charge.attempts_left,
-        charge.issuer_decline,
         charge.expires_at,
         charge.status,
         charge.decline_reason,
-        event?.id ?? null,
-        event?.topic ?? null,
-        event?.key ?? null,
-        event?.payload ?? null,
-        event?.headers ?? null,
+        charge.sealed_card,
       ],
     );
-    return row ?? null;
   }
 
   async lockForCheckout(
@@ -92,11 +80,15 @@ export class CardChargesRepository {
     );
   }
 
-  /** Saves where a locked charge stands: its remaining steps, tries and status. */
+  /**
+   * Saves where a locked charge stands: its remaining steps, tries and status. The card it held
+   * is let go once no step is left: the network request has it, or the charge has ended.
+   */
   async save(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
     // TypeORM answers a raw UPDATE with [rows, affected].
     const [[row]] = (await em.query(
-      `UPDATE card_processor.card_charges SET steps = $3, attempts_left = $4, status = $5, decline_reason = $6, updated_at = now()
+      `UPDATE card_processor.card_charges SET steps = $3, attempts_left = $4, status = $5, decline_reason = $6,
+         sealed_card = CASE WHEN $5 = 'PROCESSING' AND cardinality($3::text[]) > 0 THEN sealed_card END, updated_at = now()
        WHERE business_id = $1 AND id = $2 RETURNING *`,
       [charge.business_id, charge.id, charge.steps, charge.attempts_left, charge.status, charge.decline_reason],
     )) as [ChargeRow[], number];

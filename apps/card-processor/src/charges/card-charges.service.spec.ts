@@ -2,23 +2,25 @@ import { randomBytes } from 'node:crypto';
 
 import { BusinessMode, CardChargeState, SANDBOX_OTP, SANDBOX_PIN } from '@payments/contracts';
 import { CardFingerprints, Sealer } from '@payments/platform-crypto';
-import { NewEvent, Outbox, OutboxRow } from '@payments/platform-outbox';
+import { NewEvent, Outbox } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
+import { CardAuthoriser, PaymentForNetwork, PaymentSettler, PreparedRequest } from '../card-network/card-authoriser';
+import { CardNetwork, NetworkName } from '../card-network/card-network';
+import { CardNetworks } from '../card-network/card-networks';
+import { NetworkRequestRow } from '../card-network/network-requests.repository';
 import { Env } from '../config/env';
-import { SandboxIssuer } from '../issuer/sandbox-issuer';
+import { SandboxVerification } from '../issuer/sandbox-verification';
 import { CardChargesRepository, ChargeRow } from './card-charges.repository';
 import { CardChargesService } from './card-charges.service';
 
 /** The charges table as a map, with the repository's contract: one charge per checkout. */
 class FakeChargesRepository {
   readonly rows = new Map<string, ChargeRow>();
-  readonly firstEvents: OutboxRow[] = [];
 
-  async insertFirst(charge: ChargeRow, event: OutboxRow | null): Promise<ChargeRow | null> {
-    if (this.rows.has(charge.checkout_reference)) return null;
+  async insertFirst(_em: EntityManager, charge: ChargeRow): Promise<ChargeRow | undefined> {
+    if (this.rows.has(charge.checkout_reference)) return undefined;
     this.rows.set(charge.checkout_reference, { ...charge });
-    if (event) this.firstEvents.push(event);
     return { ...charge };
   }
 
@@ -37,10 +39,42 @@ class FakeChargesRepository {
   }
 
   async save(_em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
-    this.rows.set(charge.checkout_reference, { ...charge });
-    return { ...charge };
+    const held = charge.status === 'PROCESSING' && charge.steps.length > 0;
+    const saved = { ...charge, sealed_card: held ? charge.sealed_card : null };
+    this.rows.set(charge.checkout_reference, saved);
+    return { ...saved };
   }
 }
+
+/**
+ * The network step as the charges see it: each request is decided at once, by the card
+ * (docs/test-cards.json's declined card is declined), and settled through the service.
+ */
+class FakeAuthoriser {
+  readonly sent: PaymentForNetwork[] = [];
+  private settler?: PaymentSettler;
+
+  register(_purpose: string, settler: PaymentSettler) {
+    this.settler = settler;
+  }
+
+  async prepare(_em: EntityManager, payment: PaymentForNetwork): Promise<PreparedRequest> {
+    this.sent.push(payment);
+    const row = { business_id: payment.businessId, payment_reference: payment.paymentReference } as NetworkRequestRow;
+    return { row, request: { pan: payment.card.pan } as PreparedRequest['request'] };
+  }
+
+  async send({ row, request }: PreparedRequest) {
+    const approved = request.pan !== declined;
+    await this.settler!.settle(
+      {} as EntityManager,
+      row,
+      approved ? { approved } : { approved, reason: 'Declined by the card issuer' },
+    );
+  }
+}
+
+const connected = (...names: NetworkName[]) => new CardNetworks(names.map((name) => ({ name }) as CardNetwork));
 
 class FakeOutbox extends Outbox {
   readonly enqueued: NewEvent<unknown>[] = [];
@@ -50,13 +84,15 @@ class FakeOutbox extends Outbox {
   }
 }
 
+const declined = '4000000000000002';
 const cardKey = randomBytes(32).toString('base64');
 const sealer = new Sealer(cardKey);
 const businessId = 'biz-1';
 let checkouts = 0;
 
-function setup() {
+function setup({ networks = connected('sandbox') } = {}) {
   const charges = new FakeChargesRepository();
+  const authoriser = new FakeAuthoriser();
   const outbox = new FakeOutbox();
   const dataSource = { transaction: (work: (em: EntityManager) => unknown) => work({} as EntityManager) };
   const env = Object.assign(new Env(), { CARD_DATA_KEY: cardKey });
@@ -64,8 +100,10 @@ function setup() {
     dataSource as unknown as DataSource,
     charges as unknown as CardChargesRepository,
     sealer,
-    new SandboxIssuer(),
+    new SandboxVerification(),
     outbox,
+    authoriser as unknown as CardAuthoriser,
+    networks,
     env,
   );
   const checkoutReference = `CHK-${++checkouts}`;
@@ -94,33 +132,56 @@ function setup() {
       checkoutReference,
       ...(cardNumber ? { cardFingerprint: fingerprints.of(cardNumber) } : {}),
     });
-  const succeededEvents = () => charges.firstEvents.length + outbox.enqueued.length;
-  return { service, charges, start, answer, outcome, checkoutReference, succeededEvents };
+  const succeededEvents = () => outbox.enqueued.length;
+  return { service, charges, authoriser, start, answer, outcome, checkoutReference, succeededEvents };
 }
 
 const pinThenOtp = '5060990000000000027';
 const noVerification = '5060990000000000019';
-const declined = '4000000000000002';
 const threeDs = '4000000000003006';
 
 describe('CardChargesService: the card-charge state machine', () => {
-  it('decides a card that asks for nothing at once, and queues its success with the charge', async () => {
-    const { start, succeededEvents } = setup();
+  it('sends a card that asks for nothing to the network at once, and queues its success', async () => {
+    const { start, authoriser, charges, checkoutReference, succeededEvents } = setup();
     const state = await start(noVerification);
     expect(state).toMatchObject({ transactionStatus: 'SUCCESS', nextAction: 'none', maskedPan: '506099*********0019' });
     expect(succeededEvents()).toBe(1);
+    expect(authoriser.sent).toEqual([
+      expect.objectContaining({
+        purpose: 'checkout',
+        paymentReference: checkoutReference,
+        mode: 'test',
+        kind: 'purchase',
+        amount: '150000',
+        card: { pan: noVerification, expiry: '3912', accountType: 'default', entryMode: 'not-present' },
+      }),
+    ]);
+    // Nothing of the card is held once the network has it.
+    expect(charges.rows.get(checkoutReference)!.sealed_card).toBeNull();
   });
 
-  it('declines a live business’s card at once, never walking a sandbox card’s steps', async () => {
-    for (const card of [pinThenOtp, threeDs, noVerification]) {
-      const { start, succeededEvents } = setup();
-      expect(await start(card, { mode: 'live' })).toMatchObject({
-        transactionStatus: 'FAILED',
-        nextAction: 'none',
-        message: 'Live card processing is not available yet',
-      });
-      expect(succeededEvents()).toBe(0);
-    }
+  it('holds the card sealed while steps remain, and sends it to the network after the last one', async () => {
+    const { start, answer, authoriser, charges, checkoutReference } = setup();
+    await start(pinThenOtp);
+    const held = charges.rows.get(checkoutReference)!.sealed_card!;
+    expect(held).not.toContain(pinThenOtp);
+    expect(JSON.parse(sealer.open(held, charges.rows.get(checkoutReference)!.id))).toEqual({
+      pan: pinThenOtp,
+      expiryDate: '12/39',
+    });
+    await answer({ pin: SANDBOX_PIN });
+    expect(authoriser.sent).toHaveLength(0);
+    expect(await answer({ otp: SANDBOX_OTP })).toMatchObject({ transactionStatus: 'SUCCESS' });
+    expect(authoriser.sent.map((payment) => payment.card.pan)).toEqual([pinThenOtp]);
+  });
+
+  it('refuses a live business’s card while no live network is connected, and never walks sandbox steps for one', async () => {
+    const { start, charges, checkoutReference } = setup();
+    await expect(start(pinThenOtp, { mode: 'live' })).rejects.toMatchObject({ code: 'SANDBOX_ONLY' });
+    expect(charges.rows.has(checkoutReference)).toBe(false);
+    const live = setup({ networks: connected('sandbox', 'live') });
+    expect(await live.start(pinThenOtp, { mode: 'live' })).toMatchObject({ transactionStatus: 'SUCCESS' });
+    expect(live.authoriser.sent[0]).toMatchObject({ mode: 'live' });
   });
 
   it('answers a payment sent again with how its charge ended, for the same card only', async () => {
@@ -180,9 +241,12 @@ describe('CardChargesService: the card-charge state machine', () => {
     await expect(acs.answer({ otp: SANDBOX_OTP })).rejects.toMatchObject({ code: 'UNEXPECTED_AUTHORIZATION' });
   });
 
-  it('ends with the issuer decline once the steps are done', async () => {
+  it('ends with the network’s decline', async () => {
     const { start, succeededEvents } = setup();
-    expect(await start(declined)).toMatchObject({ transactionStatus: 'FAILED', message: 'Do not honour' });
+    expect(await start(declined)).toMatchObject({
+      transactionStatus: 'FAILED',
+      message: 'Declined by the card issuer',
+    });
     expect(succeededEvents()).toBe(0);
   });
 

@@ -15,34 +15,55 @@ import {
 import { CardFingerprints, newUlid, Sealer } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { replyAddressToForward, replyForwarded } from '@payments/platform-kafka';
-import { NewEvent, Outbox, outboxCommitted } from '@payments/platform-outbox';
+import { NewEvent, Outbox } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
+import { CardAuthoriser, PaymentDecision, PaymentSettler, PreparedRequest } from '../card-network/card-authoriser';
+import { CardNetworks } from '../card-network/card-networks';
+import { NetworkRequestRow } from '../card-network/network-requests.repository';
 import { Env } from '../config/env';
-import { SandboxIssuer } from '../issuer/sandbox-issuer';
+import { SandboxVerification } from '../issuer/sandbox-verification';
 import { CARD_SEALER } from '../tokens';
 import { CardChargesRepository, ChargeRow } from './card-charges.repository';
 
 const maxAttempts = 3;
 const avsFields = ['line1', 'city', 'state', 'postalCode', 'country'];
 
+/** The card a charge holds while its steps are answered: what the network step needs, never the CVV. */
+interface HeldCard {
+  pan: string;
+  /** As printed, MM/YY. */
+  expiryDate: string;
+}
+
+/** A charge as a transaction left it, with the network request to send once it has committed. */
+interface ChargeStep {
+  charge: ChargeRow;
+  authorisation?: PreparedRequest;
+}
+
 /**
  * A card charge and its verification steps: a small state machine per checkout, kept in
  * PostgreSQL and changed under a row lock, so retries and concurrent calls see one charge.
+ * Once no step is left, the card network decides it (CardAuthoriser): the charge waits,
+ * PROCESSING with nothing to do, until the answer ends it here.
  */
 @Injectable()
-export class CardChargesService {
+export class CardChargesService implements PaymentSettler {
   private readonly fingerprints: CardFingerprints;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly charges: CardChargesRepository,
     @Inject(CARD_SEALER) private readonly sealer: Sealer,
-    private readonly issuer: SandboxIssuer,
+    private readonly verification: SandboxVerification,
     private readonly outbox: Outbox,
+    private readonly authoriser: CardAuthoriser,
+    private readonly networks: CardNetworks,
     env: Env,
   ) {
     this.fingerprints = new CardFingerprints(env.CARD_DATA_KEY);
+    authoriser.register('checkout', this);
   }
 
   async start(command: {
@@ -58,28 +79,36 @@ export class CardChargesService {
     if (command.expiresAt && Date.parse(command.expiresAt) <= Date.now()) {
       throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${command.checkoutReference} has expired`);
     }
-    const decision = this.issuer.authorise({ pan: card.cardNumber, cardExpiryDate: card.expiryDate }, command.mode);
-    let steps = this.issuer.verificationSteps(card.cardNumber, command.mode);
+    // A live business is refused here, before a charge exists, when no live network is connected.
+    this.networks.for(command.mode);
+    let steps = this.verification.steps(card.cardNumber, command.mode);
     let attemptsLeft = maxAttempts;
     if (steps[0] === 'pin' && card.pin !== undefined) {
       if (card.pin === SANDBOX_PIN) steps = steps.slice(1);
       else attemptsLeft -= 1;
     }
-    const started = await this.insertNew({
-      id: newUlid(),
-      checkout_reference: command.checkoutReference,
-      business_id: command.businessId,
-      amount: command.amount,
-      masked_pan: mask(card.cardNumber),
-      card_fingerprint: fingerprint,
-      steps,
-      attempts_left: attemptsLeft,
-      issuer_decline: decision.approved ? null : decision.reason,
-      expires_at: command.expiresAt ? new Date(command.expiresAt) : null,
-      status: 'PROCESSING',
-      decline_reason: null,
+    const id = newUlid();
+    const held: HeldCard = { pan: card.cardNumber, expiryDate: card.expiryDate };
+    const started = await this.dataSource.transaction(async (em): Promise<ChargeStep | null> => {
+      const charge = await this.charges.insertFirst(em, {
+        id,
+        checkout_reference: command.checkoutReference,
+        business_id: command.businessId,
+        business_mode: command.mode,
+        amount: command.amount,
+        masked_pan: mask(card.cardNumber),
+        card_fingerprint: fingerprint,
+        steps,
+        attempts_left: attemptsLeft,
+        expires_at: command.expiresAt ? new Date(command.expiresAt) : null,
+        status: 'PROCESSING',
+        decline_reason: null,
+        sealed_card: steps.length > 0 ? this.sealer.seal(JSON.stringify(held), id) : null,
+      });
+      if (!charge) return null;
+      return charge.steps.length > 0 ? { charge } : this.authorise(em, charge, held);
     });
-    if (started) return toState(started);
+    if (started) return this.afterCommit(started);
     return this.dataSource.transaction(async (em) => {
       const existing = await this.charges.lockForCheckout(em, command.businessId, command.checkoutReference);
       if (!existing) throw apiError('CHARGE_IN_PROGRESS', 'A card charge for this checkout is already in progress');
@@ -105,25 +134,6 @@ export class CardChargesService {
     return sameCard ? toState(charge) : null;
   }
 
-  /**
-   * The checkout's first charge, in one statement: a card that asks for nothing is decided at
-   * once, and its success event is queued with it. Null when the checkout has a charge already.
-   */
-  private async insertNew(charge: ChargeRow): Promise<ChargeRow | null> {
-    const decided = charge.steps.length === 0;
-    const ended: ChargeRow = decided
-      ? { ...charge, status: charge.issuer_decline ? 'FAILED' : 'SUCCESS', decline_reason: charge.issuer_decline }
-      : charge;
-    const replyAddress = replyAddressToForward();
-    const event = ended.status === 'SUCCESS' ? this.outbox.row(succeeded(ended, replyAddress)) : null;
-    const row = await this.charges.insertFirst(ended, event);
-    if (row && event) {
-      outboxCommitted(this.dataSource, { awaited: replyAddress !== null });
-      replyForwarded();
-    }
-    return row;
-  }
-
   async authorize(command: {
     businessId: string;
     checkoutReference: string;
@@ -132,11 +142,12 @@ export class CardChargesService {
     const answer = JSON.parse(
       this.sealer.open(command.sealedAuthorization, command.checkoutReference),
     ) as CardAuthorizationRequest;
-    return this.dataSource.transaction(async (em) => {
+    const step = await this.dataSource.transaction(async (em): Promise<ChargeStep> => {
       const charge = await this.charges.lockForCheckout(em, command.businessId, command.checkoutReference);
       if (!charge) throw apiError('TRANSACTION_NOT_FOUND', `No card charge for ${command.checkoutReference}`);
-      if (charge.status !== 'PROCESSING') return toState(charge);
-      if (pastDeadline(charge)) return toState(await this.finish(em, charge, 'FAILED', checkoutExpired));
+      // Ended, or with the network: no step is asked for.
+      if (charge.status !== 'PROCESSING' || charge.steps.length === 0) return { charge };
+      if (pastDeadline(charge)) return { charge: await this.finish(em, charge, 'FAILED', checkoutExpired) };
       const expected = charge.steps[0];
       const given = answeredSteps(answer);
       // 3-D Secure is answered on the bank's page, never here.
@@ -149,30 +160,71 @@ export class CardChargesService {
       }
       const correct =
         expected === 'pin' ? answer.pin === SANDBOX_PIN : expected === 'otp' ? answer.otp === SANDBOX_OTP : true;
-      if (!correct) return toState(await this.wrongAnswer(em, charge));
+      if (!correct) return { charge: await this.wrongAnswer(em, charge) };
       // Each step has its own three tries.
-      return toState(await this.advance(em, { ...charge, steps: charge.steps.slice(1), attempts_left: maxAttempts }));
+      return this.advance(em, { ...charge, steps: charge.steps.slice(1), attempts_left: maxAttempts });
     });
+    return this.afterCommit(step);
   }
 
   /** The sandbox bank's 3-D Secure page answered. */
   async complete3ds(chargeId: string, checkoutReference: string, approved: boolean): Promise<CardChargeState> {
-    return this.dataSource.transaction(async (em) => {
+    const step = await this.dataSource.transaction(async (em): Promise<ChargeStep> => {
       const charge = await this.charges.lockForAcs(em, chargeId, checkoutReference);
       if (!charge) throw apiError('TRANSACTION_NOT_FOUND', `No card charge ${chargeId}`);
-      if (charge.status !== 'PROCESSING' || charge.steps[0] !== '3ds') return toState(charge);
-      if (pastDeadline(charge)) return toState(await this.finish(em, charge, 'FAILED', checkoutExpired));
-      if (!approved) return toState(await this.finish(em, charge, 'FAILED', '3-D Secure authentication was declined'));
-      return toState(await this.advance(em, { ...charge, steps: charge.steps.slice(1) }));
+      if (charge.status !== 'PROCESSING' || charge.steps[0] !== '3ds') return { charge };
+      if (pastDeadline(charge)) return { charge: await this.finish(em, charge, 'FAILED', checkoutExpired) };
+      if (!approved) {
+        return { charge: await this.finish(em, charge, 'FAILED', '3-D Secure authentication was declined') };
+      }
+      return this.advance(em, { ...charge, steps: charge.steps.slice(1) });
     });
+    return this.afterCommit(step);
   }
 
-  /** Saves the remaining steps; with none left, the issuer's decision ends the charge. */
-  private async advance(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
-    if (charge.steps.length > 0) return this.charges.save(em, charge);
-    return charge.issuer_decline
-      ? this.finish(em, charge, 'FAILED', charge.issuer_decline)
-      : this.finish(em, charge, 'SUCCESS', null);
+  /** Saves the remaining steps; with none left, the charge goes to the network with the card it held. */
+  private async advance(em: EntityManager, charge: ChargeRow): Promise<ChargeStep> {
+    if (charge.steps.length > 0) return { charge: await this.charges.save(em, charge) };
+    if (!charge.sealed_card) {
+      // A charge begun before the card network was connected holds no card to send.
+      return { charge: await this.finish(em, charge, 'FAILED', 'The card details are no longer held; pay again') };
+    }
+    const held = JSON.parse(this.sealer.open(charge.sealed_card, charge.id)) as HeldCard;
+    return this.authorise(em, await this.charges.save(em, charge), held);
+  }
+
+  /** Writes the network request in this transaction: it is sent once the transaction commits. */
+  private async authorise(em: EntityManager, charge: ChargeRow, card: HeldCard): Promise<ChargeStep> {
+    const [month, year] = card.expiryDate.split('/');
+    const authorisation = await this.authoriser.prepare(em, {
+      purpose: 'checkout',
+      paymentReference: charge.checkout_reference,
+      businessId: charge.business_id,
+      mode: charge.business_mode ?? 'test',
+      kind: 'purchase',
+      amount: charge.amount,
+      card: { pan: card.pan, expiry: `${year}${month}`, accountType: 'default', entryMode: 'not-present' },
+      terminal: { kind: 'checkout' },
+      acceptorName: charge.business_id,
+    });
+    return { charge, authorisation };
+  }
+
+  /** Sends the request a transaction wrote, if any, and answers with the charge as the network left it. */
+  private async afterCommit({ charge, authorisation }: ChargeStep): Promise<CardChargeState> {
+    if (!authorisation) return toState(charge);
+    await this.authoriser.send(authorisation);
+    const decided = await this.charges.findForCheckout(charge.business_id, charge.checkout_reference);
+    return toState(decided ?? charge);
+  }
+
+  /** The network decided the charge's request (CardAuthoriser calls this in its transaction). */
+  async settle(em: EntityManager, request: NetworkRequestRow, decision: PaymentDecision): Promise<boolean> {
+    const charge = await this.charges.lockForCheckout(em, request.business_id, request.payment_reference);
+    if (charge?.status !== 'PROCESSING') return false;
+    if (decision.approved) await this.finish(em, charge, 'SUCCESS', null);
+    else await this.finish(em, charge, 'FAILED', decision.reason);
+    return true;
   }
 
   private async wrongAnswer(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
@@ -258,6 +310,7 @@ function toState(charge: ChargeRow): CardChargeState {
   };
   if (charge.status === 'SUCCESS') return { ...base, message: 'Payment successful' };
   if (charge.status === 'FAILED') return { ...base, message: charge.decline_reason ?? 'Payment failed' };
+  if (nextAction === 'none') return { ...base, message: 'The card network is authorising the payment' };
   const wrongTries = maxAttempts - charge.attempts_left;
   const messages: Record<Exclude<NextAction, 'none'>, string> = {
     pin: 'Enter the card PIN',

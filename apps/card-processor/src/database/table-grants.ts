@@ -6,7 +6,16 @@ export const tableGrants = {
   ...outboxGrants,
   // A charge moves through its steps to an end (locked FOR UPDATE while it does); its card,
   // amount and checkout never change.
-  card_charges: ['SELECT', 'INSERT', 'UPDATE (steps, attempts_left, status, decline_reason, updated_at)'],
-  // A terminal's authorisation is decided once.
-  pos_authorisations: ['SELECT', 'INSERT'],
+  card_charges: ['SELECT', 'INSERT', 'UPDATE (steps, attempts_left, status, decline_reason, sealed_card, updated_at)'],
+  // A terminal's authorisation is begun when its request goes out, and decided once.
+  pos_authorisations: ['SELECT', 'INSERT', 'UPDATE (approved, decline_reason)'],
+  // A network request is decided, or given up and reversed; who it was for never changes.
+  network_requests: [
+    'SELECT',
+    'INSERT',
+    'UPDATE (state, response_code, authorisation_code, settlement_date, sealed_pan, reversal_attempts, reversal_due_at, reversal_code, reversed_at, updated_at)',
+  ],
+  // Acceptor ids are drawn once and kept.
+  card_merchants: ['SELECT', 'INSERT'],
+  card_terminals: ['SELECT', 'INSERT'],
 } as const satisfies TableGrants;

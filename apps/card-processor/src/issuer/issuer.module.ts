@@ -3,14 +3,14 @@ import { Sealer } from '@payments/platform-crypto';
 
 import { Env } from '../config/env';
 import { CARD_SEALER } from '../tokens';
-import { SandboxIssuer } from './sandbox-issuer';
+import { SandboxVerification } from './sandbox-verification';
 
-/** The issuer that decides charges and POS transactions, and the key that opens their card data. */
+/** The sandbox cards' verification steps, and the key that opens card data. */
 @Module({
   providers: [
-    SandboxIssuer,
+    SandboxVerification,
     { provide: CARD_SEALER, inject: [Env], useFactory: (env: Env) => new Sealer(env.CARD_DATA_KEY) },
   ],
-  exports: [SandboxIssuer, CARD_SEALER],
+  exports: [SandboxVerification, CARD_SEALER],
 })
 export class IssuerModule {}

@@ -1,6 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import {
   EventEnvelope,
+  PosSealedCard,
   PosTransactionAcceptedV1,
   PosTransactionAcceptedV1Payload,
   PosTransactionDecidedV1,
@@ -9,65 +10,107 @@ import {
 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { EventHandler, PoisonMessageError } from '@payments/platform-kafka';
-import { Outbox, outboxCommitted } from '@payments/platform-outbox';
-import { DataSource } from 'typeorm';
+import { Outbox } from '@payments/platform-outbox';
+import { DataSource, EntityManager } from 'typeorm';
 
-import { CardForAuthorisation, SandboxIssuer } from '../issuer/sandbox-issuer';
+import { CardAuthoriser, PaymentDecision, PaymentForNetwork, PaymentSettler } from '../card-network/card-authoriser';
+import { CardNetworks } from '../card-network/card-networks';
+import { NetworkRequestRow } from '../card-network/network-requests.repository';
 import { CARD_SEALER } from '../tokens';
-import { PosAuthorisationsRepository } from './pos-authorisations.repository';
+import { PosAuthorisationRow, PosAuthorisationsRepository } from './pos-authorisations.repository';
+import { posCardForNetwork } from './pos-card';
 
 /**
- * Authorises accepted POS transactions. The sealed card data is opened in memory only for the
- * issuer's decision; what is stored and passed on carries the masked PAN alone. The decision
- * and its event are written by one statement, once per reference.
+ * Authorises accepted POS transactions on the card network. The sealed card data is opened in
+ * memory only to build the request; what is stored and passed on carries the masked PAN alone.
+ * Each reference is authorised once: a redelivered message finds it begun, and a request whose
+ * sender stopped is given up and reversed by the network step, which then decides it here.
  */
 @Controller()
-export class PosTransactionsConsumer {
+export class PosTransactionsConsumer implements PaymentSettler {
   constructor(
     private readonly dataSource: DataSource,
     private readonly authorisations: PosAuthorisationsRepository,
     @Inject(CARD_SEALER) private readonly cardSealer: Sealer,
-    private readonly issuer: SandboxIssuer,
+    private readonly authoriser: CardAuthoriser,
+    private readonly networks: CardNetworks,
     private readonly outbox: Outbox,
-  ) {}
+  ) {
+    authoriser.register('pos', this);
+  }
 
   @EventHandler(Topics.posTransactions, 'bulk')
   async handle(event: EventEnvelope<PosTransactionAcceptedV1Payload>): Promise<void> {
     if (event?.type !== PosTransactionAcceptedV1) return;
     const transaction = event.payload;
     const card = this.openCard(transaction);
-    const decision = this.issuer.authorise(card, transaction.mode);
-    const declineReason = decision.approved ? null : decision.reason;
-    const outcome = this.outbox.row<PosTransactionDecidedV1Payload>({
-      topic: Topics.posOutcomes,
-      type: PosTransactionDecidedV1,
-      key: transaction.serialNumber,
-      businessId: transaction.businessId,
-      payload: {
-        reference: transaction.reference,
-        businessId: transaction.businessId,
-        serialNumber: transaction.serialNumber,
-        outletId: transaction.outletId,
-        amount: transaction.amount,
-        maskedPan: transaction.maskedPan,
-        approved: decision.approved,
-        declineReason,
-        decidedAt: new Date().toISOString(),
-      },
+    const prepared = await this.dataSource.transaction(async (em) => {
+      if (!(await this.authorisations.beginOnce(em, transaction))) return null;
+      if (!this.networks.has(transaction.mode)) {
+        await this.decide(em, transaction.reference, { approved: false, reason: noLiveNetwork });
+        return null;
+      }
+      return this.authoriser.prepare(em, paymentOf(transaction, card));
     });
-    // A redelivered message was decided already, and queues nothing.
-    if (await this.authorisations.decideOnce(transaction, { approved: decision.approved, declineReason }, outcome)) {
-      outboxCommitted(this.dataSource);
-    }
+    if (prepared) await this.authoriser.send(prepared);
   }
 
-  private openCard(transaction: PosTransactionAcceptedV1Payload): CardForAuthorisation {
+  /** The network decided the reference's request (CardAuthoriser calls this in its transaction). */
+  async settle(em: EntityManager, request: NetworkRequestRow, decision: PaymentDecision): Promise<boolean> {
+    return this.decide(em, request.payment_reference, decision);
+  }
+
+  private async decide(em: EntityManager, reference: string, decision: PaymentDecision): Promise<boolean> {
+    const declineReason = decision.approved ? null : decision.reason;
+    const decided = await this.authorisations.decide(em, reference, decision.approved, declineReason);
+    if (!decided) return false;
+    await this.outbox.enqueue(em, decidedEvent(decided));
+    return true;
+  }
+
+  private openCard(transaction: PosTransactionAcceptedV1Payload): PosSealedCard {
     try {
-      return JSON.parse(this.cardSealer.open(transaction.sealedCard, transaction.reference)) as CardForAuthorisation;
+      return JSON.parse(this.cardSealer.open(transaction.sealedCard, transaction.reference)) as PosSealedCard;
     } catch (error) {
       throw new PoisonMessageError(`card data of ${transaction.reference} cannot be opened with this CARD_DATA_KEY`, {
         cause: error,
       });
     }
   }
+}
+
+const noLiveNetwork = 'Card payments are not available to live businesses yet';
+
+function paymentOf(transaction: PosTransactionAcceptedV1Payload, card: PosSealedCard): PaymentForNetwork {
+  return {
+    purpose: 'pos',
+    paymentReference: transaction.reference,
+    businessId: transaction.businessId,
+    mode: transaction.mode,
+    kind: 'purchase',
+    amount: transaction.amount,
+    card: posCardForNetwork(card, transaction),
+    terminal: { kind: 'pos', serialNumber: transaction.serialNumber },
+    acceptorName: transaction.businessId,
+  };
+}
+
+function decidedEvent(row: PosAuthorisationRow) {
+  return {
+    topic: Topics.posOutcomes,
+    type: PosTransactionDecidedV1,
+    key: row.serial_number,
+    businessId: row.business_id,
+    payload: {
+      reference: row.reference,
+      businessId: row.business_id,
+      serialNumber: row.serial_number,
+      outletId: row.outlet_id,
+      amount: row.amount,
+      maskedPan: row.masked_pan,
+      approved: row.approved === true,
+      declineReason: row.decline_reason,
+      decidedAt: new Date().toISOString(),
+    } satisfies PosTransactionDecidedV1Payload,
+  };
 }

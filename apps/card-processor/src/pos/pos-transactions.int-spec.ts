@@ -1,25 +1,42 @@
+import { randomBytes } from 'node:crypto';
+
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PosSealedCard, PosTransactionAcceptedV1, PosTransactionDecidedV1Payload } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
-import { startTestApp, testEvent } from '@payments/testing';
+import { eventually, startTestApp, testEvent } from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { cardProcessorApp } from '../app';
+import { CardNetworks } from '../card-network/card-networks';
+import { DevHost, freePorts, startDevHost } from '../card-network/testing/dev-host';
 import { CARD_SEALER } from '../tokens';
 import { PosTransactionsConsumer } from './pos-transactions.consumer';
 
-/** card-processor's decision on an accepted POS transaction: stored and announced once per reference. */
+/**
+ * card-processor's decision on an accepted POS transaction, by a development card host of its
+ * own: sent once, stored and announced once per reference.
+ */
 describe('POS transaction decisions', () => {
   let app: NestFastifyApplication;
+  let host: DevHost;
 
   beforeAll(async () => {
-    ({ app } = await startTestApp({ ...cardProcessorApp, kafkaConsumer: false }));
+    const [port, controlPort] = await freePorts(2);
+    host = await startDevHost({ port, controlPort, zonePinKey: randomBytes(16).toString('hex') });
+    ({ app } = await startTestApp(
+      { ...cardProcessorApp, kafkaConsumer: false },
+      { CARD_NETWORK_SANDBOX_ADDRESS: host.address, CARD_NETWORK_TIMEOUT_MS: '1500' },
+    ));
+    await eventually(async () => (app.get(CardNetworks).byName('sandbox').isReady() ? true : undefined), 20_000);
   });
 
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app?.close();
+    await host?.stop();
+  });
 
-  const accepted = (card: Pick<PosSealedCard, 'pan' | 'cardExpiryDate'>) => {
+  const accepted = (card: Pick<PosSealedCard, 'pan' | 'cardExpiryDate'> & Partial<PosSealedCard>) => {
     const reference = `POS-${ulid()}`;
     return testEvent(PosTransactionAcceptedV1, {
       businessId: ulid(),
@@ -34,7 +51,9 @@ describe('POS transaction decisions', () => {
       cardHolderName: 'ADA OBI',
       aid: 'A0000000041010',
       institutionCode: '627821',
-      sealedCard: app.get<Sealer>(CARD_SEALER).seal(JSON.stringify(card), reference),
+      sealedCard: app
+        .get<Sealer>(CARD_SEALER)
+        .seal(JSON.stringify({ pinBlock: 'null', track2Data: '', iccData: '', ...card }), reference),
     });
   };
   const decisions = async (reference: string) =>
@@ -47,10 +66,32 @@ describe('POS transaction decisions', () => {
       )) as { approved: boolean; decline_reason: string | null; event: PosTransactionDecidedV1Payload }[]
     ).map((row) => ({ approved: row.approved, declineReason: row.decline_reason, event: row.event }));
 
+  const networkRequest = async (reference: string) =>
+    (
+      (await app
+        .get(DataSource)
+        .query(
+          `SELECT state, response_code, rrn, sealed_pan, terminal_id FROM card_processor.network_requests WHERE purpose = 'pos' AND payment_reference = $1`,
+          [reference],
+        )) as {
+        state: string;
+        response_code: string | null;
+        rrn: string;
+        sealed_pan: string | null;
+        terminal_id: string;
+      }[]
+    )[0];
+
   it('stores an approval and queues its event, once however often the transaction is delivered', async () => {
-    const transaction = accepted({ pan: '5060990000000000019', cardExpiryDate: '3012' });
+    const transaction = accepted({
+      pan: '5060990000000000019',
+      cardExpiryDate: '3012',
+      track2Data: '5060990000000000019D3012101',
+      iccData: '9F2608AABBCCDDEEFF0011',
+    });
     const consumer = app.get(PosTransactionsConsumer);
-    await consumer.handle(transaction);
+    // Delivered twice at once (a redelivery racing the first): one request goes out.
+    await Promise.all([consumer.handle(transaction), consumer.handle({ ...transaction, eventId: ulid() })]);
     await consumer.handle({ ...transaction, eventId: ulid() });
     expect(await decisions(transaction.payload.reference)).toEqual([
       {
@@ -59,17 +100,54 @@ describe('POS transaction decisions', () => {
         event: expect.objectContaining({ reference: transaction.payload.reference, approved: true, amount: '2500' }),
       },
     ]);
+    const request = await networkRequest(transaction.payload.reference);
+    expect(request).toMatchObject({ state: 'approved', response_code: '00', sealed_pan: null });
+    expect(request.terminal_id).toMatch(/^P\d{7}$/);
+    expect((await host.messages(request.rrn)).map((message) => message.mti)).toEqual(['0200']);
   });
 
-  it('stores a decline with its reason, and the event says why', async () => {
-    const transaction = accepted({ pan: '5060990000000000019', cardExpiryDate: '2001' });
+  it.each([
+    ['an expired card', { pan: '5060990000000000019', cardExpiryDate: '2001' }, '54', 'Expired card'],
+    ['a declined card', { pan: '4000000000000002', cardExpiryDate: '3012' }, '05', 'Declined by the card issuer'],
+    ['insufficient funds', { pan: '4000000000009995', cardExpiryDate: '3012' }, '51', 'Insufficient funds'],
+  ])('stores the host’s decline of %s with its reason, and the event says why', async (_case, card, code, reason) => {
+    const transaction = accepted(card);
     await app.get(PosTransactionsConsumer).handle(transaction);
     expect(await decisions(transaction.payload.reference)).toEqual([
       {
         approved: false,
-        declineReason: 'Expired card',
-        event: expect.objectContaining({ approved: false, declineReason: 'Expired card' }),
+        declineReason: reason,
+        event: expect.objectContaining({ approved: false, declineReason: reason }),
       },
     ]);
+    expect(await networkRequest(transaction.payload.reference)).toMatchObject({
+      state: 'declined',
+      response_code: code,
+    });
+  });
+
+  it('fails a transaction whose answer never comes, and reverses it until the host acknowledges', async () => {
+    const pan = '5060990000000000035';
+    await host.faults([{ pan, action: 'drop' }]);
+    try {
+      const transaction = accepted({ pan, cardExpiryDate: '3012' });
+      await app.get(PosTransactionsConsumer).handle(transaction);
+      const [decision] = await decisions(transaction.payload.reference);
+      expect(decision).toMatchObject({ approved: false, event: expect.objectContaining({ approved: false }) });
+      expect(decision.declineReason).toMatch(/reversed/);
+      const { rrn } = await networkRequest(transaction.payload.reference);
+      // The host approved and booked it (only its answer was lost): the reversal takes it back.
+      const reversed = await eventually(async () => {
+        const request = await networkRequest(transaction.payload.reference);
+        return request.state === 'reversed' ? request : undefined;
+      }, 20_000);
+      expect(reversed).toMatchObject({ response_code: null, sealed_pan: null });
+      expect((await host.messages(rrn)).map((message) => [message.mti, message.de39])).toEqual([
+        ['0200', '00'],
+        ['0420', '00'],
+      ]);
+    } finally {
+      await host.clearFaults();
+    }
   });
 });

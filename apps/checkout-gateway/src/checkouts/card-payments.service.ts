@@ -45,8 +45,8 @@ export class CardPaymentsService {
   }
 
   /**
-   * No live card rail is connected: a live business is refused before any charge exists, not
-   * declined. An attempt that looks like card testing is refused before card-processor hears
+   * Without a live card network (LIVE_CARD_PAYMENTS), a live business is refused before any
+   * charge exists, not declined. An attempt that looks like card testing is refused before card-processor hears
    * of it; `payerAddress` is the payer's own, known when the hosted page sent the card. No card
    * is charged before outlet-service knows the business: it books the capture. The same card
    * sent again after its charge ended the checkout is answered with how that charge ended.
@@ -57,7 +57,7 @@ export class CardPaymentsService {
     card: CardPaymentRequest,
     payerAddress?: string,
   ): Promise<CardChargeResponse> {
-    requireSandboxRail(business.mode, 'Card payments');
+    if (!this.env.LIVE_CARD_PAYMENTS) requireSandboxRail(business.mode, 'Card payments');
     const found = await this.checkouts.get(business.id, reference);
     if (found.transactionStatus !== 'PROCESSING') return this.payEnded(business, found, card, payerAddress);
     const checkout = requirePayable(found, 'card');

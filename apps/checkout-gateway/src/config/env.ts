@@ -1,4 +1,4 @@
-import { IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { BooleanSetting, IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
 import { RateLimitSetting } from '@payments/platform-rate-limit';
 import { SandboxPrivateTargetsSetting } from '@payments/platform-webhook-targets';
 import { IsUrl } from 'class-validator';
@@ -29,6 +29,12 @@ export class Env extends PlatformEnv {
 
   /** How often the key audit trail notes rolled key pairs whose grace has ended. */
   @IntSetting(100, 600_000) KEY_EXPIRY_POLL_MS: number = 10_000;
+
+  /**
+   * Whether live businesses may pay by card: set it where card-processor has a live card
+   * network (CARD_NETWORK_LIVE_ADDRESS). Off, their card payments are refused before a charge exists.
+   */
+  @BooleanSetting() LIVE_CARD_PAYMENTS: boolean = false;
 
   /** How long a request waits for card-processor, outlet-service or webhook-dispatcher before answering 503. */
   @IntSetting(500, 60_000) SERVICE_TIMEOUT_MS: number = 8000;

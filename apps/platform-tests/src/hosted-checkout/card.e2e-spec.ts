@@ -41,7 +41,7 @@ describe('the hosted checkout page in a real browser: paying by card through eve
       await h.fillCard(card(scenario));
       await expect(h.result().getByRole('heading').textContent()).resolves.toBe('Payment failed');
       await expect(h.page.locator('#result-text').textContent()).resolves.toContain(
-        scenario === 'declined' ? 'Do not honour' : 'Insufficient funds',
+        scenario === 'declined' ? 'Declined by the card issuer' : 'Insufficient funds',
       );
       expect((await h.record(reference)).transactionStatus).toBe('FAILED');
       await screenshot(h.page, `card-${scenario.replace(/\s+/g, '-')}`);

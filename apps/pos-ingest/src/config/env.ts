@@ -1,4 +1,4 @@
-import { IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { BooleanSetting, IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
 import { RateLimitSetting } from '@payments/platform-rate-limit';
 
 /** pos-ingest: accepts encrypted POS submissions; stateless and scaled on its own. */
@@ -15,6 +15,12 @@ export class Env extends PlatformEnv {
 
   /** Seals card data on the POS topic; card-processor holds the same key. */
   @KeySetting() CARD_DATA_KEY: string = '';
+
+  /**
+   * Whether live businesses' terminals may take cards: set it where card-processor has a live
+   * card network (CARD_NETWORK_LIVE_ADDRESS). Off, their submissions are refused at once.
+   */
+  @BooleanSetting() LIVE_CARD_PAYMENTS: boolean = false;
 
   /**
    * Derives each transaction's reference from the transaction (a keyed hash), the same in every

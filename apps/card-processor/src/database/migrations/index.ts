@@ -2,6 +2,7 @@ import { InitialSchema1763769600000 } from './1763769600000-initial-schema';
 import { PosAuthorisations1763769600009 } from './1763769600009-pos-authorisations';
 import { CardCharges1763769600011 } from './1763769600011-card-charges';
 import { CardChargeDeadline1763769600021 } from './1763769600021-card-charge-deadline';
+import { CardNetwork1763769600060 } from './1763769600060-card-network';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   PosAuthorisations1763769600009,
   CardCharges1763769600011,
   CardChargeDeadline1763769600021,
+  CardNetwork1763769600060,
 ];

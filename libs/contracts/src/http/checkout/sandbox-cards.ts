@@ -2,7 +2,7 @@ import { VerificationStep } from './verification-steps';
 
 /**
  * The sandbox's published test cards (docs/test-cards.json): the verification steps each asks
- * for, in order. card-processor's sandbox issuer walks them; the gateway leaves these numbers
+ * for, in order. card-processor walks them before the card network decides; the gateway leaves these numbers
  * out of its card-testing counts, so a partner's test suite may use them as often as it likes.
  */
 export const sandboxScenarios: Readonly<Record<string, readonly VerificationStep[]>> = {
@@ -15,15 +15,15 @@ export const sandboxScenarios: Readonly<Record<string, readonly VerificationStep
   '5060990000000000076': ['phone'],
 };
 
-/** Sandbox cards the issuer declines, with its reason; every other valid, unexpired card is approved. */
-export const sandboxDeclines: Readonly<Record<string, string>> = {
-  '4000000000000002': 'Do not honour',
-  '4000000000009995': 'Insufficient funds',
-};
+/**
+ * Sandbox cards the development card host declines (do not honour, insufficient funds); it
+ * approves every other valid, unexpired card.
+ */
+export const sandboxDeclinedCards: readonly string[] = ['4000000000000002', '4000000000009995'];
 
 export const SANDBOX_PIN = '1234';
 export const SANDBOX_OTP = '123456';
 
 export function isSandboxTestCard(cardNumber: string): boolean {
-  return cardNumber in sandboxScenarios || cardNumber in sandboxDeclines;
+  return cardNumber in sandboxScenarios || sandboxDeclinedCards.includes(cardNumber);
 }

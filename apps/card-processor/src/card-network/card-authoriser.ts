@@ -1,0 +1,219 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BusinessMode } from '@payments/contracts';
+import { newUlid, Sealer } from '@payments/platform-crypto';
+import { DataSource, EntityManager } from 'typeorm';
+
+import { CARD_SEALER } from '../tokens';
+import { CardAcceptorsRepository, TerminalKey } from './card-acceptors.repository';
+import { AccountType, AuthorisationAnswer, AuthorisationRequest, EntryMode, UnmatchedAnswer } from './card-network';
+import { CardNetworks } from './card-networks';
+import { processingCode } from './iso8583/messages';
+import {
+  NetworkRequestRow,
+  NetworkRequestsRepository,
+  RequestOutcome,
+  RequestPurpose,
+} from './network-requests.repository';
+import { failureReason } from './response-codes';
+
+/** A card payment, from any flow, as the network step needs it. */
+export interface PaymentForNetwork {
+  purpose: RequestPurpose;
+  paymentReference: string;
+  businessId: string;
+  mode: BusinessMode;
+  kind: 'purchase' | 'refund';
+  amount: string;
+  card: {
+    pan: string;
+    /** YYMM. */
+    expiry: string;
+    accountType: AccountType;
+    entryMode: EntryMode;
+    sequenceNumber?: string;
+    track2?: string;
+    iccData?: string;
+    /** Under the network's zone PIN key already. */
+    pinBlock?: string;
+  };
+  terminal: TerminalKey;
+  /** DE43; the business's id when its name is not known here. */
+  acceptorName: string;
+  originalRrn?: string;
+}
+
+/** How the network step ended a payment, for its flow to record. */
+export type PaymentDecision = { approved: true } | { approved: false; reason: string };
+
+/**
+ * A flow's part in a decision: ends its payment in the transaction that decides the request.
+ * False when the payment had ended already and cannot take it: an approval is then reversed.
+ */
+export interface PaymentSettler {
+  settle(em: EntityManager, request: NetworkRequestRow, decision: PaymentDecision): Promise<boolean>;
+}
+
+/** A request written as sent and what will go out: `send` it once the transaction has committed. */
+export interface PreparedRequest {
+  row: NetworkRequestRow;
+  request: AuthorisationRequest;
+}
+
+const merchantCategoryCode = '5999';
+
+/**
+ * The network step every card payment goes through, whatever its flow: the request is written
+ * as sent (in the flow's transaction, so a crash leaves a row to reverse), sent, and its answer
+ * decides it once, in one transaction with the flow's own record of the payment. An outcome
+ * that is not known is reversed (reversals.worker.ts), and the payment fails: never credited
+ * without an approval, never both credited and reversed.
+ */
+@Injectable()
+export class CardAuthoriser {
+  private readonly logger = new Logger(CardAuthoriser.name);
+  private readonly settlers = new Map<RequestPurpose, PaymentSettler>();
+  private reversalsDue = () => {};
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly networks: CardNetworks,
+    private readonly requests: NetworkRequestsRepository,
+    private readonly acceptors: CardAcceptorsRepository,
+    @Inject(CARD_SEALER) private readonly sealer: Sealer,
+  ) {
+    networks.onUnmatchedAnswer((answer) => void this.unmatched(answer));
+  }
+
+  register(purpose: RequestPurpose, settler: PaymentSettler): void {
+    this.settlers.set(purpose, settler);
+  }
+
+  /** Told when a reversal became due, so that the 0420 goes at once rather than at the next poll. */
+  onReversalDue(listener: () => void): void {
+    this.reversalsDue = listener;
+  }
+
+  async prepare(em: EntityManager, payment: PaymentForNetwork): Promise<PreparedRequest> {
+    const network = this.networks.for(payment.mode);
+    const ids = await this.acceptors.acceptorIds(em, payment.businessId, payment.terminal);
+    const row = await this.requests.insertSent(em, {
+      id: newUlid(),
+      network: network.name,
+      acquirer_id: network.acquirerId,
+      purpose: payment.purpose,
+      payment_reference: payment.paymentReference,
+      business_id: payment.businessId,
+      processing_code: processingCode(payment.kind, payment.card.accountType),
+      amount: payment.amount,
+      merchant_id: ids.merchant_id,
+      terminal_id: ids.terminal_id,
+      sealPan: (id) => this.sealer.seal(payment.card.pan, id),
+    });
+    const { card } = payment;
+    return {
+      row,
+      request: {
+        trace: { acquirerId: row.acquirer_id, stan: row.stan, rrn: row.rrn, transmittedAt: row.transmitted_at },
+        kind: payment.kind,
+        amount: payment.amount,
+        pan: card.pan,
+        expiry: card.expiry,
+        accountType: card.accountType,
+        entryMode: card.entryMode,
+        acceptor: {
+          merchantId: ids.merchant_id,
+          terminalId: ids.terminal_id,
+          nameAndLocation: acceptorNameAndLocation(payment.acceptorName),
+          categoryCode: merchantCategoryCode,
+        },
+        cardSequenceNumber: card.sequenceNumber,
+        track2: card.track2,
+        iccData: card.iccData,
+        pinBlock: card.pinBlock,
+        originalRrn: payment.originalRrn,
+      },
+    };
+  }
+
+  /** Sends a prepared request and decides it with its answer. */
+  async send({ row, request }: PreparedRequest): Promise<void> {
+    const answer = await this.networks.byName(row.network).authorise(request);
+    await this.decide(row.id, answer);
+  }
+
+  /**
+   * Decides a sent request and settles its payment, unless it was decided already. A request
+   * that never left is declined without a reversal: the host never heard of it.
+   */
+  async decide(requestId: string, answer: AuthorisationAnswer): Promise<void> {
+    const decided = await this.dataSource.transaction(async (em) => {
+      const sent = await this.requests.lock(em, requestId);
+      if (sent?.state !== 'sent') return null;
+      const decision: PaymentDecision =
+        answer.outcome === 'approved' ? { approved: true } : { approved: false, reason: failureReason(answer) };
+      const taken = await this.settlerOf(sent.purpose).settle(em, sent, decision);
+      const outcome = outcomeOf(answer);
+      // An approval for a payment that ended meanwhile must not stand.
+      return this.requests.decide(em, sent.id, taken ? outcome : { ...outcome, state: 'unknown' });
+    });
+    if (decided?.state === 'unknown') this.reversalsDue();
+  }
+
+  /**
+   * The requests whose sender is gone (a crash, a deploy) while they were in flight: each is
+   * given up as unknown, so it is reversed and its payment fails. True when there were some.
+   */
+  async giveUpStranded(afterMs: number): Promise<boolean> {
+    const stranded = await this.requests.stranded(afterMs, 50);
+    for (const row of stranded) {
+      this.logger.warn({ requestId: row.id, network: row.network }, 'request left in flight by its sender: reversing');
+      await this.decide(row.id, { outcome: 'unknown', responseCode: null, why: 'its sender stopped waiting' });
+    }
+    return stranded.length > 0;
+  }
+
+  /**
+   * An answer nobody here waits for. When its request is still in flight (its waiter is gone:
+   * another instance sent it, or this one restarted), the answer decides it. Otherwise it is
+   * late or a repeat: an approval of a request given up as unknown is already being reversed.
+   */
+  private async unmatched({ network, acquirerId, rrn, answer }: UnmatchedAnswer): Promise<void> {
+    try {
+      const row = await this.requests.find(network, acquirerId, rrn);
+      if (row?.state === 'sent') return await this.decide(row.id, answer);
+      this.logger.warn(
+        { network, requestState: row?.state ?? 'none', outcome: answer.outcome },
+        'an answer came for a request already decided: ignored',
+      );
+    } catch (error) {
+      this.logger.error({ err: error, network }, 'an unmatched answer could not be looked up');
+    }
+  }
+
+  private settlerOf(purpose: RequestPurpose): PaymentSettler {
+    const settler = this.settlers.get(purpose);
+    if (!settler) throw new Error(`no flow settles ${purpose} payments`);
+    return settler;
+  }
+}
+
+function outcomeOf(answer: AuthorisationAnswer): RequestOutcome {
+  switch (answer.outcome) {
+    case 'approved':
+    case 'declined': {
+      const { responseCode, settlementDate } = answer;
+      const authorisationCode = answer.outcome === 'approved' ? answer.authorisationCode : null;
+      return { state: answer.outcome, responseCode, authorisationCode, settlementDate };
+    }
+    case 'unknown':
+      return { state: 'unknown', responseCode: answer.responseCode, authorisationCode: null, settlementDate: null };
+    case 'not-sent':
+      return { state: 'declined', responseCode: null, authorisationCode: null, settlementDate: null };
+  }
+}
+
+/** DE43: the name (23 characters), the city (13), the state (2) and the country (2). */
+export function acceptorNameAndLocation(name: string): string {
+  const printable = name.replace(/[^\x20-\x7e]/g, ' ');
+  return `${printable.slice(0, 23).padEnd(23)}${'LAGOS'.padEnd(13)}LANG`;
+}

@@ -1,0 +1,74 @@
+import {
+  AuthorisationAnswer,
+  AuthorisationRequest,
+  CardNetwork,
+  NetworkName,
+  ReversalAnswer,
+  ReversalRequest,
+  UnmatchedAnswer,
+} from '../card-network';
+import { HostConnector, NotSentError, OutcomeUnknownError } from '../connection';
+import { answerOf } from '../response-codes';
+import { IsoMessage } from './codec';
+import { authorisationMessage, reversalMessage } from './messages';
+
+/** The card network of docs/card-network.md: ISO 8583:1987 over a HostConnector's connections. */
+export class Iso8583Network implements CardNetwork {
+  private readonly listeners: ((answer: UnmatchedAnswer) => void)[] = [];
+
+  constructor(
+    readonly name: NetworkName,
+    readonly acquirerId: string,
+    private readonly connector: HostConnector,
+  ) {
+    connector.onUnmatchedAnswer((message) => {
+      const stan = message.fields.get(11);
+      const rrn = message.fields.get(37);
+      if (message.mti !== '0210' || !stan || !rrn) return;
+      const unmatched = { network: name, acquirerId, stan, rrn, answer: answerFrom(message) };
+      for (const listener of this.listeners) listener(unmatched);
+    });
+  }
+
+  async authorise(request: AuthorisationRequest): Promise<AuthorisationAnswer> {
+    try {
+      return answerFrom(await this.connector.exchange(authorisationMessage(request)));
+    } catch (error) {
+      if (error instanceof NotSentError) return { outcome: 'not-sent', why: error.message };
+      if (error instanceof OutcomeUnknownError) return { outcome: 'unknown', responseCode: null, why: error.message };
+      throw error;
+    }
+  }
+
+  /** Any 0430 acknowledges the reversal, whatever its DE39 (the contract's "Reversals"). */
+  async reverse(request: ReversalRequest): Promise<ReversalAnswer> {
+    try {
+      const answer = await this.connector.exchange(reversalMessage(request));
+      return { acknowledged: true, responseCode: answer.fields.get(39) ?? '' };
+    } catch (error) {
+      if (error instanceof NotSentError || error instanceof OutcomeUnknownError) {
+        return { acknowledged: false, why: error.message };
+      }
+      throw error;
+    }
+  }
+
+  onUnmatchedAnswer(listener: (answer: UnmatchedAnswer) => void): void {
+    this.listeners.push(listener);
+  }
+
+  isReady(): boolean {
+    return this.connector.state().ready > 0;
+  }
+
+  close(): Promise<void> {
+    return this.connector.close();
+  }
+}
+
+/** An 0210 as the outcome it means; one without a response code decides nothing, so it is reversed. */
+function answerFrom(message: IsoMessage): AuthorisationAnswer {
+  const code = message.fields.get(39);
+  if (code === undefined) return { outcome: 'unknown', responseCode: null, why: 'the answer carried no response code' };
+  return answerOf(code, message.fields.get(38)?.trim(), message.fields.get(15) ?? null);
+}

@@ -1,0 +1,199 @@
+import { Injectable } from '@nestjs/common';
+import { firstRow, singleRow } from '@payments/platform-database';
+import { DataSource, EntityManager } from 'typeorm';
+
+import { NetworkName } from './card-network';
+
+export type RequestPurpose = 'checkout' | 'pos' | 'refund';
+export type RequestState = 'sent' | 'approved' | 'declined' | 'unknown' | 'reversed';
+
+/** A row of card_processor.network_requests: one 0200 and how it ended. */
+export interface NetworkRequestRow {
+  id: string;
+  network: NetworkName;
+  acquirer_id: string;
+  stan: string;
+  rrn: string;
+  purpose: RequestPurpose;
+  payment_reference: string;
+  business_id: string;
+  processing_code: string;
+  amount: string;
+  transmitted_at: Date;
+  merchant_id: string;
+  terminal_id: string;
+  sealed_pan: string | null;
+  state: RequestState;
+  response_code: string | null;
+  authorisation_code: string | null;
+  settlement_date: string | null;
+  reversal_attempts: number;
+  reversal_due_at: Date | null;
+  reversal_code: string | null;
+}
+
+/** How a sent request ended, as recorded. */
+export interface RequestOutcome {
+  state: 'approved' | 'declined' | 'unknown';
+  /** DE39; null when no answer came, or the request never left. */
+  responseCode: string | null;
+  authorisationCode: string | null;
+  /** DE15, MMDD. */
+  settlementDate: string | null;
+}
+
+export type NewNetworkRequest = Pick<
+  NetworkRequestRow,
+  | 'id'
+  | 'network'
+  | 'acquirer_id'
+  | 'purpose'
+  | 'payment_reference'
+  | 'business_id'
+  | 'processing_code'
+  | 'amount'
+  | 'merchant_id'
+  | 'terminal_id'
+> & { sealPan: (id: string) => string };
+
+/**
+ * card_processor.network_requests. A request is written as sent before it leaves, so that a
+ * crash while it is in flight leaves a row to reverse; each later change moves it from one
+ * state to the next with a guard on the state it expects, so two instances (the one waiting
+ * for the answer, and the sweep that gave up on it) never both decide it.
+ */
+@Injectable()
+export class NetworkRequestsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Draws its STAN and RRN, and records it as sent at this moment. */
+  async insertSent(em: EntityManager, request: NewNetworkRequest): Promise<NetworkRequestRow> {
+    return singleRow<NetworkRequestRow>(
+      em,
+      `INSERT INTO card_processor.network_requests (id, network, acquirer_id, stan, rrn, purpose, payment_reference, business_id, processing_code, amount, transmitted_at, merchant_id, terminal_id, sealed_pan, state)
+       VALUES ($1, $2, $3, lpad(nextval('card_processor.network_stan')::text, 6, '0'), lpad(nextval('card_processor.network_rrn')::text, 12, '0'),
+               $4, $5, $6, $7, $8, date_trunc('second', clock_timestamp()), $9, $10, $11, 'sent')
+       RETURNING *`,
+      [
+        request.id,
+        request.network,
+        request.acquirer_id,
+        request.purpose,
+        request.payment_reference,
+        request.business_id,
+        request.processing_code,
+        request.amount,
+        request.merchant_id,
+        request.terminal_id,
+        request.sealPan(request.id),
+      ],
+    );
+  }
+
+  /** A new STAN, for a message that is not a payment (a reversal, an echo, a sign-on). */
+  async nextStan(): Promise<string> {
+    const row = await singleRow<{ stan: string }>(
+      this.dataSource,
+      `SELECT lpad(nextval('card_processor.network_stan')::text, 6, '0') AS stan`,
+    );
+    return row.stan;
+  }
+
+  async lock(em: EntityManager, id: string): Promise<NetworkRequestRow | undefined> {
+    return firstRow<NetworkRequestRow>(em, `SELECT * FROM card_processor.network_requests WHERE id = $1 FOR UPDATE`, [
+      id,
+    ]);
+  }
+
+  async find(network: NetworkName, acquirerId: string, rrn: string): Promise<NetworkRequestRow | undefined> {
+    return firstRow<NetworkRequestRow>(
+      this.dataSource,
+      `SELECT * FROM card_processor.network_requests WHERE acquirer_id = $1 AND rrn = $2 AND network = $3`,
+      [acquirerId, rrn, network],
+    );
+  }
+
+  async findForPayment(purpose: RequestPurpose, reference: string): Promise<NetworkRequestRow | undefined> {
+    return firstRow<NetworkRequestRow>(
+      this.dataSource,
+      `SELECT * FROM card_processor.network_requests WHERE purpose = $1 AND payment_reference = $2`,
+      [purpose, reference],
+    );
+  }
+
+  /**
+   * Records how a sent request ended. An approval or decline is final and lets its PAN go; an
+   * unknown outcome keeps the PAN for the reversal, which is due at once. Undefined when the
+   * request was decided already (by the sweep, or by an answer on another connection).
+   */
+  async decide(em: EntityManager, id: string, outcome: RequestOutcome): Promise<NetworkRequestRow | undefined> {
+    const [rows] = (await em.query(
+      `UPDATE card_processor.network_requests
+       SET state = $2, response_code = $3, authorisation_code = $4, settlement_date = $5::date,
+           sealed_pan = CASE WHEN $2 = 'unknown' THEN sealed_pan END,
+           reversal_due_at = CASE WHEN $2 = 'unknown' THEN now() END, updated_at = now()
+       WHERE id = $1 AND state = 'sent' RETURNING *`,
+      [id, outcome.state, outcome.responseCode, outcome.authorisationCode, settlementDay(outcome.settlementDate)],
+    )) as [NetworkRequestRow[], number];
+    return rows[0];
+  }
+
+  /**
+   * Takes the reversal due soonest, past its time, and puts its next try a repeat interval
+   * away before it is sent: an instance that dies mid-send leaves it due again, never lost.
+   */
+  async claimDueReversal(repeatIntervalMs: number): Promise<NetworkRequestRow | undefined> {
+    const [rows] = (await this.dataSource.query(
+      `UPDATE card_processor.network_requests
+       SET reversal_attempts = reversal_attempts + 1, reversal_due_at = now() + $1 * interval '1 millisecond', updated_at = now()
+       WHERE id = (SELECT id FROM card_processor.network_requests
+                   WHERE state = 'unknown' AND reversal_due_at <= now()
+                   ORDER BY reversal_due_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [repeatIntervalMs],
+    )) as [NetworkRequestRow[], number];
+    return rows[0];
+  }
+
+  /** The host acknowledged the reversal: the request is done with, and its PAN let go. */
+  async reversed(id: string, responseCode: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE card_processor.network_requests
+       SET state = 'reversed', reversal_code = $2, reversed_at = now(), reversal_due_at = NULL, sealed_pan = NULL, updated_at = now()
+       WHERE id = $1 AND state = 'unknown'`,
+      [id, responseCode],
+    );
+  }
+
+  /** Requests still marked sent long after any answer could have come: their sender is gone. */
+  async stranded(olderThanMs: number, limit: number): Promise<NetworkRequestRow[]> {
+    return (await this.dataSource.query(
+      `SELECT * FROM card_processor.network_requests
+       WHERE state = 'sent' AND transmitted_at < now() - $1 * interval '1 millisecond'
+       ORDER BY transmitted_at LIMIT $2`,
+      [olderThanMs, limit],
+    )) as NetworkRequestRow[];
+  }
+
+  /** Reversals not acknowledged yet, and the oldest of them: what the alert on reversals watches. */
+  async pendingReversals(): Promise<{ count: number; oldestSeconds: number }> {
+    const row = await singleRow<{ count: string; oldest: string | null }>(
+      this.dataSource,
+      `SELECT count(*) AS count, extract(epoch FROM now() - min(transmitted_at)) AS oldest
+       FROM card_processor.network_requests WHERE state = 'unknown'`,
+    );
+    return { count: Number(row.count), oldestSeconds: Number(row.oldest ?? 0) };
+  }
+}
+
+/**
+ * DE15 (MMDD) as a date: the year is the one that puts it nearest today, so a settlement
+ * date of 31 December read on 1 January is last year's.
+ */
+export function settlementDay(mmdd: string | null, today = new Date()): string | null {
+  if (!mmdd || !/^(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/.test(mmdd)) return null;
+  const year = today.getUTCFullYear();
+  const candidates = [year - 1, year, year + 1].map((y) => `${y}-${mmdd.slice(0, 2)}-${mmdd.slice(2)}`);
+  const distance = (day: string) => Math.abs(Date.parse(day) - today.getTime());
+  return candidates.reduce((best, day) => (distance(day) < distance(best) ? day : best));
+}

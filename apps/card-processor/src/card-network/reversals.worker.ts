@@ -1,0 +1,112 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { WorkerLoop } from '@payments/platform-bootstrap';
+import { Sealer } from '@payments/platform-crypto';
+import { Metrics } from '@payments/platform-metrics';
+import { Counter, Gauge } from 'prom-client';
+
+import { Env } from '../config/env';
+import { CARD_SEALER } from '../tokens';
+import { CardAuthoriser } from './card-authoriser';
+import { CardNetworks } from './card-networks';
+import { processingCodeParts } from './iso8583/messages';
+import { NetworkRequestRow, NetworkRequestsRepository } from './network-requests.repository';
+
+/** How long past the host timeout a request may stay in flight before its sender is taken to be gone. */
+const strandedGraceMs = 5_000;
+const pollIntervalMs = 1_000;
+
+/**
+ * Reversals that are never lost: each request whose outcome is unknown is reversed with a
+ * 0420 at once, then a 0421 every CARD_NETWORK_REVERSAL_INTERVAL_MS until the host
+ * acknowledges it, from whichever instance is running; and requests left in flight by an
+ * instance that stopped are given up as unknown, so they are reversed too.
+ */
+@Injectable()
+export class ReversalsWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(ReversalsWorker.name);
+  private readonly loop: WorkerLoop;
+  private readonly attempts: Counter<'network' | 'result'>;
+
+  constructor(
+    private readonly authoriser: CardAuthoriser,
+    private readonly requests: NetworkRequestsRepository,
+    private readonly networks: CardNetworks,
+    @Inject(CARD_SEALER) private readonly sealer: Sealer,
+    private readonly env: Env,
+    metrics: Metrics,
+  ) {
+    this.loop = new WorkerLoop(ReversalsWorker.name, pollIntervalMs, () => this.tick());
+    authoriser.onReversalDue(() => this.loop.wake());
+    this.attempts = new Counter({
+      name: 'card_network_reversal_attempts_total',
+      help: 'Reversals sent (0420 and 0421), by whether the host acknowledged them',
+      labelNames: ['network', 'result'],
+      registers: [metrics.registry],
+    });
+    const pending = () => requests.pendingReversals();
+    new Gauge({
+      name: 'card_network_reversals_pending',
+      help: 'Requests whose outcome is unknown and whose reversal the host has not acknowledged',
+      registers: [metrics.registry],
+      async collect() {
+        this.set((await pending()).count);
+      },
+    });
+    new Gauge({
+      name: 'card_network_oldest_pending_reversal_age_seconds',
+      help: 'How long ago the oldest request still waiting for its reversal to be acknowledged was sent',
+      registers: [metrics.registry],
+      async collect() {
+        this.set((await pending()).oldestSeconds);
+      },
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.loop.stop();
+  }
+
+  /** True when there was work: the loop runs again at once. */
+  async tick(): Promise<boolean> {
+    const gaveUp = await this.authoriser.giveUpStranded(this.env.CARD_NETWORK_TIMEOUT_MS + strandedGraceMs);
+    const reversed = await this.reverseNext();
+    return gaveUp || reversed;
+  }
+
+  private async reverseNext(): Promise<boolean> {
+    const row = await this.requests.claimDueReversal(this.env.CARD_NETWORK_REVERSAL_INTERVAL_MS);
+    if (!row) return false;
+    const answer = await this.networks.byName(row.network).reverse(await this.reversalOf(row));
+    this.attempts.inc({ network: row.network, result: answer.acknowledged ? 'acknowledged' : 'unanswered' });
+    if (answer.acknowledged) await this.requests.reversed(row.id, answer.responseCode);
+    else {
+      this.logger.warn(
+        { requestId: row.id, network: row.network, attempts: row.reversal_attempts, why: answer.why },
+        'reversal not acknowledged: it will be repeated',
+      );
+    }
+    return true;
+  }
+
+  private async reversalOf(row: NetworkRequestRow) {
+    const { kind, accountType } = processingCodeParts(row.processing_code);
+    const stan = await this.requests.nextStan();
+    return {
+      original: {
+        trace: { acquirerId: row.acquirer_id, stan: row.stan, rrn: row.rrn, transmittedAt: row.transmitted_at },
+        kind,
+        accountType,
+        amount: row.amount,
+        pan: this.sealer.open(row.sealed_pan!, row.id),
+        acceptor: { merchantId: row.merchant_id, terminalId: row.terminal_id },
+      },
+      trace: { acquirerId: row.acquirer_id, stan, rrn: row.rrn, transmittedAt: new Date() },
+      // The first claim of a reversal sends the 0420; every claim after it repeats it.
+      repeat: row.reversal_attempts > 1,
+    };
+  }
+}
