@@ -3,6 +3,8 @@ export * from './errors/error-code';
 export * from './events/business-keys-rolled.v1';
 export * from './events/business-provisioned.v1';
 export * from './events/card-charge-succeeded.v1';
+export * from './events/card-refund-decided.v1';
+export * from './events/card-refund-requested.v1';
 export * from './events/checkout-decided.v1';
 export * from './events/checkout-paid.v1';
 export * from './events/outlet-opened.v1';

@@ -25,13 +25,13 @@ export const topicUsage = {
     ],
   },
   'card-processor': {
-    consumes: ['cardCommands', 'posTransactions'],
-    produces: ['commandReplies', 'cardCharges', 'posOutcomes'],
+    consumes: ['cardCommands', 'posTransactions', 'cardRefunds'],
+    produces: ['commandReplies', 'cardCharges', 'posOutcomes', 'cardRefundOutcomes'],
   },
   'pos-ingest': { consumes: ['businessEvents'], produces: ['posTransactions'] },
   'outlet-service': {
-    consumes: ['outletCommands', 'businessEvents', 'cardCharges', 'posOutcomes'],
-    produces: ['commandReplies', 'businessEvents', 'checkoutPayments', 'partnerEvents'],
+    consumes: ['outletCommands', 'businessEvents', 'cardCharges', 'posOutcomes', 'cardRefundOutcomes'],
+    produces: ['commandReplies', 'businessEvents', 'checkoutPayments', 'partnerEvents', 'cardRefunds'],
   },
   'webhook-dispatcher': {
     consumes: ['webhookCommands', 'partnerEvents', 'businessEvents'],

@@ -77,6 +77,10 @@ export const Topics = {
   cardCharges: { name: 'card.charges.v1', partitions: 6 },
   /** card-processor's approve/decline decisions on POS transactions, keyed by serial number. */
   posOutcomes: { name: 'pos.outcomes.v1', partitions: 6 },
+  /** outlet-service → card-processor: refunds of card payments to send to the card network, keyed by business id. */
+  cardRefunds: { name: 'card.refunds.v1', partitions: 3 },
+  /** card-processor → outlet-service: how the card network answered each of them, keyed by business id. */
+  cardRefundOutcomes: { name: 'card.refund-outcomes.v1', partitions: 3 },
 } as const satisfies Record<string, TopicSpec>;
 
 export type TopicKey = keyof typeof Topics;

@@ -26,8 +26,8 @@ export interface PaymentForNetwork {
   amount: string;
   card: {
     pan: string;
-    /** YYMM. */
-    expiry: string;
+    /** YYMM; a refund goes without one. */
+    expiry?: string;
     accountType: AccountType;
     entryMode: EntryMode;
     sequenceNumber?: string;
@@ -36,7 +36,8 @@ export interface PaymentForNetwork {
     /** Under the network's zone PIN key already. */
     pinBlock?: string;
   };
-  terminal: TerminalKey;
+  /** The terminal it is made at; a refund names the acceptor ids of the payment it pays back. */
+  terminal: TerminalKey | { kind: 'known'; merchantId: string; terminalId: string };
   /** DE43; the business's id when its name is not known here. */
   acceptorName: string;
   originalRrn?: string;
@@ -95,7 +96,11 @@ export class CardAuthoriser {
 
   async prepare(em: EntityManager, payment: PaymentForNetwork): Promise<PreparedRequest> {
     const network = this.networks.for(payment.mode);
-    const ids = await this.acceptors.acceptorIds(em, payment.businessId, payment.terminal);
+    const { terminal } = payment;
+    const ids =
+      terminal.kind === 'known'
+        ? { merchant_id: terminal.merchantId, terminal_id: terminal.terminalId }
+        : await this.acceptors.acceptorIds(em, payment.businessId, terminal);
     const row = await this.requests.insertSent(em, {
       id: newUlid(),
       network: network.name,

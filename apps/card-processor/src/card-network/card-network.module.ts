@@ -25,7 +25,7 @@ import { ReversalsWorker } from './reversals.worker';
     CardAuthoriser,
     ReversalsWorker,
   ],
-  exports: [CardAuthoriser, CardNetworks],
+  exports: [CardAuthoriser, CardNetworks, NetworkRequestsRepository],
 })
 export class CardNetworkModule implements OnApplicationShutdown {
   constructor(@Inject(CardNetworks) private readonly networks: CardNetworks) {}

@@ -36,8 +36,8 @@ export interface AuthorisationRequest {
   /** Kobo, as digits. */
   amount: string;
   pan: string;
-  /** YYMM. */
-  expiry: string;
+  /** YYMM; a refund goes without one. */
+  expiry?: string;
   accountType: AccountType;
   entryMode: EntryMode;
   acceptor: CardAcceptor;

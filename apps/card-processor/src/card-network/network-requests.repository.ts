@@ -122,15 +122,16 @@ export class NetworkRequestsRepository {
   }
 
   /**
-   * Records how a sent request ended. An approval or decline is final and lets its PAN go; an
-   * unknown outcome keeps the PAN for the reversal, which is due at once. Undefined when the
-   * request was decided already (by the sweep, or by an answer on another connection).
+   * Records how a sent request ended. An unknown outcome keeps the PAN for the reversal, which
+   * is due at once; an approved purchase keeps it for its refunds; anything else lets it go.
+   * Undefined when the request was decided already (by the sweep, or by an answer on another
+   * connection).
    */
   async decide(em: EntityManager, id: string, outcome: RequestOutcome): Promise<NetworkRequestRow | undefined> {
     const [rows] = (await em.query(
       `UPDATE card_processor.network_requests
        SET state = $2, response_code = $3, authorisation_code = $4, settlement_date = $5::date,
-           sealed_pan = CASE WHEN $2 = 'unknown' THEN sealed_pan END,
+           sealed_pan = CASE WHEN $2 = 'unknown' OR ($2 = 'approved' AND processing_code LIKE '00%') THEN sealed_pan END,
            reversal_due_at = CASE WHEN $2 = 'unknown' THEN now() END, updated_at = now()
        WHERE id = $1 AND state = 'sent' RETURNING *`,
       [id, outcome.state, outcome.responseCode, outcome.authorisationCode, settlementDay(outcome.settlementDate)],

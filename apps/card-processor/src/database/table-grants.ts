@@ -15,6 +15,8 @@ export const tableGrants = {
     'INSERT',
     'UPDATE (state, response_code, authorisation_code, settlement_date, sealed_pan, reversal_attempts, reversal_due_at, reversal_code, reversed_at, updated_at)',
   ],
+  // A card refund is begun when its request goes out, and decided once.
+  card_refunds: ['SELECT', 'INSERT', 'UPDATE (approved, decline_reason)'],
   // Acceptor ids are drawn once and kept.
   card_merchants: ['SELECT', 'INSERT'],
   card_terminals: ['SELECT', 'INSERT'],

@@ -101,7 +101,9 @@ describe('POS transaction decisions', () => {
       },
     ]);
     const request = await networkRequest(transaction.payload.reference);
-    expect(request).toMatchObject({ state: 'approved', response_code: '00', sealed_pan: null });
+    expect(request).toMatchObject({ state: 'approved', response_code: '00' });
+    // The card stays sealed for the purchase's refunds, never in the clear.
+    expect(request.sealed_pan).not.toContain('5060990000000000019');
     expect(request.terminal_id).toMatch(/^P\d{7}$/);
     expect((await host.messages(request.rrn)).map((message) => message.mti)).toEqual(['0200']);
   });

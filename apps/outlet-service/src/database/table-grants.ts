@@ -20,7 +20,8 @@ export const tableGrants = {
   payouts: ['SELECT', 'INSERT', 'UPDATE (status, settled_at)'],
   postings: ['SELECT', 'INSERT'],
   price_plans: ['SELECT', 'INSERT'],
-  refunds: ['SELECT', 'INSERT', 'UPDATE (status, journal_entry_id, settled_at, updated_at)'],
+  // A refund of a card payment leaves the rail's queue for the card network, then settles.
+  refunds: ['SELECT', 'INSERT', 'UPDATE (status, journal_entry_id, settled_at, sent_to_card_network_at, updated_at)'],
   // Sweep settings and schedule change; the due sweeps are claimed FOR UPDATE.
   tenants: ['SELECT', 'INSERT', 'UPDATE'],
   // Balances move by postings (the postings_apply trigger, as the inserting role) and holds;

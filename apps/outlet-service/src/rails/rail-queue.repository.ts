@@ -7,7 +7,8 @@ import { EntityManager } from 'typeorm';
  */
 export const railQueues = {
   payouts: `outlets.payouts WHERE status = 'PROCESSING'`,
-  refunds: `outlets.refunds WHERE status = 'PENDING'`,
+  // A refund of a card payment sent to the card network waits for its answer, not the rail.
+  refunds: `outlets.refunds WHERE status = 'PENDING' AND sent_to_card_network_at IS NULL`,
 } as const;
 
 export type RailQueue = keyof typeof railQueues;

@@ -1,12 +1,21 @@
 import { randomUUID } from 'node:crypto';
 
-import { OutletCommand, OutletResponse, RefundResponse } from '@payments/contracts';
+import {
+  CardRefundDecidedV1,
+  CardRefundRequestedV1Payload,
+  OutletCommand,
+  OutletResponse,
+  RefundResponse,
+  Topics,
+} from '@payments/contracts';
+import { testEvent } from '@payments/testing';
 import fc from 'fast-check';
 import { ulid } from 'ulid';
 
 import { PosCreditUseCase } from '../pos/pos-credit.usecase';
 import { OutletServiceFixture } from '../testing/outlet-service.fixture';
 import { PayoutSettler } from '../transfers/payout-settler';
+import { CardRefundOutcomesConsumer } from './card-refund-outcomes.consumer';
 import { RefundSettler } from './refund-settler';
 
 jest.setTimeout(300_000);
@@ -28,16 +37,17 @@ describe('refunds in the ledger', () => {
     key = ulid(),
   ) => send<RefundResponse>({ type: 'createRefund', businessId, request, idempotencyKey: key });
 
-  async function paidCheckout(businessId: string, amount: string): Promise<string> {
+  /** A checkout paid from a QR wallet (the sandbox rail pays its refunds back), or by card. */
+  async function paidCheckout(businessId: string, amount: string, method: 'qr-wallet' | 'card' = 'qr-wallet') {
     const checkoutReference = `CHK-${ulid()}`;
     const reply = await send({
       type: 'settleCheckoutPayment',
       businessId,
       checkoutReference,
       amount,
-      method: 'card',
+      method,
       paymentId: ulid(),
-      maskedCard: '539983******1234',
+      ...(method === 'card' ? { maskedCard: '539983******1234' } : {}),
     });
     expect(reply.ok).toBe(true);
     return checkoutReference;
@@ -92,14 +102,68 @@ describe('refunds in the ledger', () => {
     ]);
   });
 
-  it('refunds a POS payment from the outlet collection wallet; a declined refund releases its hold', async () => {
+  /** What outlet-service asked card-processor to pay back to cards, oldest first. */
+  const cardRefundRequests = async (businessId: string) =>
+    (await fixture.outboxRows(Topics.cardRefunds.name, businessId)).map(
+      (row) => row.payload.payload as unknown as CardRefundRequestedV1Payload,
+    );
+  const cardNetworkAnswers = (businessId: string, refundReference: string, approved: boolean) =>
+    fixture.get(CardRefundOutcomesConsumer).handle(
+      testEvent(CardRefundDecidedV1, {
+        businessId,
+        refundReference,
+        approved,
+        declineReason: approved ? null : 'Declined by the card network (code 25)',
+        decidedAt: new Date().toISOString(),
+      }),
+    );
+
+  it('sends a refund of a card payment to the card network, and settles it by the network’s answer, once', async () => {
+    const businessId = await fixture.business();
+    const checkout = await paidCheckout(businessId, '100000', 'card');
+    const settlement = await settlementOf(businessId);
+    const answer = await refund(businessId, { transactionReference: checkout, amount: '40000', reason: 'decline' });
+    const reference = answer.ok ? answer.data.reference : '';
+    await settleAll(businessId);
+    // With the card network, not the rail: the reason does not decide it, and the hold stays.
+    expect(await cardRefundRequests(businessId)).toEqual([
+      expect.objectContaining({
+        refundReference: reference,
+        paymentKind: 'checkout',
+        paymentReference: checkout,
+        amount: '40000',
+      }),
+    ]);
+    expect(await fixture.balances(settlement)).toEqual({ ledger: 100_000n, available: 60_000n });
+    await settleAll(businessId);
+    expect(await cardRefundRequests(businessId)).toHaveLength(1);
+
+    await Promise.all([
+      cardNetworkAnswers(businessId, reference, true),
+      cardNetworkAnswers(businessId, reference, true),
+    ]);
+    await cardNetworkAnswers(businessId, reference, false);
+    expect(await fixture.balances(settlement)).toEqual({ ledger: 60_000n, available: 60_000n });
+    expect(await send({ type: 'getRefund', businessId, reference })).toMatchObject({
+      ok: true,
+      data: { status: 'PROCESSED' },
+    });
+    const events = (await fixture.partnerEvents(businessId)).filter((event) => event.event.startsWith('refund.'));
+    expect(events.map(({ event }) => event)).toEqual(['refund.pending', 'refund.processed']);
+  });
+
+  it('refunds a POS payment through the card network; a declined refund releases its hold', async () => {
     const businessId = await fixture.business();
     const outlet = await fixture.outlet(businessId);
     const pos = await posPayment(businessId, outlet, '50000');
-    const declined = await refund(businessId, { transactionReference: pos, reason: 'decline' });
+    const declined = await refund(businessId, { transactionReference: pos });
     expect(declined).toMatchObject({ ok: true, data: { amount: '50000', productType: 'pos' } });
     expect((await fixture.balances(outlet.collectionWallet.walletId)).available).toBe(0n);
     await settleAll(businessId);
+    expect(await cardRefundRequests(businessId)).toEqual([
+      expect.objectContaining({ paymentKind: 'pos', paymentReference: pos, amount: '50000' }),
+    ]);
+    await cardNetworkAnswers(businessId, declined.ok ? declined.data.reference : '', false);
     expect(await fixture.balances(outlet.collectionWallet.walletId)).toEqual({ ledger: 50_000n, available: 50_000n });
     // A failed refund takes nothing back: the whole amount can still be refunded.
     expect(await refund(businessId, { transactionReference: pos })).toMatchObject({

@@ -130,6 +130,40 @@ export class RefundsRepository {
     )) as RefundRow[];
   }
 
+  /**
+   * How the refunded payment was made when a card made it: a POS transaction, or a checkout its
+   * card paid. Null for a bank transfer or a QR wallet payment.
+   */
+  async cardPaymentOf(em: EntityManager, refund: RefundRow): Promise<'checkout' | 'pos' | null> {
+    if (refund.product_type === 'pos') return 'pos';
+    const paidByCard = await firstRow<{ method: string }>(
+      em,
+      `SELECT method FROM outlets.checkout_outcomes WHERE business_id = $1 AND checkout_reference = $2 AND method = 'card'`,
+      [refund.business_id, refund.transaction_reference],
+    );
+    return paidByCard ? 'checkout' : null;
+  }
+
+  /** Takes a refund off the rail's queue: the card network's answer settles it. */
+  async awaitCardNetwork(em: EntityManager, refund: RefundRow): Promise<void> {
+    await em.query(
+      `UPDATE outlets.refunds SET sent_to_card_network_at = now(), updated_at = now()
+       WHERE business_id = $1 AND id = $2`,
+      [refund.business_id, refund.id],
+    );
+  }
+
+  /** A refund waiting for the card network's answer, locked; undefined once it is settled. */
+  async lockAwaitingCardNetwork(em: EntityManager, businessId: string, reference: string) {
+    return firstRow<RefundRow>(
+      em,
+      `SELECT * FROM outlets.refunds
+       WHERE business_id = $1 AND reference = $2 AND status = 'PENDING' AND sent_to_card_network_at IS NOT NULL
+       FOR UPDATE`,
+      [businessId, reference],
+    );
+  }
+
   /** The oldest refund due to settle, locked; replicas skip each other's rows. */
   lockNextDue(em: EntityManager): Promise<RefundRow | undefined> {
     return lockOldestDue(em, 'refunds');

@@ -2,6 +2,8 @@ import { EventEnvelope } from '../envelope';
 import { BusinessKeysRolledV1, BusinessKeysRolledV1Payload } from '../events/business-keys-rolled.v1';
 import { BusinessProvisionedV1, BusinessProvisionedV1Payload } from '../events/business-provisioned.v1';
 import { CardChargeSucceededV1, CardChargeSucceededV1Payload } from '../events/card-charge-succeeded.v1';
+import { CardRefundDecidedV1, CardRefundDecidedV1Payload } from '../events/card-refund-decided.v1';
+import { CardRefundRequestedV1, CardRefundRequestedV1Payload } from '../events/card-refund-requested.v1';
 import { CheckoutDecidedV1, CheckoutDecidedV1Payload } from '../events/checkout-decided.v1';
 import { CheckoutPaidV1, CheckoutPaidV1Payload } from '../events/checkout-paid.v1';
 import { OutletOpenedV1, OutletOpenedV1Payload } from '../events/outlet-opened.v1';
@@ -20,6 +22,8 @@ export interface EventPayloads {
   [BusinessKeysRolledV1]: BusinessKeysRolledV1Payload;
   [BusinessProvisionedV1]: BusinessProvisionedV1Payload;
   [CardChargeSucceededV1]: CardChargeSucceededV1Payload;
+  [CardRefundDecidedV1]: CardRefundDecidedV1Payload;
+  [CardRefundRequestedV1]: CardRefundRequestedV1Payload;
   [CheckoutDecidedV1]: CheckoutDecidedV1Payload;
   [CheckoutPaidV1]: CheckoutPaidV1Payload;
   [OutletOpenedV1]: OutletOpenedV1Payload;
@@ -41,6 +45,8 @@ export const eventContracts: Readonly<Record<string, MessageContract>> = {
   [BusinessKeysRolledV1]: BusinessKeysRolledV1Payload,
   [BusinessProvisionedV1]: BusinessProvisionedV1Payload,
   [CardChargeSucceededV1]: CardChargeSucceededV1Payload,
+  [CardRefundDecidedV1]: CardRefundDecidedV1Payload,
+  [CardRefundRequestedV1]: CardRefundRequestedV1Payload,
   [CheckoutDecidedV1]: CheckoutDecidedV1Payload,
   [CheckoutPaidV1]: CheckoutPaidV1Payload,
   [OutletOpenedV1]: OutletOpenedV1Payload,

@@ -43,7 +43,6 @@ export function authorisationMessage(request: AuthorisationRequest): IsoMessage 
     [11, trace.stan],
     [12, local.time],
     [13, local.date],
-    [14, request.expiry],
     [18, acceptor.categoryCode],
     [22, entryModeCodes[request.entryMode]],
     [25, cardPresent ? '00' : '59'],
@@ -54,6 +53,7 @@ export function authorisationMessage(request: AuthorisationRequest): IsoMessage 
     [43, acceptor.nameAndLocation.slice(0, 40)],
     [49, naira],
   ]);
+  if (request.expiry) fields.set(14, request.expiry);
   if (request.cardSequenceNumber) fields.set(23, request.cardSequenceNumber.padStart(3, '0').slice(-3));
   // Terminals write track 2's separator as `D` (its binary form) or `=`; the contract says `=`.
   if (request.track2) fields.set(35, request.track2.toUpperCase().replace('D', '=').replace(/F$/, ''));

@@ -3,6 +3,7 @@ import { PosAuthorisations1763769600009 } from './1763769600009-pos-authorisatio
 import { CardCharges1763769600011 } from './1763769600011-card-charges';
 import { CardChargeDeadline1763769600021 } from './1763769600021-card-charge-deadline';
 import { CardNetwork1763769600060 } from './1763769600060-card-network';
+import { CardRefunds1763769600061 } from './1763769600061-card-refunds';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   CardCharges1763769600011,
   CardChargeDeadline1763769600021,
   CardNetwork1763769600060,
+  CardRefunds1763769600061,
 ];

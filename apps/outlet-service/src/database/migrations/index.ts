@@ -12,6 +12,7 @@ import { OutletsAnnounced1763769600040 } from './1763769600040-outlets-announced
 import { OutcomeCharges1763769600041 } from './1763769600041-outcome-charges';
 import { RefundsListed1763769600042 } from './1763769600042-refunds-listed';
 import { MoveMoneyNamed1763769600043 } from './1763769600043-move-money-named';
+import { CardRefunds1763769600062 } from './1763769600062-card-refunds';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   OutcomeCharges1763769600041,
   RefundsListed1763769600042,
   MoveMoneyNamed1763769600043,
+  CardRefunds1763769600062,
 ];
