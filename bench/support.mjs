@@ -2,7 +2,7 @@
 // apps under test started as production runs them.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import {
   applyTopics,
   ensureBuild,
+  ensureCardHost,
   ensureDependencies,
   ensureKafka,
   log,
@@ -21,6 +22,7 @@ import {
   root,
   run,
   spawnApp,
+  stopCardHost,
   stopKafka,
 } from '../tools/lib.mjs';
 
@@ -36,6 +38,11 @@ let benchEnvironment = process.env;
 let measuredBrokers = null;
 /** Whether prepare() put the bench on the local cluster of three. */
 let onCluster = false;
+/**
+ * The development card host a bench's cards go to: one of its own, as fresh as its database (a
+ * host that remembered an earlier database's requests would take this one's for repeats).
+ */
+const benchCardHost = { port: 13683, controlPort: 13684, dataDir: join(root, '.data/card-host-bench') };
 
 /**
  * The bench's command line: `--name value` for each of `defaults`, answered as numbers (a value
@@ -116,6 +123,9 @@ export async function prepare(database, { cluster = false } = {}) {
   else if (!process.env.KAFKA_BROKERS) measuredBrokers = join(root, '.data/kafka/');
   benchEnvironment = { ...process.env, ...kafkaEnv };
   applyTopics(benchEnvironment);
+  stopCardHost(benchCardHost);
+  rmSync(benchCardHost.dataDir, { recursive: true, force: true });
+  ensureCardHost(process.env, benchCardHost);
   await skipEarlierMessages();
   const env = {
     ...process.env,
@@ -124,6 +134,7 @@ export async function prepare(database, { cluster = false } = {}) {
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     CARD_DATA_KEY: randomBytes(32).toString('base64'),
     POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
+    CARD_NETWORK_SANDBOX_ADDRESS: `127.0.0.1:${benchCardHost.port}`,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     // Clients connect directly, as to an app with nothing in front.
@@ -200,13 +211,14 @@ export function startApp(app, port, env, { cpuProfileDir, preload } = {}) {
 }
 
 /**
- * SIGTERM to every child, wait for them, empty the topics, and stop the broker (or the
+ * SIGTERM to every child, wait for them, stop the card host, empty the topics, and stop the broker (or the
  * cluster) if prepare() started it. The records a bench wrote (hundreds of thousands of POS transactions) are deleted,
  * topics and consumer groups kept: tests that read a topic from its beginning would otherwise
  * wade through them on the next run against the same local broker.
  */
 export async function finish(children, startedKafka) {
   await stopApps(children);
+  stopCardHost(benchCardHost);
   await deleteRecords();
   if (startedKafka && onCluster) run('bash', ['deploy/kafka/cluster.sh', 'stop'], { quiet: true });
   else if (startedKafka) stopKafka();
@@ -298,7 +310,7 @@ function isMeasuredBroker(commandLine) {
 
 /**
  * Charges every process on the machine that works for an operation: the named apps, every
- * PostgreSQL backend, the Kafka broker and the load generator (this process, plus any helper
+ * PostgreSQL backend, the Kafka broker, the card host and the load generator (this process, plus any helper
  * process named as one, such as pgbench). Take a snapshot before and after a round; `used`
  * gives each part's CPU seconds in between, a process started meanwhile counted whole.
  */
@@ -315,11 +327,16 @@ export class CpuMeter {
     );
     const postgres = new Map();
     const broker = new Map();
+    const cardHost = new Map();
     for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
       if (readProcFile(pid, 'comm').trim() === 'postgres') postgres.set(pid, processCpuSeconds(pid));
-      else if (isMeasuredBroker(readProcFile(pid, 'cmdline'))) broker.set(pid, processCpuSeconds(pid));
+      else {
+        const commandLine = readProcFile(pid, 'cmdline');
+        if (isMeasuredBroker(commandLine)) broker.set(pid, processCpuSeconds(pid));
+        else if (commandLine.includes('ng.payments.cardhost.CardHost')) cardHost.set(pid, processCpuSeconds(pid));
+      }
     }
-    return { named, postgres, broker, loadGenerator: (own.user + own.system) / 1e6 };
+    return { named, postgres, broker, cardHost, loadGenerator: (own.user + own.system) / 1e6 };
   }
 
   used(before, after) {
@@ -332,6 +349,7 @@ export class CpuMeter {
       ...named,
       PostgreSQL: since(after.postgres, before.postgres),
       'Kafka broker': since(after.broker, before.broker),
+      'card host': since(after.cardHost, before.cardHost),
       'load generator': after.loadGenerator - before.loadGenerator,
     };
   }

@@ -14,3 +14,4 @@ export * from './query-plans';
 export * from './private-cluster';
 export * from './contracts-catalogue';
 export * from './folder-imports';
+export * from './dev-card-host';

@@ -22,6 +22,57 @@ export type Violations = Record<string, string[]>;
 
 const outboxes = ['gateway', 'outlets', 'card_processor', 'pos_ingest', 'webhooks'];
 
+type Query = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+/**
+ * Money is exact whatever the card host did: a payment is credited exactly when the host approved
+ * its request and the platform heard it (once, as a paid checkout, a card captured after its
+ * checkout ended, or a POS credit), and every request whose outcome was unknown is reversed with
+ * the host's acknowledgement.
+ */
+async function auditCardNetwork(q: Query, violations: Violations): Promise<void> {
+  const rule = 'every card approval booked exactly once, and nothing else booked';
+  const checkouts = await q<{ reference: string; state: string; charge: string; booked: number }>(
+    `SELECT r.payment_reference AS reference, r.state, c.status AS charge,
+       (SELECT count(*)::int FROM outlets.journal_entries e WHERE e.business_id = r.business_id AND (
+          (e.kind = 'checkout' AND e.reference = r.payment_reference AND EXISTS (
+             SELECT 1 FROM outlets.checkout_outcomes o WHERE o.checkout_reference = r.payment_reference AND o.method = 'card'))
+          OR (e.kind = 'suspense' AND e.reference = c.id))) AS booked
+     FROM card_processor.network_requests r
+     JOIN card_processor.card_charges c ON c.business_id = r.business_id AND c.checkout_reference = r.payment_reference
+     WHERE r.purpose = 'checkout'`,
+  );
+  for (const checkout of checkouts) {
+    const approved = checkout.state === 'approved';
+    if (approved !== (checkout.charge === 'SUCCESS') || checkout.booked !== (approved ? 1 : 0)) {
+      violations[rule].push(
+        `checkout ${checkout.reference}: request ${checkout.state}, charge ${checkout.charge}, ${checkout.booked} bookings`,
+      );
+    }
+  }
+  const terminals = await q<{ reference: string; state: string; approved: boolean | null; booked: number }>(
+    `SELECT r.payment_reference AS reference, r.state, a.approved,
+       (SELECT count(*)::int FROM outlets.journal_entries e WHERE e.kind = 'pos' AND e.reference = r.payment_reference) AS booked
+     FROM card_processor.network_requests r
+     LEFT JOIN card_processor.pos_authorisations a ON a.reference = r.payment_reference
+     WHERE r.purpose = 'pos'`,
+  );
+  for (const pos of terminals) {
+    const approved = pos.state === 'approved';
+    if (approved !== (pos.approved === true) || pos.booked !== (approved ? 1 : 0)) {
+      violations[rule].push(
+        `POS ${pos.reference}: request ${pos.state}, decided ${String(pos.approved)}, ${pos.booked} bookings`,
+      );
+    }
+  }
+  const unacknowledged = await q<{ rrn: string; state: string; attempts: number }>(
+    `SELECT rrn, state, reversal_attempts AS attempts FROM card_processor.network_requests WHERE state IN ('sent', 'unknown')`,
+  );
+  violations['every reversal acknowledged by the end'].push(
+    ...unacknowledged.map((row) => `RRN ${row.rrn}: ${row.state} after ${row.attempts} reversal attempts`),
+  );
+}
+
 /**
  * Checks every promise the platform made during the run against its own records and the
  * receivers' logs. Each rule lists what broke it; all empty is a clean run.
@@ -47,6 +98,8 @@ export async function audit(
     'every 200 has exactly one outcome': [],
     'no money command took effect twice': [],
     'every accepted POS submission processed exactly once': [],
+    'every card approval booked exactly once, and nothing else booked': [],
+    'every reversal acknowledged by the end': [],
     'a checkout is paid exactly when its money is booked once': [],
     "every event reached its business's endpoint": [],
     'duplicate deliveries carry the same event': [],
@@ -117,6 +170,8 @@ export async function audit(
       );
     }
   }
+
+  await auditCardNetwork(q, violations);
 
   const paidByAnswer = new Set(
     input.promised.filter((item) => item.kind === 'checkout_paid').map((item) => item.reference),

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 
 import { allTopics, isKafkaApp } from '@payments/contracts';
 import { applyTopics, kafkaAclsOf, kafkajsAcls } from '@payments/platform-kafka';
-import { PrivateBroker, PrivateCluster, PrivatePostgres } from '@payments/testing';
+import { DevHost, PrivateBroker, PrivateCluster, PrivatePostgres, startDevHost } from '@payments/testing';
 import type { Kafka } from 'kafkajs';
 import { Client } from 'pg';
 
@@ -34,10 +35,13 @@ export interface ChaosPlatformOptions {
   instances?: number;
 }
 
+/** The development card host of the run: ISO 8583 and control ports. */
+const cardHostPorts = { port: 15580, controlPort: 15581 };
+
 /**
- * The whole platform on a PostgreSQL server and Kafka of its own, so that the faults the chaos
- * run injects (killed apps and brokers, a restarted database) never touch the servers every
- * other suite shares. Requests for an app go round the instances that are ready, as a Service
+ * The whole platform on a PostgreSQL server, Kafka and a card host of its own, so that the
+ * faults the chaos run injects (killed apps and brokers, a restarted database, a card host that
+ * drops answers or goes down) never touch the servers every other suite shares. Requests for an app go round the instances that are ready, as a Service
  * in front of them would.
  */
 export class ChaosPlatform {
@@ -45,6 +49,9 @@ export class ChaosPlatform {
   readonly broker?: PrivateBroker;
   readonly cluster?: PrivateCluster;
   readonly instancesPerApp: number;
+  /** Where every card payment goes; told to misbehave by the run's card network faults. */
+  cardHost!: DevHost;
+  private readonly zonePinKey = randomBytes(16).toString('hex').toUpperCase();
   private readonly kafkaPasswords = Object.fromEntries(platformApps.map((app) => [app, `${app}-chaos`]));
   private readonly instances: Instance[] = [];
   /** What every app instance printed, the killed ones included. */
@@ -84,6 +91,7 @@ export class ChaosPlatform {
     await admin.end();
     if (this.cluster) await this.startCluster(this.cluster);
     else await this.broker!.start();
+    this.cardHost = await startDevHost({ ...cardHostPorts, zonePinKey: this.zonePinKey });
     // The first instances one at a time, as each migrates its own schema; the others together.
     for (const app of platformApps) await this.addInstance(app);
     await Promise.all(
@@ -164,6 +172,7 @@ export class ChaosPlatform {
     await this.broker?.destroy().catch(() => undefined);
     await this.cluster?.destroy().catch(() => undefined);
     await this.postgres.destroy().catch(() => undefined);
+    await this.cardHost?.stop().catch(() => undefined);
   }
 
   private instancesOf(app: AppName): Instance[] {
@@ -221,6 +230,8 @@ export class ChaosPlatform {
     return {
       PORT: String(portOf(app, slot)),
       DATABASE_URL: this.databaseUrl,
+      CARD_NETWORK_SANDBOX_ADDRESS: `127.0.0.1:${cardHostPorts.port}`,
+      CARD_NETWORK_SANDBOX_ZONE_PIN_KEY: this.zonePinKey,
       LOG_LEVEL: 'info',
       ...kafka,
       ...this.extraEnv,

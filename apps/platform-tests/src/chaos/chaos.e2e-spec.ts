@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { join } from 'node:path';
 
-import { eventually } from '@payments/testing';
+import { eventually, FaultRule } from '@payments/testing';
 
 import { AppName, repoRoot } from '../apps';
 import { audit, FaultWindow, Received } from './audit';
@@ -60,10 +60,45 @@ interface PlannedFault {
   unnoticed?: boolean;
 }
 
+/** How long a 0200 waits for its 0210 in the run: an answer later than this is reversed. */
+const cardNetworkTimeoutMs = 3_000;
+
+/**
+ * The card host misbehaving, each for a while: answers dropped (the host approves and books, the
+ * platform hears nothing), answers after the timeout, connections closed with requests in
+ * flight, and the host down for 30 s.
+ */
+function cardNetworkFaults(): PlannedFault[] {
+  const misbehave = (rules: FaultRule[], ms: number) => async (platform: ChaosPlatform) => {
+    await platform.cardHost.faults(rules);
+    await sleep(ms);
+    await platform.cardHost.clearFaults();
+  };
+  return [
+    { fault: 'card host drops its answers for 10 s', inject: misbehave([{ action: 'drop' }], 10_000) },
+    {
+      fault: 'card host answers after the timeout for 10 s',
+      inject: misbehave([{ action: 'delay', ms: cardNetworkTimeoutMs + 2_000 }], 10_000),
+    },
+    {
+      fault: 'card host closes connections with requests in flight',
+      inject: misbehave([{ action: 'close', times: 5 }], 5_000),
+    },
+    {
+      fault: 'card host down for 30 s',
+      inject: async (platform) => {
+        await platform.cardHost.down(30_000);
+        await sleep(30_000);
+      },
+    },
+  ];
+}
+
 /** On one broker: each app killed (all five in a long run, one in a short one), the broker stopped for 30 s, PostgreSQL restarted. */
 function singleBrokerFaults(runMs: number): PlannedFault[] {
   const killed: AppName[] = runMs >= 200_000 ? platformApps : ['outlet-service'];
   return [
+    ...cardNetworkFaults(),
     ...killed.map((app) => ({
       fault: `SIGKILL ${app}, restarted`,
       inject: async (platform: ChaosPlatform) => {
@@ -98,6 +133,7 @@ function singleBrokerFaults(runMs: number): PlannedFault[] {
 function clusterFaults(runMs: number): PlannedFault[] {
   const downSeconds = runMs >= 200_000 ? 60 : 20;
   return [
+    ...cardNetworkFaults(),
     {
       // Each broker hands its partitions and its consumer groups over before it stops, and the
       // consumers follow their group's coordinator to another broker (patches/kafkajs*).
@@ -148,6 +184,8 @@ describe(title, () => {
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_RETRY_SCHEDULE_MS: '1000,2000,4000,8000,15000,30000,60000',
       WEBHOOK_CIRCUIT_COOLDOWN_MS: '5000',
+      CARD_NETWORK_TIMEOUT_MS: String(cardNetworkTimeoutMs),
+      CARD_NETWORK_REVERSAL_INTERVAL_MS: '2000',
     },
     clustered ? { cluster: true, instances: 2 } : {},
   );
@@ -232,8 +270,8 @@ describe(title, () => {
     load.stop();
     await running;
 
-    // Settle: accepted POS transactions decided and the approved ones booked, paid checkouts
-    // ended, outboxes published and every event of the answering endpoints delivered.
+    // Settle: accepted POS transactions decided and the approved ones booked, card network
+    // requests decided and their reversals acknowledged, paid checkouts ended, outboxes published and every event of the answering endpoints delivered.
     const deliveringTo = [ok.businessId, flaky.businessId];
     const posReferences = load.promised.filter((promise) => promise.kind === 'pos').map((promise) => promise.reference);
     const settleStarted = Date.now();
@@ -248,6 +286,7 @@ describe(title, () => {
                   (SELECT count(*)::int FROM gateway.outbox WHERE published_at IS NULL) AS gateway_outbox,
                   (SELECT count(*)::int FROM outlets.outbox WHERE published_at IS NULL) AS outlets_outbox,
                   (SELECT count(*)::int FROM card_processor.outbox WHERE published_at IS NULL) AS card_processor_outbox,
+                  (SELECT count(*)::int FROM card_processor.network_requests WHERE state IN ('sent', 'unknown')) AS card_network_unsettled,
                   (SELECT count(*)::int FROM webhooks.deliveries WHERE status <> 'succeeded' AND business_id = ANY($1)) AS undelivered,
                   (SELECT count(*)::int FROM (SELECT payload->>'eventId' AS id, payload->>'businessId' AS business FROM gateway.outbox WHERE topic = 'partner.events.v1'
                                               UNION ALL SELECT payload->>'eventId', payload->>'businessId' FROM outlets.outbox WHERE topic = 'partner.events.v1') e
@@ -286,6 +325,10 @@ describe(title, () => {
         (byStatus.get(String(attempt.status ?? 'no answer')) ?? 0) + 1,
       );
     }
+    // What the card host's faults did: requests reversed are the ones whose outcome they hid.
+    const cardRequests = await platform.query<{ state: string; reversal_code: string | null; n: number }>(
+      `SELECT state, reversal_code, count(*)::int AS n FROM card_processor.network_requests GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
     const outcomes = new Map<string, number>();
     for (const promise of load.promised) outcomes.set(promise.kind, (outcomes.get(promise.kind) ?? 0) + 1);
     const lines = [
@@ -300,6 +343,8 @@ describe(title, () => {
       }),
       '\n| answer | requests |\n|---|---|',
       ...[...byStatus].sort().map(([status, n]) => `| ${status} | ${n} |`),
+      "\n| card network requests, by state (reversals by the host's answer) | count |\n|---|---|",
+      ...cardRequests.map((row) => `| ${row.state}${row.reversal_code ? ` (${row.reversal_code})` : ''} | ${row.n} |`),
       '\n| outcome promised | count |\n|---|---|',
       ...[...outcomes].sort().map(([kind, n]) => `| ${kind} | ${n} |`),
       `\n| apps restarted after exiting on their own | ${platform.crashes.length ? platform.crashes.join(', ') : 'none'} |\n|---|---|`,
