@@ -180,7 +180,7 @@ export function localSecrets() {
       )
     : {};
   let added = false;
-  for (const name of ['DATA_ENCRYPTION_KEY', 'CARD_DATA_KEY', 'POS_REFERENCE_KEY']) {
+  for (const name of ['DATA_ENCRYPTION_KEY', 'CARD_DATA_KEY', 'POS_REFERENCE_KEY', 'PIN_MASTER_KEY']) {
     if (!secrets[name]) {
       secrets[name] = randomBytes(32).toString('base64');
       added = true;

@@ -14,6 +14,7 @@ import {
   ensureKafka,
   ensureSystemPackages,
   localPostgres,
+  localSecrets,
   log,
   root,
   stopCardHost,
@@ -92,6 +93,8 @@ try {
   // requests would take this run's (which reuse their RRNs) for repeats.
   stopCardHost(testCardHost);
   rmSync(testCardHost.dataDir, { recursive: true, force: true });
+  // The apps translate PIN blocks to the zone PIN key the host opens them with: one key for both.
+  process.env.CARD_NETWORK_SANDBOX_ZONE_PIN_KEY ??= localSecrets().CARD_NETWORK_SANDBOX_ZONE_PIN_KEY;
   startedCardHost = ensureCardHost(process.env, testCardHost);
   process.env.CARD_NETWORK_SANDBOX_ADDRESS = `127.0.0.1:${testCardHost.port}`;
   if (!testDatabaseUrl) {

@@ -22,6 +22,8 @@ export const sharedSecrets = {
   DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   CARD_DATA_KEY: randomBytes(32).toString('base64'),
   POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
+  // The PIN security module's master key: pos-ingest wraps terminal PIN keys under it, card-processor opens them.
+  PIN_MASTER_KEY: randomBytes(32).toString('base64'),
 };
 
 /** `npm run <script> -- <args>` against the test database, with this run's shared secrets. */

@@ -8,6 +8,7 @@ import { CardAuthoriser } from './card-authoriser';
 import { CardNetworks } from './card-networks';
 import { NetworkRequestsRepository } from './network-requests.repository';
 import { networksFromSettings } from './network-settings';
+import { PIN_SECURITY, pinSecurityProvider } from './pin-security.provider';
 import { ReversalsWorker } from './reversals.worker';
 
 /** The card networks, the network step every card payment goes through, and its reversals. */
@@ -24,8 +25,9 @@ import { ReversalsWorker } from './reversals.worker';
     },
     CardAuthoriser,
     ReversalsWorker,
+    pinSecurityProvider,
   ],
-  exports: [CardAuthoriser, CardNetworks, NetworkRequestsRepository],
+  exports: [CardAuthoriser, CardNetworks, NetworkRequestsRepository, PIN_SECURITY],
 })
 export class CardNetworkModule implements OnApplicationShutdown {
   constructor(@Inject(CardNetworks) private readonly networks: CardNetworks) {}

@@ -86,6 +86,8 @@ export interface UnmatchedAnswer {
 export interface CardNetwork {
   readonly name: NetworkName;
   readonly acquirerId: string;
+  /** The zone PIN key (32 hex characters) PIN blocks travel to this network under; unset, none can go. */
+  readonly zonePinKey?: string;
   authorise(request: AuthorisationRequest): Promise<AuthorisationAnswer>;
   reverse(request: ReversalRequest): Promise<ReversalAnswer>;
   /** Where answers nobody waits for go; the flows look each up in their records. */

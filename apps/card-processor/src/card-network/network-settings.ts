@@ -12,6 +12,7 @@ interface HostSettings {
   address: string;
   tls: boolean;
   acquirerId: string;
+  zonePinKey?: string;
 }
 
 /** The networks the settings name (CARD_NETWORK_*): the sandbox host always, the live host when its address is set. */
@@ -22,6 +23,7 @@ export function networksFromSettings(env: Env, registry: Registry, stans: StanSo
       address: env.CARD_NETWORK_SANDBOX_ADDRESS,
       tls: env.CARD_NETWORK_SANDBOX_TLS,
       acquirerId: env.CARD_NETWORK_SANDBOX_ACQUIRER_ID,
+      zonePinKey: env.CARD_NETWORK_SANDBOX_ZONE_PIN_KEY,
     },
   ];
   if (env.CARD_NETWORK_LIVE_ADDRESS) {
@@ -33,10 +35,11 @@ export function networksFromSettings(env: Env, registry: Registry, stans: StanSo
       address: env.CARD_NETWORK_LIVE_ADDRESS,
       tls: env.CARD_NETWORK_LIVE_TLS,
       acquirerId: env.CARD_NETWORK_LIVE_ACQUIRER_ID,
+      zonePinKey: env.CARD_NETWORK_LIVE_ZONE_PIN_KEY,
     });
   }
   const ca = env.CARD_NETWORK_TLS_CA_FILE ? readFileSync(env.CARD_NETWORK_TLS_CA_FILE) : undefined;
-  return hosts.map(({ name, address, tls, acquirerId }) => {
+  return hosts.map(({ name, address, tls, acquirerId, zonePinKey }) => {
     const separator = address.lastIndexOf(':');
     const connector = new HostConnector({
       name,
@@ -49,6 +52,6 @@ export function networksFromSettings(env: Env, registry: Registry, stans: StanSo
       maxInFlight: env.CARD_NETWORK_MAX_IN_FLIGHT,
       requestTimeoutMs: env.CARD_NETWORK_TIMEOUT_MS,
     });
-    return new Iso8583Network(name, acquirerId, connector);
+    return new Iso8583Network(name, acquirerId, connector, zonePinKey);
   });
 }

@@ -1,4 +1,5 @@
 import { BooleanSetting, IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { PinSecurityModuleSetting } from '@payments/platform-pin-security';
 import { IsOptional, Matches } from 'class-validator';
 
 const hostAndPort = /^[^\s:]+:\d{1,5}$/;
@@ -13,6 +14,18 @@ export class Env extends PlatformEnv {
 
   /** Opens card data sealed by pos-ingest (and the gateway); the same key on both sides. */
   @KeySetting() CARD_DATA_KEY: string = '';
+
+  /**
+   * The PIN security module's local master key (32 bytes, base64), the same as pos-ingest's: it
+   * opens the terminal PIN keys that come sealed with POS card data. Unset, no PIN block can be
+   * translated, and a POS transaction that carries one fails without reaching the network.
+   */
+  @IsOptional()
+  @KeySetting()
+  PIN_MASTER_KEY?: string = undefined;
+
+  /** Which PIN security module translates PIN blocks to the zone PIN key: `software` (PIN_MASTER_KEY) is built in. */
+  @PinSecurityModuleSetting() PIN_SECURITY_MODULE: string = 'software';
 
   /**
    * The host sandbox businesses' cards go to (docs/card-network.md). Left at this default,

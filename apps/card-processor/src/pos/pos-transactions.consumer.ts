@@ -1,4 +1,4 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller, Inject, Logger } from '@nestjs/common';
 import {
   EventEnvelope,
   PosSealedCard,
@@ -11,23 +11,29 @@ import {
 import { Sealer } from '@payments/platform-crypto';
 import { EventHandler, PoisonMessageError } from '@payments/platform-kafka';
 import { Outbox } from '@payments/platform-outbox';
+import { PinSecurityModule } from '@payments/platform-pin-security';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { CardAuthoriser, PaymentDecision, PaymentForNetwork, PaymentSettler } from '../card-network/card-authoriser';
 import { CardNetworks } from '../card-network/card-networks';
 import { NetworkRequestRow } from '../card-network/network-requests.repository';
+import { PIN_SECURITY } from '../card-network/pin-security.provider';
 import { CARD_SEALER } from '../tokens';
 import { PosAuthorisationRow, PosAuthorisationsRepository } from './pos-authorisations.repository';
-import { posCardForNetwork } from './pos-card';
+import { pinForNetwork, posCardForNetwork, PosPin } from './pos-card';
 
 /**
  * Authorises accepted POS transactions on the card network. The sealed card data is opened in
  * memory only to build the request; what is stored and passed on carries the masked PAN alone.
  * Each reference is authorised once: a redelivered message finds it begun, and a request whose
  * sender stopped is given up and reversed by the network step, which then decides it here.
+ * A PIN block goes to the network only as the PIN security module translated it to the network's
+ * zone PIN key; one that cannot be translated fails the transaction before anything is sent.
  */
 @Controller()
 export class PosTransactionsConsumer implements PaymentSettler {
+  private readonly logger = new Logger(PosTransactionsConsumer.name);
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly authorisations: PosAuthorisationsRepository,
@@ -35,6 +41,7 @@ export class PosTransactionsConsumer implements PaymentSettler {
     private readonly authoriser: CardAuthoriser,
     private readonly networks: CardNetworks,
     private readonly outbox: Outbox,
+    @Inject(PIN_SECURITY) private readonly pinSecurity: PinSecurityModule | null,
   ) {
     authoriser.register('pos', this);
   }
@@ -44,13 +51,23 @@ export class PosTransactionsConsumer implements PaymentSettler {
     if (event?.type !== PosTransactionAcceptedV1) return;
     const transaction = event.payload;
     const card = this.openCard(transaction);
+    const pin = await this.pinOf(transaction, card);
     const prepared = await this.dataSource.transaction(async (em) => {
       if (!(await this.authorisations.beginOnce(em, transaction))) return null;
       if (!this.networks.has(transaction.mode)) {
         await this.decide(em, transaction.reference, { approved: false, reason: noLiveNetwork });
         return null;
       }
-      return this.authoriser.prepare(em, paymentOf(transaction, card));
+      if ('unverifiable' in pin) {
+        // Never the block or a key: only what was missing or wrong.
+        this.logger.warn(
+          { reference: transaction.reference, problem: pin.unverifiable },
+          'the PIN block could not be translated: failed without a network request',
+        );
+        await this.decide(em, transaction.reference, { approved: false, reason: pinNotVerified });
+        return null;
+      }
+      return this.authoriser.prepare(em, paymentOf(transaction, card, pin.pinBlock));
     });
     if (prepared) await this.authoriser.send(prepared);
   }
@@ -68,6 +85,12 @@ export class PosTransactionsConsumer implements PaymentSettler {
     return true;
   }
 
+  /** The PIN block under the zone PIN key of the network the business's cards go to, if a PIN was entered. */
+  private pinOf(transaction: PosTransactionAcceptedV1Payload, card: PosSealedCard): Promise<PosPin> {
+    const network = this.networks.has(transaction.mode) ? this.networks.for(transaction.mode) : undefined;
+    return pinForNetwork(card, network?.zonePinKey, this.pinSecurity);
+  }
+
   private openCard(transaction: PosTransactionAcceptedV1Payload): PosSealedCard {
     try {
       return JSON.parse(this.cardSealer.open(transaction.sealedCard, transaction.reference)) as PosSealedCard;
@@ -80,8 +103,13 @@ export class PosTransactionsConsumer implements PaymentSettler {
 }
 
 const noLiveNetwork = 'Card payments are not available to live businesses yet';
+const pinNotVerified = 'The PIN could not be verified';
 
-function paymentOf(transaction: PosTransactionAcceptedV1Payload, card: PosSealedCard): PaymentForNetwork {
+function paymentOf(
+  transaction: PosTransactionAcceptedV1Payload,
+  card: PosSealedCard,
+  pinBlock: string | undefined,
+): PaymentForNetwork {
   return {
     purpose: 'pos',
     paymentReference: transaction.reference,
@@ -89,7 +117,7 @@ function paymentOf(transaction: PosTransactionAcceptedV1Payload, card: PosSealed
     mode: transaction.mode,
     kind: 'purchase',
     amount: transaction.amount,
-    card: posCardForNetwork(card, transaction),
+    card: posCardForNetwork(card, transaction, pinBlock),
     terminal: { kind: 'pos', serialNumber: transaction.serialNumber },
     acceptorName: transaction.businessId,
   };

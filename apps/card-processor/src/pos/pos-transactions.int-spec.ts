@@ -3,11 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PosSealedCard, PosTransactionAcceptedV1, PosTransactionDecidedV1Payload } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
+import { SoftwarePinModule, terminalPinBlock } from '@payments/platform-pin-security';
 import { eventually, startTestApp, testEvent } from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { cardProcessorApp } from '../app';
+import { AuthorisationRequest } from '../card-network/card-network';
 import { CardNetworks } from '../card-network/card-networks';
 import { DevHost, freePorts, startDevHost } from '../card-network/testing/dev-host';
 import { CARD_SEALER } from '../tokens';
@@ -20,13 +22,21 @@ import { PosTransactionsConsumer } from './pos-transactions.consumer';
 describe('POS transaction decisions', () => {
   let app: NestFastifyApplication;
   let host: DevHost;
+  // The zone PIN key the host opens PIN blocks with, and the master key terminal PIN keys are wrapped under.
+  const zonePinKey = randomBytes(16).toString('hex').toUpperCase();
+  const pinMasterKey = randomBytes(32).toString('base64');
 
   beforeAll(async () => {
     const [port, controlPort] = await freePorts(2);
-    host = await startDevHost({ port, controlPort, zonePinKey: randomBytes(16).toString('hex') });
+    host = await startDevHost({ port, controlPort, zonePinKey });
     ({ app } = await startTestApp(
       { ...cardProcessorApp, kafkaConsumer: false },
-      { CARD_NETWORK_SANDBOX_ADDRESS: host.address, CARD_NETWORK_TIMEOUT_MS: '1500' },
+      {
+        CARD_NETWORK_SANDBOX_ADDRESS: host.address,
+        CARD_NETWORK_TIMEOUT_MS: '1500',
+        CARD_NETWORK_SANDBOX_ZONE_PIN_KEY: zonePinKey,
+        PIN_MASTER_KEY: pinMasterKey,
+      },
     ));
     await eventually(async () => (app.get(CardNetworks).byName('sandbox').isReady() ? true : undefined), 20_000);
   });
@@ -151,5 +161,72 @@ describe('POS transaction decisions', () => {
     } finally {
       await host.clearFaults();
     }
+  });
+  describe('with a PIN', () => {
+    // pos-ingest's part: the terminal's key, issued at registration and wrapped under the master key.
+    const hsm = new SoftwarePinModule(pinMasterKey);
+    const card = { pan: '5060990000000000019', cardExpiryDate: '3012', iccData: '9F2608AABBCCDDEEFF0011' };
+    const withPin = async (pin: string, underKey?: string) => {
+      const terminalKey = await hsm.generateTerminalKey();
+      const pinBlock = terminalPinBlock(pin, card.pan, underKey ?? terminalKey.keyForTerminal);
+      return accepted({ ...card, pinBlock, pinKeyUnderLmk: terminalKey.keyUnderLmk });
+    };
+    const decide = async (transaction: ReturnType<typeof accepted>) => {
+      await app.get(PosTransactionsConsumer).handle(transaction);
+      return decisions(transaction.payload.reference);
+    };
+    const answered = async (rrn: string) => (await host.messages(rrn)).map((message) => [message.mti, message.de39]);
+    /** What each test sent to the sandbox network. */
+    let authorise: jest.SpyInstance<Promise<unknown>, [AuthorisationRequest]>;
+    const sent = (rrn?: string) =>
+      authorise.mock.calls.map(([request]) => request).filter((request) => !rrn || request.trace.rrn === rrn);
+    beforeEach(() => {
+      authorise = jest.spyOn(app.get(CardNetworks).byName('sandbox'), 'authorise');
+    });
+    afterEach(() => authorise.mockRestore());
+
+    it('sends the right PIN under the zone key (DE52), and the host approves it', async () => {
+      const transaction = await withPin('1234');
+      expect(await decide(transaction)).toEqual([
+        { approved: true, declineReason: null, event: expect.objectContaining({ approved: true }) },
+      ]);
+      const { rrn } = await networkRequest(transaction.payload.reference);
+      expect(sent(rrn)).toEqual([
+        expect.objectContaining({ entryMode: 'chip-pin', pinBlock: terminalPinBlock('1234', card.pan, zonePinKey) }),
+      ]);
+      expect(await answered(rrn)).toEqual([['0200', '00']]);
+    });
+
+    it('fails a wrong PIN as the host answers it: 55, "Incorrect PIN"', async () => {
+      const transaction = await withPin('9999');
+      const reason = 'Incorrect PIN';
+      expect(await decide(transaction)).toEqual([
+        { approved: false, declineReason: reason, event: expect.objectContaining({ declineReason: reason }) },
+      ]);
+      const request = await networkRequest(transaction.payload.reference);
+      expect(request).toMatchObject({ state: 'declined', response_code: '55' });
+      expect(await answered(request.rrn)).toEqual([['0200', '55']]);
+    });
+
+    it('fails a block that is not under the terminal’s key without sending anything', async () => {
+      const transaction = await withPin('1234', randomBytes(16).toString('hex'));
+      const reason = 'The PIN could not be verified';
+      expect(await decide(transaction)).toEqual([
+        { approved: false, declineReason: reason, event: expect.objectContaining({ declineReason: reason }) },
+      ]);
+      expect(await networkRequest(transaction.payload.reference)).toBeUndefined();
+      expect(sent()).toEqual([]);
+    });
+
+    it('approves a chip card without a PIN when the block is the literal null', async () => {
+      const { keyUnderLmk } = await hsm.generateTerminalKey();
+      const transaction = accepted({ ...card, pinBlock: 'null', pinKeyUnderLmk: keyUnderLmk });
+      expect(await decide(transaction)).toEqual([
+        { approved: true, declineReason: null, event: expect.objectContaining({ approved: true }) },
+      ]);
+      const { rrn } = await networkRequest(transaction.payload.reference);
+      expect(sent(rrn)).toEqual([expect.objectContaining({ entryMode: 'chip', pinBlock: undefined })]);
+      expect(await answered(rrn)).toEqual([['0200', '00']]);
+    });
   });
 });

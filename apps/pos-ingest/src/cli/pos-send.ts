@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
 
 import { PosPayload } from '@payments/contracts';
-import { commandOptions, runCommand } from '@payments/platform-bootstrap';
+import { commandOptions, fail, runCommand } from '@payments/platform-bootstrap';
 import { encryptPosPayload } from '@payments/platform-crypto';
+import { terminalPinBlock } from '@payments/platform-pin-security';
 
 const commandLine = {
   script: 'pos:send',
@@ -14,19 +15,32 @@ const commandLine = {
     sequence: { type: 'string', value: 'N' },
     expiry: { type: 'string', value: 'YYMM', default: '2812' },
     url: { type: 'string', value: 'URL', default: 'http://127.0.0.1:3002' },
+    pin: { type: 'string', value: 'DIGITS' },
+    'pin-key': { type: 'string', value: 'HEX' },
   },
+  notes:
+    'With --pin, the PIN goes as a terminal sends it: an ISO 9564 format 0 block under the terminal’s PIN key (--pin-key, as terminal:register printed it); without, pinBlock is null.',
 } as const;
 
 /** Builds a POS payload, encrypts it exactly as the interface says, posts it and prints the answer. */
 async function main(): Promise<void> {
   const values = commandOptions(commandLine);
+  if ((values.pin === undefined) !== (values['pin-key'] === undefined)) return fail('--pin and --pin-key go together');
+  let pinBlock = 'null';
+  if (values.pin !== undefined && values['pin-key'] !== undefined) {
+    try {
+      pinBlock = terminalPinBlock(values.pin, values.card, values['pin-key']);
+    } catch (error) {
+      return fail(`--pin, --pin-key or --card: ${(error as Error).message}`);
+    }
+  }
   const payload: PosPayload = {
     accountType: 'savings',
     amount: values.amount,
     cardExpiryDate: values.expiry,
     iccData: '9F2608C0FFEE00000000',
     pan: values.card,
-    pinBlock: 'null',
+    pinBlock,
     sequenceNumber: values.sequence ?? String(randomInt(1, 999_999)).padStart(6, '0'),
     cardHolderName: 'SANDBOX CARDHOLDER',
     aid: 'A0000003710001',

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 
 import { commandOptions, fail, runCommand, withAppDatabase } from '@payments/platform-bootstrap';
+import { pinSecurityModuleOf } from '@payments/platform-pin-security';
 
 import { Env } from '../config/env';
 import { database } from '../database/data-source';
+import { registerTerminal } from '../terminals/terminal-registration';
 import { TerminalsRepository } from '../terminals/terminals.repository';
 
 const commandLine = {
@@ -12,39 +14,50 @@ const commandLine = {
     business: { type: 'string', value: 'BUSINESS_ID', required: true },
     serial: { type: 'string', value: 'SERIAL', required: true },
     outlet: { type: 'string', value: 'OUTLET_ID' },
+    'new-pin-key': { type: 'boolean' },
     json: { type: 'boolean' },
   },
 } as const;
 
 /**
  * Registers a terminal for a business, and optionally one of its outlets. A serial number belongs
- * to one business; an outlet must be one outlet-service opened for that business.
+ * to one business; an outlet must be one outlet-service opened for that business. A terminal
+ * without a PIN key is given one (with PIN_MASTER_KEY set), printed here once and never again;
+ * `--new-pin-key` replaces the key a terminal has.
  */
 async function main(): Promise<void> {
   const values = commandOptions(commandLine);
   const { business: businessId, serial: serialNumber, outlet } = values;
   if (!/^[\w.-]{1,64}$/.test(serialNumber)) return fail('--serial must be 1 to 64 letters, digits, ".", "_" or "-"');
-  const terminal = { serialNumber, businessId, outletId: outlet ?? null };
-  await withAppDatabase(Env, database, async (dataSource) => {
-    const terminals = new TerminalsRepository(dataSource);
-    if (!(await terminals.businessKnown(businessId))) {
-      return fail(
-        `business ${businessId} is not known to pos-ingest yet: onboard it with partner:create and let pos-ingest receive it`,
+  await withAppDatabase(Env, database, async (dataSource, env) => {
+    const outcome = await registerTerminal(new TerminalsRepository(dataSource), pinSecurityModuleOf(env), {
+      businessId,
+      serialNumber,
+      outletId: outlet ?? null,
+      newPinKey: values['new-pin-key'],
+    });
+    if (!outcome.registered) return fail(outcome.problem);
+    const { pinKey, hasPinKey } = outcome;
+    if (values.json) {
+      const terminal = { serialNumber, businessId, outletId: outlet ?? null, pinKey, hasPinKey };
+      return void process.stdout.write(`${JSON.stringify(terminal)}\n`);
+    }
+    const lines = [
+      `Registered terminal ${serialNumber} for business ${businessId}${outlet ? `, outlet ${outlet}` : ''}`,
+    ];
+    if (pinKey) {
+      lines.push(
+        `PIN key: ${pinKey.key} (check value ${pinKey.checkValue})`,
+        'Load it into the terminal now (docs/pos.md): it is not shown again.',
+      );
+    } else {
+      lines.push(
+        hasPinKey
+          ? 'The terminal keeps its PIN key (--new-pin-key issues another).'
+          : 'No PIN key: PIN_MASTER_KEY is not set, so this terminal’s PIN blocks cannot be verified.',
       );
     }
-    if (outlet && !(await terminals.outletKnown(businessId, outlet))) {
-      return fail(
-        `outlet ${outlet} is not an outlet of business ${businessId} known to pos-ingest: check its id (GET /outlets), or try again once pos-ingest has received it`,
-      );
-    }
-    if (!(await terminals.register(businessId, serialNumber, terminal.outletId))) {
-      return fail(`terminal ${serialNumber} belongs to another business`);
-    }
-    process.stdout.write(
-      values.json
-        ? `${JSON.stringify(terminal)}\n`
-        : `Registered terminal ${serialNumber} for business ${businessId}${outlet ? `, outlet ${outlet}` : ''}\n`,
-    );
+    process.stdout.write(`${lines.join('\n')}\n`);
   });
 }
 

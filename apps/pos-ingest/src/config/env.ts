@@ -1,5 +1,7 @@
 import { BooleanSetting, IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { PinSecurityModuleSetting } from '@payments/platform-pin-security';
 import { RateLimitSetting } from '@payments/platform-rate-limit';
+import { IsOptional } from 'class-validator';
 
 /** pos-ingest: accepts encrypted POS submissions; stateless and scaled on its own. */
 export class Env extends PlatformEnv {
@@ -15,6 +17,18 @@ export class Env extends PlatformEnv {
 
   /** Seals card data on the POS topic; card-processor holds the same key. */
   @KeySetting() CARD_DATA_KEY: string = '';
+
+  /**
+   * The PIN security module's local master key (32 bytes, base64), the same as card-processor's:
+   * `terminal:register` issues each terminal a PIN key wrapped under it. Unset, terminals are
+   * registered without one, and their PIN blocks cannot be verified.
+   */
+  @IsOptional()
+  @KeySetting()
+  PIN_MASTER_KEY?: string = undefined;
+
+  /** Which PIN security module issues terminal PIN keys: `software` (PIN_MASTER_KEY) is the one built in. */
+  @PinSecurityModuleSetting() PIN_SECURITY_MODULE: string = 'software';
 
   /**
    * Whether live businesses' terminals may take cards: set it where card-processor has a live

@@ -9,6 +9,7 @@ export const tableGrants = {
   rate_limit_overrides: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
   // Counters of the current windows, swept once they have ended.
   rate_limit_windows: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
-  // A terminal registered again moves to another outlet of its business.
-  terminals: ['SELECT', 'INSERT', 'UPDATE'],
+  // A terminal registered again moves to another outlet of its business, or gets a PIN key; its
+  // serial number and business never change.
+  terminals: ['SELECT', 'INSERT', 'UPDATE (outlet_id, pin_key_under_lmk)'],
 } as const satisfies TableGrants;

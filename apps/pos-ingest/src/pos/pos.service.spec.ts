@@ -18,8 +18,10 @@ const terminal: Terminal = {
   outletId: null,
   mode: 'test',
   posKey: 'AbCdEfGh12345678',
+  pinKeyUnderLmk: null,
 };
 const liveTerminal: Terminal = { ...terminal, serialNumber: 'SN-LIVE', businessId: 'BUS-2', mode: 'live' };
+const pinTerminal: Terminal = { ...terminal, serialNumber: 'SN-PIN', pinKeyUnderLmk: 'lmk1.d3JhcHBlZC1rZXk' };
 const [attacker, till] = ['203.0.113.66', '198.51.100.7'];
 const junk = () => randomBytes(64).toString('base64');
 const genuine = (key = terminal.posKey) => encryptPosPayload(samplePosPayload(), key);
@@ -48,15 +50,16 @@ function posService() {
     RATE_LIMIT_TERMINAL: '3/60s',
     RATE_LIMIT_POS_FAILURES: '5/60s',
   });
-  const registered = new Map([terminal, liveTerminal].map((known) => [known.serialNumber, known]));
+  const registered = new Map([terminal, liveTerminal, pinTerminal].map((known) => [known.serialNumber, known]));
   const terminals = { find: jest.fn(async (serial: string) => registered.get(serial) ?? null) };
   const producer = { send: jest.fn(async () => undefined) } as unknown as KafkaProducer;
   const rateLimits = new CountingRateLimits();
   const limits = rateLimits as unknown as RateLimits;
   const metrics = new Metrics('pos-ingest');
+  const cardSealer = new Sealer(randomBytes(32).toString('base64'));
   const service = new PosService(
     producer,
-    new Sealer(randomBytes(32).toString('base64')),
+    cardSealer,
     terminals as unknown as TerminalsService,
     env,
     new PosMetrics(metrics, env),
@@ -72,7 +75,7 @@ function posService() {
       (sum, { value }) => sum + value,
       0,
     );
-  return { submit, rateLimits, terminals, decryptFailures };
+  return { submit, rateLimits, terminals, decryptFailures, producer, cardSealer };
 }
 
 describe('POS submissions and the quotas they spend', () => {
@@ -121,5 +124,30 @@ describe('POS submissions and the quotas they spend', () => {
     const { submit } = posService();
     expect(await submit(liveTerminal.serialNumber, junk(), attacker)).toMatch(/^400 INVALID_PAYLOAD/);
     expect(await submit(liveTerminal.serialNumber, genuine(), till)).toMatch(/^403 SANDBOX_ONLY/);
+  });
+});
+
+describe('the card data a POS submission passes on', () => {
+  const published = (producer: KafkaProducer) => {
+    const [[, message]] = (producer.send as jest.Mock).mock.calls as [string, { value: string }][];
+    return JSON.parse(message.value) as { payload: { reference: string; sealedCard: string } };
+  };
+
+  it('carries the terminal’s wrapped PIN key inside the sealed card, and nowhere else', async () => {
+    const { submit, producer, cardSealer } = posService();
+    expect(await submit(pinTerminal.serialNumber, genuine(), till)).toBe('accepted');
+    const { payload } = published(producer);
+    expect(JSON.stringify(payload).replace(payload.sealedCard, '')).not.toContain(pinTerminal.pinKeyUnderLmk);
+    expect(JSON.parse(cardSealer.open(payload.sealedCard, payload.reference))).toMatchObject({
+      pinBlock: 'null',
+      pinKeyUnderLmk: pinTerminal.pinKeyUnderLmk,
+    });
+  });
+
+  it('carries no PIN key for a terminal that has none', async () => {
+    const { submit, producer, cardSealer } = posService();
+    expect(await submit(terminal.serialNumber, genuine(), till)).toBe('accepted');
+    const { payload } = published(producer);
+    expect(JSON.parse(cardSealer.open(payload.sealedCard, payload.reference))).not.toHaveProperty('pinKeyUnderLmk');
   });
 });

@@ -151,7 +151,8 @@ export class PosService {
         aid: payload.aid,
         institutionCode: payload.institutionCode,
         maskedPan: maskPan(payload.pan),
-        sealedCard: this.cardSealer.seal(JSON.stringify(sealedCardOf(payload)), reference),
+        // The terminal's PIN key travels only inside the sealed card, still wrapped under the PIN master key.
+        sealedCard: this.cardSealer.seal(JSON.stringify(sealedCardOf(payload, terminal.pinKeyUnderLmk)), reference),
       },
     };
     return {

@@ -10,6 +10,16 @@ export interface TerminalRow {
   outlet_id: string | null;
   mode: BusinessMode;
   pos_key_sealed: string;
+  /** The terminal's PIN key under the PIN security module's master key; null when it has none. */
+  pin_key_under_lmk: string | null;
+}
+
+/** A terminal's PIN key as registration leaves it: the one it was given, or the one it keeps. */
+export interface PinKeyChange {
+  /** Wrapped under the PIN master key; null for none. */
+  keyUnderLmk: string | null;
+  /** Replace a key the terminal has (an operator rolling it); otherwise a key it has is kept. */
+  replace: boolean;
 }
 
 export interface UnknownOutletTerminal {
@@ -31,7 +41,7 @@ export class TerminalsRepository {
   async find(serialNumber: string): Promise<TerminalRow | undefined> {
     return firstRow<TerminalRow>(
       this.dataSource,
-      `SELECT t.serial_number, t.business_id, t.outlet_id, i.mode, i.pos_key_sealed
+      `SELECT t.serial_number, t.business_id, t.outlet_id, i.mode, i.pos_key_sealed, t.pin_key_under_lmk
        FROM pos_ingest.terminals t JOIN pos_ingest.integrators i USING (business_id) WHERE t.serial_number = $1`,
       [serialNumber],
     );
@@ -85,14 +95,26 @@ export class TerminalsRepository {
     )) as UnknownOutletTerminal[];
   }
 
-  /** Registers the terminal or moves it to another outlet; false when it belongs to another business. */
-  async register(businessId: string, serialNumber: string, outletId: string | null): Promise<boolean> {
+  /**
+   * Registers the terminal or moves it to another outlet, giving it `pinKey` unless it has a PIN
+   * key already and `replace` is false. The terminal's PIN key afterwards (null for none), or
+   * undefined when the terminal belongs to another business.
+   */
+  async register(
+    businessId: string,
+    serialNumber: string,
+    outletId: string | null,
+    pinKey: PinKeyChange = { keyUnderLmk: null, replace: false },
+  ): Promise<{ pinKeyUnderLmk: string | null } | undefined> {
     const rows = (await this.dataSource.query(
-      `INSERT INTO pos_ingest.terminals (serial_number, business_id, outlet_id) VALUES ($1, $2, $3)
-       ON CONFLICT (serial_number) DO UPDATE SET outlet_id = EXCLUDED.outlet_id WHERE pos_ingest.terminals.business_id = EXCLUDED.business_id
-       RETURNING serial_number`,
-      [serialNumber, businessId, outletId],
-    )) as unknown[];
-    return rows.length === 1;
+      `INSERT INTO pos_ingest.terminals (serial_number, business_id, outlet_id, pin_key_under_lmk) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (serial_number) DO UPDATE SET outlet_id = EXCLUDED.outlet_id,
+         pin_key_under_lmk = CASE WHEN $5::boolean AND EXCLUDED.pin_key_under_lmk IS NOT NULL THEN EXCLUDED.pin_key_under_lmk
+                                  ELSE COALESCE(pos_ingest.terminals.pin_key_under_lmk, EXCLUDED.pin_key_under_lmk) END
+       WHERE pos_ingest.terminals.business_id = EXCLUDED.business_id
+       RETURNING pin_key_under_lmk AS "pinKeyUnderLmk"`,
+      [serialNumber, businessId, outletId, pinKey.keyUnderLmk, pinKey.replace],
+    )) as { pinKeyUnderLmk: string | null }[];
+    return rows[0];
   }
 }

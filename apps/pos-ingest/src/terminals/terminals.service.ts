@@ -12,6 +12,8 @@ export interface Terminal {
   outletId: string | null;
   mode: BusinessMode;
   posKey: string;
+  /** Its PIN key under the PIN master key, passed on sealed with the card; null when it has none. */
+  pinKeyUnderLmk: string | null;
 }
 
 /**
@@ -41,6 +43,7 @@ export class TerminalsService {
           outletId: row.outlet_id,
           mode: row.mode,
           posKey: this.sealer.open(row.pos_key_sealed, row.business_id),
+          pinKeyUnderLmk: row.pin_key_under_lmk,
         }
       : null;
     // Unknown serials are remembered briefly only, so a newly registered terminal works at once.

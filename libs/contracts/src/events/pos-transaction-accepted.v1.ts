@@ -36,9 +36,18 @@ export class PosTransactionAcceptedV1Payload extends PosTransactionFields {
   sealedCard!: string;
 }
 
-/** The card data of a terminal's payload: sealed by pos-ingest, opened by card-processor alone. */
-export type PosSealedCard = Pick<PosPayload, 'pan' | 'pinBlock' | 'track2Data' | 'iccData' | 'cardExpiryDate'>;
+/**
+ * The card data of a terminal's payload: sealed by pos-ingest, opened by card-processor alone.
+ * `pinKeyUnderLmk` is the terminal's PIN key as the PIN security module wrapped it, which the
+ * PIN block is under; absent when the terminal was given none.
+ */
+export type PosSealedCard = Pick<PosPayload, 'pan' | 'pinBlock' | 'track2Data' | 'iccData' | 'cardExpiryDate'> & {
+  pinKeyUnderLmk?: string;
+};
 
-export function sealedCardOf({ pan, pinBlock, track2Data, iccData, cardExpiryDate }: PosPayload): PosSealedCard {
-  return { pan, pinBlock, track2Data, iccData, cardExpiryDate };
+export function sealedCardOf(
+  { pan, pinBlock, track2Data, iccData, cardExpiryDate }: PosPayload,
+  pinKeyUnderLmk?: string | null,
+): PosSealedCard {
+  return { pan, pinBlock, track2Data, iccData, cardExpiryDate, ...(pinKeyUnderLmk ? { pinKeyUnderLmk } : {}) };
 }

@@ -20,6 +20,7 @@ export class Iso8583Network implements CardNetwork {
     readonly name: NetworkName,
     readonly acquirerId: string,
     private readonly connector: HostConnector,
+    readonly zonePinKey?: string,
   ) {
     connector.onUnmatchedAnswer((message) => {
       const stan = message.fields.get(11);

@@ -4,6 +4,7 @@ import { SubmissionPublished1763769600022 } from './1763769600022-submission-pub
 import { DerivedReferences1763769600029 } from './1763769600029-derived-references';
 import { KnownOutlets1763769600041 } from './1763769600041-known-outlets';
 import { RateLimits1763769600044 } from './1763769600044-rate-limits';
+import { TerminalPinKeys1763769600064 } from './1763769600064-terminal-pin-keys';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   DerivedReferences1763769600029,
   KnownOutlets1763769600041,
   RateLimits1763769600044,
+  TerminalPinKeys1763769600064,
 ];
