@@ -7,6 +7,7 @@
 // npm run terminal:audit -- ...      list terminals registered to an outlet their business lacks
 // npm run pos:send -- ...            send an encrypted test transaction to POST /pos
 // npm run dlq:replay -- <topic>      send the messages parked on <topic>.dlq back to <topic>
+// npm run reconcile -- --date ...    reconcile a card settlement date with the ledger and the host (docs/card-network.md)
 // npm run topics:apply               make the cluster's topics match their declarations
 // npm run topics:manifests           write them, and each app's Kafka user, as Strimzi resources to deploy/strimzi
 import { writeFileSync } from 'node:fs';
@@ -52,6 +53,9 @@ switch (command) {
     break;
   case 'pos-send':
     process.exit(nodeScript('dist/apps/pos-ingest/src/cli/pos-send.js', args, env).status ?? 1);
+    break;
+  case 'reconcile':
+    process.exit(nodeScript('dist/apps/card-processor/src/cli/reconcile.js', args, env).status ?? 1);
     break;
   case 'dlq-replay':
     process.exit(nodeScript('tools/runtime/dlq-replay.cjs', args, env).status ?? 1);

@@ -6,8 +6,9 @@
 #   kubectl exec deploy/checkout-gateway -- payments partner-create --name "Ada Stores"
 #
 # Every image has migrate, topics-apply and dlq-replay, and the commands of its own app:
-# partner-create, partner-keys-roll and rate-limit-set (checkout-gateway), pricing-set
-# (outlet-service), terminal-register, terminal-audit, pos-send and rate-limit-set (pos-ingest).
+# partner-create, partner-keys-roll and rate-limit-set (checkout-gateway), reconcile
+# (card-processor), pricing-set (outlet-service), terminal-register, terminal-audit, pos-send and
+# rate-limit-set (pos-ingest).
 # `payments help` lists them.
 set -eu
 cd /app

@@ -9,6 +9,7 @@ import { CardNetworks } from './card-networks';
 import { NetworkRequestsRepository } from './network-requests.repository';
 import { networksFromSettings } from './network-settings';
 import { PIN_SECURITY, pinSecurityProvider } from './pin-security.provider';
+import { ReconciliationMetrics } from './reconciliation/reconciliation-metrics';
 import { ReversalsWorker } from './reversals.worker';
 
 /** The card networks, the network step every card payment goes through, and its reversals. */
@@ -26,6 +27,7 @@ import { ReversalsWorker } from './reversals.worker';
     CardAuthoriser,
     ReversalsWorker,
     pinSecurityProvider,
+    ReconciliationMetrics,
   ],
   exports: [CardAuthoriser, CardNetworks, NetworkRequestsRepository, PIN_SECURITY],
 })

@@ -74,6 +74,36 @@ export interface ReversalRequest {
 /** A host's acknowledgement of a reversal (whatever its code), or none yet. */
 export type ReversalAnswer = { acknowledged: true; responseCode: string } | { acknowledged: false; why: string };
 
+/** A count of requests and their amount in kobo. */
+export interface Tally {
+  count: number;
+  amount: bigint;
+}
+
+/** The platform's totals for one settlement date, from its records of the host's answers. */
+export interface SettlementTotals {
+  /** Approved purchases that stand (DE76, DE88). */
+  purchases: Tally;
+  /** Approved refunds (DE74, DE86). */
+  refunds: Tally;
+  /** Purchases the host approved and then reversed (DE77, DE89). */
+  reversedPurchases: Tally;
+  /** Purchases that stand less refunds (DE97); negative when the refunds are more. */
+  net: bigint;
+}
+
+/** The totals of one settlement date, for the host to compare with its own (0500). */
+export interface ReconciliationRequest {
+  trace: Omit<NetworkTrace, 'rrn'>;
+  /** MMDD, as the answers' DE15. */
+  settlementDate: string;
+  totals: SettlementTotals;
+}
+
+/** Whether the host's totals agree (`00`) or not (`95`, or any other code); or no answer. */
+export type ReconciliationAnswer =
+  { answered: true; agreed: boolean; responseCode: string } | { answered: false; why: string };
+
 /** An answer that matched no request waiting for it: late, or sent twice. */
 export interface UnmatchedAnswer {
   network: NetworkName;
@@ -90,6 +120,7 @@ export interface CardNetwork {
   readonly zonePinKey?: string;
   authorise(request: AuthorisationRequest): Promise<AuthorisationAnswer>;
   reverse(request: ReversalRequest): Promise<ReversalAnswer>;
+  reconcile(request: ReconciliationRequest): Promise<ReconciliationAnswer>;
   /** Where answers nobody waits for go; the flows look each up in their records. */
   onUnmatchedAnswer(listener: (answer: UnmatchedAnswer) => void): void;
   /** Ready connections to the host, for health and metrics. */

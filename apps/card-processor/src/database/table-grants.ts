@@ -17,6 +17,8 @@ export const tableGrants = {
   ],
   // A card refund is begun when its request goes out, and decided once.
   card_refunds: ['SELECT', 'INSERT', 'UPDATE (approved, decline_reason)'],
+  // Reconciliations are written by `npm run reconcile` as the schema's owner; the app reads them for its metrics.
+  reconciliations: ['SELECT'],
   // Acceptor ids are drawn once and kept.
   card_merchants: ['SELECT', 'INSERT'],
   card_terminals: ['SELECT', 'INSERT'],

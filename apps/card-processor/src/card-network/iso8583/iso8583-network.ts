@@ -3,6 +3,8 @@ import {
   AuthorisationRequest,
   CardNetwork,
   NetworkName,
+  ReconciliationAnswer,
+  ReconciliationRequest,
   ReversalAnswer,
   ReversalRequest,
   UnmatchedAnswer,
@@ -10,7 +12,7 @@ import {
 import { HostConnector, NotSentError, OutcomeUnknownError } from '../connection';
 import { answerOf } from '../response-codes';
 import { IsoMessage } from './codec';
-import { authorisationMessage, reversalMessage } from './messages';
+import { authorisationMessage, reconciliationMessage, reversalMessage } from './messages';
 
 /** The card network of docs/card-network.md: ISO 8583:1987 over a HostConnector's connections. */
 export class Iso8583Network implements CardNetwork {
@@ -49,6 +51,19 @@ export class Iso8583Network implements CardNetwork {
     } catch (error) {
       if (error instanceof NotSentError || error instanceof OutcomeUnknownError) {
         return { acknowledged: false, why: error.message };
+      }
+      throw error;
+    }
+  }
+
+  /** 0510 `00`: the host's totals for the date agree; `95` (or any other code): they do not. */
+  async reconcile(request: ReconciliationRequest): Promise<ReconciliationAnswer> {
+    try {
+      const responseCode = (await this.connector.exchange(reconciliationMessage(request))).fields.get(39) ?? '';
+      return { answered: true, agreed: responseCode === '00', responseCode };
+    } catch (error) {
+      if (error instanceof NotSentError || error instanceof OutcomeUnknownError) {
+        return { answered: false, why: error.message };
       }
       throw error;
     }

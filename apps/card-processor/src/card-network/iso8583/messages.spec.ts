@@ -4,6 +4,7 @@ import {
   authorisationMessage,
   networkManagementMessage,
   processingCodeParts,
+  reconciliationMessage,
   reversalMessage,
   transmissionTime,
 } from './messages';
@@ -131,6 +132,41 @@ describe('the messages the platform sends', () => {
         70: code,
       });
     }
+  });
+
+  it('sends a settlement date’s totals as a 0500, the net signed C, or D when refunds are more', () => {
+    const totals = {
+      purchases: { count: 3, amount: 450_000n },
+      refunds: { count: 1, amount: 20_000n },
+      reversedPurchases: { count: 1, amount: 7_500n },
+      net: 430_000n,
+    };
+    const at = new Date('2026-03-10T00:05:00Z');
+    const message = reconciliationMessage({
+      trace: { acquirerId: '111129', stan: '000050', transmittedAt: at },
+      settlementDate: '0309',
+      totals,
+    });
+    expect(message.mti).toBe('0500');
+    expect(onTheWire(message)).toEqual({
+      7: '0310000500',
+      11: '000050',
+      15: '0309',
+      50: '566',
+      74: '0000000001',
+      76: '0000000003',
+      77: '0000000001',
+      86: '0000000000020000',
+      88: '0000000000450000',
+      89: '0000000000007500',
+      97: 'C0000000000430000',
+    });
+    const owed = reconciliationMessage({
+      trace: { acquirerId: '111129', stan: '000051', transmittedAt: at },
+      settlementDate: '0309',
+      totals: { ...totals, purchases: { count: 0, amount: 0n }, net: -20_000n },
+    });
+    expect(onTheWire(owed)[97]).toBe('D0000000000020000');
   });
 
   it('reads back the kind and account type a processing code names', () => {

@@ -1,4 +1,4 @@
-import { AccountType, AuthorisationRequest, EntryMode, ReversalRequest } from '../card-network';
+import { AccountType, AuthorisationRequest, EntryMode, ReconciliationRequest, ReversalRequest } from '../card-network';
 import { IsoMessage } from './codec';
 
 /**
@@ -90,6 +90,31 @@ export function reversalMessage({ original, trace, repeat }: ReversalRequest): I
       [90, originalData],
     ]),
   };
+}
+
+/** 0500: the platform's totals for one settlement date (the contract's "Reconciliation"). */
+export function reconciliationMessage({ trace, settlementDate, totals }: ReconciliationRequest): IsoMessage {
+  return {
+    mti: '0500',
+    fields: new Map<number, string>([
+      [7, transmissionTime(trace.transmittedAt)],
+      [11, trace.stan],
+      [15, settlementDate],
+      [50, naira],
+      [74, String(totals.refunds.count)],
+      [76, String(totals.purchases.count)],
+      [77, String(totals.reversedPurchases.count)],
+      [86, totals.refunds.amount.toString()],
+      [88, totals.purchases.amount.toString()],
+      [89, totals.reversedPurchases.amount.toString()],
+      [97, netSettlementAmount(totals.net)],
+    ]),
+  };
+}
+
+/** DE97: `C` when the purchases that stand are at least the refunds, `D` when the refunds are more; then 16 digits. */
+export function netSettlementAmount(net: bigint): string {
+  return `${net < 0n ? 'D' : 'C'}${(net < 0n ? -net : net).toString().padStart(16, '0')}`;
 }
 
 export type NetworkManagement = 'sign-on' | 'echo' | 'sign-off';

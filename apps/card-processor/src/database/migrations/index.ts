@@ -4,6 +4,7 @@ import { CardCharges1763769600011 } from './1763769600011-card-charges';
 import { CardChargeDeadline1763769600021 } from './1763769600021-card-charge-deadline';
 import { CardNetwork1763769600060 } from './1763769600060-card-network';
 import { CardRefunds1763769600061 } from './1763769600061-card-refunds';
+import { Reconciliations1763769600063 } from './1763769600063-reconciliations';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   CardChargeDeadline1763769600021,
   CardNetwork1763769600060,
   CardRefunds1763769600061,
+  Reconciliations1763769600063,
 ];
