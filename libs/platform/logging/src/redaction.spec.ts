@@ -17,6 +17,19 @@ function captureLog(write: (logger: pino.Logger) => void): string {
 }
 
 describe('log redaction', () => {
+  it('hides PIN keys however they are carried: for the terminal, wrapped, or inside sealed card data', () => {
+    const line = captureLog((logger) =>
+      logger.info(
+        {
+          key: { keyForTerminal: 'A1B2C3D4E5F60718293A4B5C6D7E8F90', keyUnderLmk: 'lmk1.abc' },
+          card: { pinKeyUnderLmk: 'lmk1.def' },
+        },
+        'terminal registered',
+      ),
+    );
+    expect(line).not.toMatch(/A1B2C3D4E5F6|lmk1\./);
+  });
+
   it('hides card data at any depth up to three levels', () => {
     const line = captureLog((logger) =>
       logger.info(
