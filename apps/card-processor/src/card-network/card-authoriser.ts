@@ -82,7 +82,7 @@ export class CardAuthoriser {
     private readonly acceptors: CardAcceptorsRepository,
     @Inject(CARD_SEALER) private readonly sealer: Sealer,
   ) {
-    networks.onUnmatchedAnswer((answer) => void this.unmatched(answer));
+    networks.onUnmatchedAnswer((answer) => void this.answerUnmatched(answer));
   }
 
   register(purpose: RequestPurpose, settler: PaymentSettler): void {
@@ -140,19 +140,27 @@ export class CardAuthoriser {
     };
   }
 
-  /** Sends a prepared request and decides it with its answer. */
+  /**
+   * Sends a prepared request and decides it with its answer. It is claimed first: one given up
+   * meanwhile (its sender stalled past the stranded limit, and it is being reversed) never goes out.
+   */
   async send({ row, request }: PreparedRequest): Promise<void> {
+    if (!(await this.requests.claimForSending(row.id))) return;
     const answer = await this.networks.byName(row.network).authorise(request);
     await this.decide(row.id, answer);
   }
 
   /**
    * Decides a sent request and settles its payment, unless it was decided already. A request
-   * that never left is declined without a reversal: the host never heard of it.
+   * that never left is declined without a reversal: the host never heard of it. `strandedForMs`:
+   * only if its sender has not claimed or sent it for that long.
    */
-  async decide(requestId: string, answer: AuthorisationAnswer): Promise<void> {
+  async decide(requestId: string, answer: AuthorisationAnswer, strandedForMs?: number): Promise<void> {
     const decided = await this.dataSource.transaction(async (em) => {
-      const sent = await this.requests.lock(em, requestId);
+      const sent =
+        strandedForMs === undefined
+          ? await this.requests.lock(em, requestId)
+          : await this.requests.lockStranded(em, requestId, strandedForMs);
       if (sent?.state !== 'sent') return null;
       const decision: PaymentDecision =
         answer.outcome === 'approved' ? { approved: true } : { approved: false, reason: failureReason(answer) };
@@ -172,7 +180,7 @@ export class CardAuthoriser {
     const stranded = await this.requests.stranded(afterMs, 50);
     for (const row of stranded) {
       this.logger.warn({ requestId: row.id, network: row.network }, 'request left in flight by its sender: reversing');
-      await this.decide(row.id, { outcome: 'unknown', responseCode: null, why: 'its sender stopped waiting' });
+      await this.decide(row.id, { outcome: 'unknown', responseCode: null, why: 'its sender stopped waiting' }, afterMs);
     }
     return stranded.length > 0;
   }
@@ -180,12 +188,20 @@ export class CardAuthoriser {
   /**
    * An answer nobody here waits for. When its request is still in flight (its waiter is gone:
    * another instance sent it, or this one restarted), the answer decides it. Otherwise it is
-   * late or a repeat: an approval of a request given up as unknown is already being reversed.
+   * late or a repeat: an approval of a request given up as unknown is already being reversed,
+   * and one that comes after the host said it had nothing to reverse is reversed again.
    */
-  private async unmatched({ network, acquirerId, rrn, answer }: UnmatchedAnswer): Promise<void> {
+  async answerUnmatched({ network, acquirerId, stan, rrn, answer }: UnmatchedAnswer): Promise<void> {
     try {
-      const row = await this.requests.find(network, acquirerId, rrn);
+      const row = await this.requests.find(network, acquirerId, rrn, stan);
       if (row?.state === 'sent') return await this.decide(row.id, answer);
+      if (row?.state === 'reversed' && answer.outcome === 'approved' && (await this.requests.reopenReversal(row.id))) {
+        this.logger.warn(
+          { requestId: row.id, network },
+          'an approval came after its reversal found nothing: reversing again',
+        );
+        return this.reversalsDue();
+      }
       this.logger.warn(
         { network, requestState: row?.state ?? 'none', outcome: answer.outcome },
         'an answer came for a request already decided: ignored',

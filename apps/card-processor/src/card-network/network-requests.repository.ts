@@ -30,6 +30,8 @@ export interface NetworkRequestRow {
   reversal_attempts: number;
   reversal_due_at: Date | null;
   reversal_code: string | null;
+  /** When its sender claimed it to write it to the host. */
+  sending_at: Date | null;
 }
 
 /** How a sent request ended, as recorded. */
@@ -105,12 +107,45 @@ export class NetworkRequestsRepository {
     ]);
   }
 
-  async find(network: NetworkName, acquirerId: string, rrn: string): Promise<NetworkRequestRow | undefined> {
+  /** The request an answer names: by DE37 and DE11 together, as the contract matches them. */
+  async find(
+    network: NetworkName,
+    acquirerId: string,
+    rrn: string,
+    stan: string,
+  ): Promise<NetworkRequestRow | undefined> {
     return firstRow<NetworkRequestRow>(
       this.dataSource,
-      `SELECT * FROM card_processor.network_requests WHERE acquirer_id = $1 AND rrn = $2 AND network = $3`,
-      [acquirerId, rrn, network],
+      `SELECT * FROM card_processor.network_requests WHERE acquirer_id = $1 AND rrn = $2 AND network = $3 AND stan = $4`,
+      [acquirerId, rrn, network, stan.padStart(6, '0')],
     );
+  }
+
+  /**
+   * The sender's claim, just before it writes the request to the host: false when the request
+   * was given up meanwhile (its sender stalled past the stranded limit), and must not go out.
+   */
+  async claimForSending(id: string): Promise<boolean> {
+    const [, claimed] = (await this.dataSource.query(
+      `UPDATE card_processor.network_requests SET sending_at = clock_timestamp() WHERE id = $1 AND state = 'sent'`,
+      [id],
+    )) as [unknown, number];
+    return claimed === 1;
+  }
+
+  /**
+   * A request reversed with "nothing to reverse" (a 0430 other than `00`) whose approval came
+   * after: due to be reversed again, now that the host has something to reverse. False when it
+   * cannot be (its card was let go).
+   */
+  async reopenReversal(id: string): Promise<boolean> {
+    const [, reopened] = (await this.dataSource.query(
+      `UPDATE card_processor.network_requests
+       SET state = 'unknown', reversal_due_at = now(), reversal_code = NULL, reversed_at = NULL, updated_at = now()
+       WHERE id = $1 AND state = 'reversed' AND reversal_code <> '00' AND sealed_pan IS NOT NULL`,
+      [id],
+    )) as [unknown, number];
+    return reopened === 1;
   }
 
   async findForPayment(purpose: RequestPurpose, reference: string): Promise<NetworkRequestRow | undefined> {
@@ -140,40 +175,85 @@ export class NetworkRequestsRepository {
   }
 
   /**
-   * Takes the reversal due soonest, past its time, and puts its next try a repeat interval
-   * away before it is sent: an instance that dies mid-send leaves it due again, never lost.
+   * Takes up to `limit` reversals due on these networks, soonest first, and puts each one's next
+   * try a repeat interval away before it is sent: an instance that dies mid-send leaves it due
+   * again, never lost. Networks with no connection signed on are left alone: nothing could go.
    */
-  async claimDueReversal(repeatIntervalMs: number): Promise<NetworkRequestRow | undefined> {
+  async claimDueReversals(
+    networks: NetworkName[],
+    repeatIntervalMs: number,
+    limit: number,
+  ): Promise<NetworkRequestRow[]> {
     const [rows] = (await this.dataSource.query(
       `UPDATE card_processor.network_requests
        SET reversal_attempts = reversal_attempts + 1, reversal_due_at = now() + $1 * interval '1 millisecond', updated_at = now()
-       WHERE id = (SELECT id FROM card_processor.network_requests
-                   WHERE state = 'unknown' AND reversal_due_at <= now()
-                   ORDER BY reversal_due_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+       WHERE id IN (SELECT id FROM card_processor.network_requests
+                    WHERE state = 'unknown' AND reversal_due_at <= now() AND network = ANY($2)
+                    ORDER BY reversal_due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
        RETURNING *`,
-      [repeatIntervalMs],
+      [repeatIntervalMs, networks, limit],
     )) as [NetworkRequestRow[], number];
-    return rows[0];
+    return rows;
   }
 
-  /** The host acknowledged the reversal: the request is done with, and its PAN let go. */
+  /**
+   * The host acknowledged the reversal. One that reversed an approval (`00`) is done with, and
+   * its PAN let go; one the host had nothing to reverse for keeps it a while, in case the
+   * approval comes after (reopenReversal), until the retention sweep lets it go.
+   */
   async reversed(id: string, responseCode: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE card_processor.network_requests
-       SET state = 'reversed', reversal_code = $2, reversed_at = now(), reversal_due_at = NULL, sealed_pan = NULL, updated_at = now()
+       SET state = 'reversed', reversal_code = $2, reversed_at = now(), reversal_due_at = NULL,
+           sealed_pan = CASE WHEN $2 = '00' THEN NULL ELSE sealed_pan END, updated_at = now()
        WHERE id = $1 AND state = 'unknown'`,
       [id, responseCode],
     );
   }
 
-  /** Requests still marked sent long after any answer could have come: their sender is gone. */
+  /**
+   * Card data kept no longer than its use: the PAN of a request reversed with nothing to
+   * reverse after a day, an approved purchase's after its refund window, and a checkout's card
+   * held for steps never answered an hour after the checkout expired. Rows changed.
+   */
+  async letGoOfCardData(refundWindowDays: number): Promise<number> {
+    const [, requests] = (await this.dataSource.query(
+      `UPDATE card_processor.network_requests SET sealed_pan = NULL, updated_at = now()
+       WHERE sealed_pan IS NOT NULL AND (
+         (state = 'reversed' AND reversed_at < now() - interval '1 day')
+         OR (state = 'approved' AND transmitted_at < now() - $1 * interval '1 day'))`,
+      [refundWindowDays],
+    )) as [unknown, number];
+    const [, charges] = (await this.dataSource.query(
+      `UPDATE card_processor.card_charges SET sealed_card = NULL, updated_at = now()
+       WHERE sealed_card IS NOT NULL AND expires_at < now() - interval '1 hour'`,
+    )) as [unknown, number];
+    return requests + charges;
+  }
+
+  /**
+   * Requests still marked sent long after any answer could have come (counted from their
+   * sender's claim, or from when they were written if never claimed): their sender is gone.
+   */
   async stranded(olderThanMs: number, limit: number): Promise<NetworkRequestRow[]> {
     return (await this.dataSource.query(
       `SELECT * FROM card_processor.network_requests
        WHERE state = 'sent' AND transmitted_at < now() - $1 * interval '1 millisecond'
+         AND coalesce(sending_at, transmitted_at) < now() - $1 * interval '1 millisecond'
        ORDER BY transmitted_at LIMIT $2`,
       [olderThanMs, limit],
     )) as NetworkRequestRow[];
+  }
+
+  /** The request, locked, if it is still stranded: its sender may have claimed it since it was found. */
+  async lockStranded(em: EntityManager, id: string, olderThanMs: number): Promise<NetworkRequestRow | undefined> {
+    return firstRow<NetworkRequestRow>(
+      em,
+      `SELECT * FROM card_processor.network_requests
+       WHERE id = $1 AND state = 'sent' AND coalesce(sending_at, transmitted_at) < now() - $2 * interval '1 millisecond'
+       FOR UPDATE`,
+      [id, olderThanMs],
+    );
   }
 
   /** Reversals not acknowledged yet, and the oldest of them: what the alert on reversals watches. */

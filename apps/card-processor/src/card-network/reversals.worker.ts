@@ -14,6 +14,11 @@ import { NetworkRequestRow, NetworkRequestsRepository } from './network-requests
 /** How long past the host timeout a request may stay in flight before its sender is taken to be gone. */
 const strandedGraceMs = 5_000;
 const pollIntervalMs = 1_000;
+/** Reversals sent at once by an instance: a burst of timeouts is reversed in parallel, not one by one. */
+const reversalsAtOnce = 16;
+/** How long an approved purchase's card is kept for its refunds. */
+const refundWindowDays = 180;
+const cardDataSweepIntervalMs = 10 * 60_000;
 
 /**
  * Reversals that are never lost: each request whose outcome is unknown is reversed with a
@@ -26,6 +31,7 @@ export class ReversalsWorker implements OnApplicationBootstrap, BeforeApplicatio
   private readonly logger = new Logger(ReversalsWorker.name);
   private readonly loop: WorkerLoop;
   private readonly attempts: Counter<'network' | 'result'>;
+  private cardDataSweptAt = 0;
 
   constructor(
     private readonly authoriser: CardAuthoriser,
@@ -73,13 +79,30 @@ export class ReversalsWorker implements OnApplicationBootstrap, BeforeApplicatio
   /** True when there was work: the loop runs again at once. */
   async tick(): Promise<boolean> {
     const gaveUp = await this.authoriser.giveUpStranded(this.env.CARD_NETWORK_TIMEOUT_MS + strandedGraceMs);
-    const reversed = await this.reverseNext();
+    const reversed = await this.reverseDue();
+    if (Date.now() - this.cardDataSweptAt > cardDataSweepIntervalMs) {
+      this.cardDataSweptAt = Date.now();
+      await this.requests.letGoOfCardData(refundWindowDays);
+    }
     return gaveUp || reversed;
   }
 
-  private async reverseNext(): Promise<boolean> {
-    const row = await this.requests.claimDueReversal(this.env.CARD_NETWORK_REVERSAL_INTERVAL_MS);
-    if (!row) return false;
+  private async reverseDue(): Promise<boolean> {
+    const ready = this.networks
+      .all()
+      .filter((network) => network.isReady())
+      .map((network) => network.name);
+    if (ready.length === 0) return false;
+    const due = await this.requests.claimDueReversals(
+      ready,
+      this.env.CARD_NETWORK_REVERSAL_INTERVAL_MS,
+      reversalsAtOnce,
+    );
+    await Promise.all(due.map((row) => this.reverse(row)));
+    return due.length > 0;
+  }
+
+  private async reverse(row: NetworkRequestRow): Promise<void> {
     const answer = await this.networks.byName(row.network).reverse(await this.reversalOf(row));
     this.attempts.inc({ network: row.network, result: answer.acknowledged ? 'acknowledged' : 'unanswered' });
     if (answer.acknowledged) await this.requests.reversed(row.id, answer.responseCode);
@@ -89,7 +112,6 @@ export class ReversalsWorker implements OnApplicationBootstrap, BeforeApplicatio
         'reversal not acknowledged: it will be repeated',
       );
     }
-    return true;
   }
 
   private async reversalOf(row: NetworkRequestRow) {

@@ -4,14 +4,13 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PosSealedCard, PosTransactionAcceptedV1, PosTransactionDecidedV1Payload } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { SoftwarePinModule, terminalPinBlock } from '@payments/platform-pin-security';
-import { eventually, startTestApp, testEvent } from '@payments/testing';
+import { DevHost, eventually, freePorts, startDevHost, startTestApp, testEvent } from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { cardProcessorApp } from '../app';
 import { AuthorisationRequest } from '../card-network/card-network';
 import { CardNetworks } from '../card-network/card-networks';
-import { DevHost, freePorts, startDevHost } from '../card-network/testing/dev-host';
 import { CARD_SEALER } from '../tokens';
 import { PosTransactionsConsumer } from './pos-transactions.consumer';
 

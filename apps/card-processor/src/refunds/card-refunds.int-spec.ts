@@ -8,13 +8,12 @@ import {
   Topics,
 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
-import { eventually, startTestApp, testEvent } from '@payments/testing';
+import { DevHost, eventually, freePorts, startDevHost, startTestApp, testEvent } from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { cardProcessorApp } from '../app';
 import { CardNetworks } from '../card-network/card-networks';
-import { DevHost, freePorts, startDevHost } from '../card-network/testing/dev-host';
 import { PosTransactionsConsumer } from '../pos/pos-transactions.consumer';
 import { CARD_SEALER } from '../tokens';
 import { CardRefundsConsumer } from './card-refunds.consumer';

@@ -34,8 +34,18 @@ export class Iso8583Network implements CardNetwork {
   }
 
   async authorise(request: AuthorisationRequest): Promise<AuthorisationAnswer> {
+    const message = authorisationMessage(request);
     try {
-      return answerFrom(await this.connector.exchange(authorisationMessage(request)));
+      const answer = await this.connector.exchange(message);
+      // An answer that is not about this request's money decides nothing: it is reversed.
+      if (!echoesRequest(answer, message)) {
+        return {
+          outcome: 'unknown',
+          responseCode: answer.fields.get(39) ?? null,
+          why: 'the answer is for another amount or acceptor',
+        };
+      }
+      return answerFrom(answer);
     } catch (error) {
       if (error instanceof NotSentError) return { outcome: 'not-sent', why: error.message };
       if (error instanceof OutcomeUnknownError) return { outcome: 'unknown', responseCode: null, why: error.message };
@@ -80,6 +90,21 @@ export class Iso8583Network implements CardNetwork {
   close(): Promise<void> {
     return this.connector.close();
   }
+}
+
+/** Whether an answer carries the request's DE3, DE4, DE41 and DE42 where it carries them (padding aside). */
+function echoesRequest(answer: IsoMessage, request: IsoMessage): boolean {
+  const same = (field: number, equal: (a: string, b: string) => boolean) => {
+    const answered = answer.fields.get(field);
+    const asked = request.fields.get(field);
+    return answered === undefined || asked === undefined || equal(answered, asked);
+  };
+  return (
+    same(3, (a, b) => a === b.padStart(6, '0')) &&
+    same(4, (a, b) => BigInt(a) === BigInt(b)) &&
+    same(41, (a, b) => a.trim() === b.trim()) &&
+    same(42, (a, b) => a.trim() === b.trim())
+  );
 }
 
 /** An 0210 as the outcome it means; one without a response code decides nothing, so it is reversed. */

@@ -5,7 +5,17 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PosSealedCard, PosTransactionAcceptedV1 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
 import { Metrics } from '@payments/platform-metrics';
-import { eventually, privateDatabaseUrl, repoRoot, startTestApp, testEnvironment, testEvent } from '@payments/testing';
+import {
+  DevHost,
+  eventually,
+  freePorts,
+  privateDatabaseUrl,
+  repoRoot,
+  startDevHost,
+  startTestApp,
+  testEnvironment,
+  testEvent,
+} from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
@@ -15,7 +25,6 @@ import { database } from '../../database/data-source';
 import { PosTransactionsConsumer } from '../../pos/pos-transactions.consumer';
 import { CARD_SEALER } from '../../tokens';
 import { CardNetworks } from '../card-networks';
-import { DevHost, freePorts, startDevHost } from '../testing/dev-host';
 import { reconcileNetworks } from './reconcile-networks';
 
 jest.setTimeout(180_000);

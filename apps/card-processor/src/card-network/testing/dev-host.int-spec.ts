@@ -4,9 +4,10 @@ import { connect, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { DevHost, freePorts, startDevHost } from '@payments/testing';
+
 import { IsoMessage, pack, unpack } from '../iso8583/codec';
 import { frame, FrameReader } from '../iso8583/framing';
-import { DevHost, freePorts, startDevHost } from './dev-host';
 
 const zonePinKey = '0123456789ABCDEFFEDCBA9876543210';
 const acquirer = '111129';

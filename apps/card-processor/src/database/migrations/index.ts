@@ -5,6 +5,7 @@ import { CardChargeDeadline1763769600021 } from './1763769600021-card-charge-dea
 import { CardNetwork1763769600060 } from './1763769600060-card-network';
 import { CardRefunds1763769600061 } from './1763769600061-card-refunds';
 import { Reconciliations1763769600063 } from './1763769600063-reconciliations';
+import { NetworkRequestClaims1763769600065 } from './1763769600065-network-request-claims';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   CardNetwork1763769600060,
   CardRefunds1763769600061,
   Reconciliations1763769600063,
+  NetworkRequestClaims1763769600065,
 ];

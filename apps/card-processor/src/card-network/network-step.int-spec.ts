@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DevHost, eventually, freePorts, startDevHost, startTestApp } from '@payments/testing';
+import { DataSource } from 'typeorm';
+import { ulid } from 'ulid';
+
+import { cardProcessorApp } from '../app';
+import { CardAuthoriser } from './card-authoriser';
+import { CardNetworks } from './card-networks';
+import { NetworkRequestRow } from './network-requests.repository';
+
+/**
+ * The network step where a request's sender and the answers part ways: a request whose sender
+ * stalled is given up, reversed, and never sent after; an approval that comes after the host
+ * acknowledged a reversal with nothing to reverse is reversed again.
+ */
+describe('the network step when senders stall and answers come late', () => {
+  let app: NestFastifyApplication;
+  let host: DevHost;
+  const timeoutMs = 1_500;
+
+  beforeAll(async () => {
+    const [port, controlPort] = await freePorts(2);
+    host = await startDevHost({ port, controlPort, zonePinKey: randomBytes(16).toString('hex') });
+    ({ app } = await startTestApp(
+      { ...cardProcessorApp, kafkaConsumer: false },
+      {
+        CARD_NETWORK_SANDBOX_ADDRESS: host.address,
+        CARD_NETWORK_TIMEOUT_MS: String(timeoutMs),
+        CARD_NETWORK_REVERSAL_INTERVAL_MS: '500',
+      },
+    ));
+    await eventually(async () => (app.get(CardNetworks).byName('sandbox').isReady() ? true : undefined), 20_000);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await host?.stop();
+  });
+
+  const requestOf = async (reference: string) =>
+    (
+      (await app
+        .get(DataSource)
+        .query(`SELECT * FROM card_processor.network_requests WHERE purpose = 'pos' AND payment_reference = $1`, [
+          reference,
+        ])) as NetworkRequestRow[]
+    )[0];
+  const decisionOf = async (reference: string) =>
+    (
+      (await app
+        .get(DataSource)
+        .query(`SELECT approved, decline_reason FROM card_processor.pos_authorisations WHERE reference = $1`, [
+          reference,
+        ])) as { approved: boolean | null; decline_reason: string | null }[]
+    )[0];
+
+  /** A POS transaction written to the network as sent, and not sent: its sender stalls here. */
+  async function stalledRequest(): Promise<{ reference: string; send: () => Promise<void> }> {
+    const reference = `POS-${ulid()}`;
+    const pan = '5060990000000000019';
+    const authoriser = app.get(CardAuthoriser);
+    const prepared = await app.get(DataSource).transaction(async (em) => {
+      await em.query(
+        `INSERT INTO card_processor.pos_authorisations (reference, business_id, serial_number, outlet_id, amount, masked_pan)
+         VALUES ($1, $2, 'SN-STALL', NULL, 1500, '506099*********0019')`,
+        [reference, ulid()],
+      );
+      return authoriser.prepare(em, {
+        purpose: 'pos',
+        paymentReference: reference,
+        businessId: ulid(),
+        mode: 'test',
+        kind: 'purchase',
+        amount: '1500',
+        card: { pan, expiry: '3012', accountType: 'default', entryMode: 'chip' },
+        terminal: { kind: 'pos', serialNumber: 'SN-STALL' },
+        acceptorName: 'Stalled Stores',
+      });
+    });
+    return { reference, send: () => authoriser.send(prepared) };
+  }
+
+  it('gives up a request whose sender stalled, fails its payment, reverses it, and never sends it after', async () => {
+    const { reference, send } = await stalledRequest();
+    // Past the stranded limit (timeout + 5 s), as if the sender had stopped for that long.
+    await app
+      .get(DataSource)
+      .query(
+        `UPDATE card_processor.network_requests SET transmitted_at = transmitted_at - interval '1 minute' WHERE payment_reference = $1`,
+        [reference],
+      );
+    const reversed = await eventually(async () => {
+      const request = await requestOf(reference);
+      return request.state === 'reversed' ? request : undefined;
+    }, 20_000);
+    expect(reversed.reversal_code).toBe('25');
+    expect(await decisionOf(reference)).toMatchObject({ approved: false });
+    // The sender wakes up: the request it holds was given up, and does not go out.
+    await send();
+    expect((await host.messages(reversed.rrn)).map((message) => message.mti)).toEqual(['0420']);
+    expect((await requestOf(reference)).state).toBe('reversed');
+  });
+
+  it('reverses again an approval that comes after the host acknowledged a reversal with nothing to reverse', async () => {
+    const { reference } = await stalledRequest();
+    await app
+      .get(DataSource)
+      .query(
+        `UPDATE card_processor.network_requests SET transmitted_at = transmitted_at - interval '1 minute' WHERE payment_reference = $1`,
+        [reference],
+      );
+    const given = await eventually(async () => {
+      const request = await requestOf(reference);
+      return request.state === 'reversed' ? request : undefined;
+    }, 20_000);
+    // The host's approval of it arrives now, on some connection, long after.
+    await app.get(CardAuthoriser).answerUnmatched({
+      network: 'sandbox',
+      acquirerId: given.acquirer_id,
+      stan: given.stan,
+      rrn: given.rrn,
+      answer: { outcome: 'approved', responseCode: '00', authorisationCode: 'A1B2C3', settlementDate: null },
+    });
+    await eventually(async () => {
+      const mtis = (await host.messages(given.rrn)).map((message) => message.mti);
+      return mtis.length === 2 ? mtis : undefined;
+    }, 20_000);
+    expect((await host.messages(given.rrn)).map((message) => message.mti)).toEqual(['0420', '0421']);
+    // Never credited: the payment stays failed.
+    expect(await decisionOf(reference)).toMatchObject({ approved: false });
+  });
+});
