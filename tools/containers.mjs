@@ -4,9 +4,11 @@
 // terminal registered, POS submission, signed webhooks received.
 //
 //   1. images:  the five app images built from deploy/Dockerfile, inspected, run one by one on the
-//               host's network against the local broker and PostgreSQL, stopped with SIGTERM;
-//   2. compose: docker-compose.yml under podman-compose, with its own PostgreSQL and Kafka;
-//   3. kube:    the local Kubernetes overlay, rendered and played with `podman kube play`.
+//               host's network against the local broker and PostgreSQL, and a development card
+//               host of the stage's own on this machine (deploy/card-host), stopped with SIGTERM;
+//   2. compose: docker-compose.yml under podman-compose, with its own PostgreSQL, Kafka and card host;
+//   3. kube:    the local Kubernetes overlay, rendered and played with `podman kube play`, its card
+//               host from the image deploy/card-host/Dockerfile builds.
 //
 // Prints each image's size and times, then `N passed, N failed` over its checks.
 //
@@ -18,31 +20,53 @@
 // Installs podman and podman-compose when missing, and makes the images the builds and the
 // compose file start from when no registry can provide them (docs/operations.md, "Container images").
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { composeDown, composeHostPort, composeOperator, composeUp } from './containers/compose.mjs';
-import { deploymentContainer, forPodman, play, renderLocalOverlay, tearDown } from './containers/kube.mjs';
+import { composeContainer, composeDown, composeHostPort, composeOperator, composeUp } from './containers/compose.mjs';
 import {
+  cardHostName,
+  deploymentContainer,
+  forPodman,
+  play,
+  renderLocalOverlay,
+  tearDown,
+} from './containers/kube.mjs';
+import {
+  buildCardHostImage,
   buildImage,
+  cardHostImage,
   ensureBaseImages,
   ensureStandInImages,
   imageName,
   podman,
   podmanProblem,
 } from './containers/podman.mjs';
-import { check, checks, eventually, partnerSmoke, startReceiver, untilReady } from './containers/smoke.mjs';
+import {
+  carried,
+  carriedScript,
+  check,
+  checkCardHostApart,
+  checks,
+  eventually,
+  partnerSmoke,
+  startReceiver,
+  untilReady,
+} from './containers/smoke.mjs';
 import {
   applyTopics,
   apps,
+  dataDir,
   ensureBuild,
+  ensureCardHost,
   ensureDependencies,
   ensureKafka,
   log,
   onPostgres,
   recreateDatabase,
   root,
+  stopCardHost,
   stopKafka,
 } from './lib.mjs';
 import { pinnedNode } from './supported-node.mjs';
@@ -61,6 +85,11 @@ const containerName = (app) => `payments-smoke-${app}`;
 // Ports of their own, so a platform started with `npm start` can run beside the smoke.
 const smokePort = (app) => 15000 + apps.findIndex((candidate) => candidate.name === app);
 const kubePort = (app) => 15200 + apps.findIndex((candidate) => candidate.name === app);
+// The development card hosts card-processor authorises cards with, on ports of their own beside
+// this machine's (8583 and 8584): the images stage's runs on this machine (deploy/card-host),
+// started fresh each run; the kube stage's is the overlay's card-host pod.
+const imagesCardHost = { port: 13783, controlPort: 13784, dataDir: join(dataDir, 'card-host-containers') };
+const kubeCardHost = { port: 15283, controlPort: 15284 };
 const localKafka = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 
 function removeContainers() {
@@ -118,7 +147,7 @@ function inspectImage(app) {
     // Our own source maps, npm configuration (it may hold tokens), env files, TypeScript sources.
     'find /app -path /app/node_modules -prune -o \\( -name "*.map" -o -name ".npmrc" -o -name "*.env" -o -name "*.ts" ! -name "*.d.ts" \\) -print',
     `for name in ${devDependencies.join(' ')}; do test -e "node_modules/$name/package.json" && echo "dev dependency $name"; done`,
-    'ls dist/apps | sed "s/^/app /"',
+    carriedScript,
   ].join('; ');
   const found = podman([
     'run',
@@ -131,15 +160,18 @@ function inspectImage(app) {
     '-c',
     `${script}; true`,
   ]);
-  const lines = found.stdout.trim().split('\n').filter(Boolean);
-  const carried = lines.filter((line) => line.startsWith('app ')).map((line) => line.slice(4));
-  const leftovers = lines.filter((line) => !line.startsWith('app '));
+  const { apps: carriedApps, cardHost, other: leftovers } = carried(found.stdout);
   check(
     `${app}: no source maps, npm config, env files, sources or dev dependencies`,
     leftovers.length === 0,
     leftovers.slice(0, 10).join(', '),
   );
-  check(`${app}: carries its own app and no other`, carried.length === 1 && carried[0] === app, carried.join(', '));
+  check(
+    `${app}: carries its own app and no other`,
+    carriedApps.length === 1 && carriedApps[0] === app,
+    carriedApps.join(', '),
+  );
+  check(`${app}: carries nothing of the card host (jPOS is AGPL)`, cardHost.length === 0, cardHost.join(', '));
   checkOperatorCommands(app);
   const node = podman(['run', '--rm', '--network', 'none', '--entrypoint', 'node', imageName(app), '--version']);
   const major = pinnedNode.split('.')[0];
@@ -169,6 +201,22 @@ async function imagesStage(receiver, figures) {
   const database = 'payments_containers';
   await recreateDatabase(database);
   removeContainers();
+  // A card host of the stage's own, with no journal: the fresh database draws RRNs from the start again.
+  const zonePinKey = randomBytes(16).toString('hex').toUpperCase();
+  stopCardHost(imagesCardHost);
+  rmSync(imagesCardHost.dataDir, { recursive: true, force: true });
+  log(`starting the development card host on 127.0.0.1:${imagesCardHost.port}`);
+  if (!ensureCardHost({ ...process.env, CARD_NETWORK_SANDBOX_ZONE_PIN_KEY: zonePinKey }, imagesCardHost))
+    throw new Error(`something else listens on 127.0.0.1:${imagesCardHost.port}, where the card host goes`);
+  try {
+    await imagesSmoke(receiver, figures, database, zonePinKey);
+  } finally {
+    if (values.keep) log(`the card host is left running: CARD_HOST_DATA_DIR=${imagesCardHost.dataDir}`);
+    else stopCardHost(imagesCardHost);
+  }
+}
+
+async function imagesSmoke(receiver, figures, database, zonePinKey) {
   const env = {
     NODE_ENV: 'production',
     TRUSTED_PROXIES: 'none', // nothing stands in front of the containers here
@@ -182,12 +230,21 @@ async function imagesStage(receiver, figures) {
   };
   // The receiver listens on this machine, a private address production refuses: the apps that
   // set and deliver to webhook URLs opt in as local development does (docs/webhooks.md).
-  const localReceivers = { ...env, NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' };
-  const settingWebhookUrls = new Set(['checkout-gateway', 'webhook-dispatcher']);
+  const localReceivers = { NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' };
+  const envOf = {
+    'checkout-gateway': { ...env, ...localReceivers },
+    'webhook-dispatcher': { ...env, ...localReceivers },
+    // Sandbox businesses' cards go to the stage's card host.
+    'card-processor': {
+      ...env,
+      CARD_NETWORK_SANDBOX_ADDRESS: `127.0.0.1:${imagesCardHost.port}`,
+      CARD_NETWORK_SANDBOX_ZONE_PIN_KEY: zonePinKey,
+    },
+  };
   // One at a time, so each time to ready is the app's own and not a share of a crowded start.
   for (const { name } of apps) {
     log(`starting ${name}`);
-    figures[name].ready = await startContainer(name, settingWebhookUrls.has(name) ? localReceivers : env);
+    figures[name].ready = await startContainer(name, envOf[name] ?? env);
   }
   const migrated = execOperator(containerName('outlet-service'), 'migrate', []);
   check(
@@ -202,6 +259,7 @@ async function imagesStage(receiver, figures) {
     operator: (app, command, args) => execOperator(containerName(app), command, args),
     receiver,
     webhookUrl: receiver.urlFrom('127.0.0.1'),
+    cardHostUrl: `http://127.0.0.1:${imagesCardHost.controlPort}`,
   });
 
   const logs = apps
@@ -232,6 +290,11 @@ async function composeStage(receiver) {
     log('docker-compose.yml: building and starting under podman-compose');
     await composeUp();
     await checkReady('compose', composeHostPort);
+    checkCardHostApart(
+      'compose',
+      composeContainer(cardHostName),
+      Object.fromEntries(apps.map(({ name }) => [name, composeContainer(name)])),
+    );
     await partnerSmoke({
       label: 'compose',
       gatewayUrl: `http://127.0.0.1:${composeHostPort('checkout-gateway')}`,
@@ -240,6 +303,7 @@ async function composeStage(receiver) {
       receiver,
       // Containers on the compose network reach this machine by podman's name for it.
       webhookUrl: receiver.urlFrom('host.containers.internal'),
+      cardHostUrl: `http://127.0.0.1:${composeHostPort('card-host-control')}`,
     });
   } finally {
     composeDown();
@@ -262,10 +326,15 @@ async function kubeStage(receiver) {
   const database = 'payments_kube';
   await recreateDatabase(database);
   await ensureAppRoles();
+  // The overlay's card host runs from an image built here, as a laptop cluster's would be.
+  ensureStandInImages(['maven']);
+  log(`building ${cardHostImage}`);
+  log(`${cardHostImage} built in ${buildCardHostImage().toFixed(0)} s`);
   const { migrate, apps: appPods } = await forPodman(await renderLocalOverlay(), {
     database: `postgres://127.0.0.1:5432/${database}`,
     kafkaBrokers: localKafka,
     portOf: kubePort,
+    cardHost: kubeCardHost,
   });
   const files = [];
   try {
@@ -284,6 +353,16 @@ async function kubeStage(receiver) {
     );
     files.push(play('kube-apps', appPods));
     await checkReady('kube', kubePort);
+    const hostReady = await untilReady(`http://127.0.0.1:${kubeCardHost.controlPort}/health`).then(
+      () => true,
+      (error) => error.message,
+    );
+    check('kube: card-host ready', hostReady === true, hostReady);
+    checkCardHostApart(
+      'kube',
+      deploymentContainer(cardHostName),
+      Object.fromEntries(apps.map(({ name }) => [name, deploymentContainer(name)])),
+    );
     // The Deployments' securityContext, as podman applied it.
     const security = podman([
       'inspect',
@@ -303,6 +382,7 @@ async function kubeStage(receiver) {
       operator: (app, command, args) => execOperator(deploymentContainer(app), command, args),
       receiver,
       webhookUrl: receiver.urlFrom('127.0.0.1'),
+      cardHostUrl: `http://127.0.0.1:${kubeCardHost.controlPort}`,
     });
   } finally {
     for (const file of files.reverse()) tearDown(file);

@@ -11,9 +11,13 @@ import { eventually } from './smoke.mjs';
 
 const project = 'payments-smoke';
 
-/** Host ports of their own (the file's defaults are 3000 to 3004 and 5432), so a platform started with `npm start` can run beside it. */
+/**
+ * Host ports of their own (the file's defaults are 3000 to 3004, 5432, and the card host's 8583
+ * and 8584), so a platform started with `npm start`, and its card host, can run beside it.
+ */
+const otherHostPorts = { postgres: 15190, 'card-host': 15183, 'card-host-control': 15184 };
 export const composeHostPort = (service) =>
-  service === 'postgres' ? 15190 : 15100 + apps.findIndex(({ name }) => name === service);
+  otherHostPorts[service] ?? 15100 + apps.findIndex(({ name }) => name === service);
 const hostPortVariable = (service) => `${service.toUpperCase().replaceAll('-', '_')}_HOST_PORT`;
 
 /**
@@ -38,7 +42,7 @@ function composeFiles() {
 
 export function podmanCompose(args) {
   const ports = Object.fromEntries(
-    ['postgres', ...apps.map(({ name }) => name)].map((service) => [
+    [...Object.keys(otherHostPorts), ...apps.map(({ name }) => name)].map((service) => [
       hostPortVariable(service),
       String(composeHostPort(service)),
     ]),
@@ -68,15 +72,16 @@ async function untilHealthy(service) {
 
 /**
  * Builds the file's images and brings its services up as Docker Compose orders them:
- * PostgreSQL and Kafka healthy, then `topics` run to completion, then the apps. (podman-compose
- * 1.0 starts services in dependency order but does not wait for their conditions.)
+ * PostgreSQL, Kafka and the card host healthy, then `topics` run to completion, then the apps.
+ * (podman-compose 1.0 starts services in dependency order but does not wait for their conditions.)
  */
 export async function composeUp() {
   composeDown();
-  podmanCompose(['build']);
-  podmanCompose(['up', '-d', '--no-build', 'postgres', 'kafka']);
-  await untilHealthy('postgres');
-  await untilHealthy('kafka');
+  // As every build here: on the host's network (the card host's fetches jPOS from Maven Central),
+  // from the images made here (tools/containers/podman.mjs), never pulling.
+  podmanCompose(['--podman-build-args=--network host --pull=never', 'build']);
+  podmanCompose(['up', '-d', '--no-build', 'postgres', 'kafka', 'card-host']);
+  for (const service of ['postgres', 'kafka', 'card-host']) await untilHealthy(service);
   podmanCompose(['up', '-d', '--no-build', '--no-deps', 'topics']);
   const topics = podman(['wait', composeContainer('topics')]).stdout.trim();
   if (topics !== '0')

@@ -21,7 +21,12 @@ export const unplayedKinds = [
   'PodDisruptionBudget',
   'PodMonitor',
   'PrometheusRule',
+  // The card reconciliation's schedule; `npm run reconcile` is the same run by hand.
+  'CronJob',
 ];
+
+/** The development card host's Deployment, container and Service (deploy/k8s/overlays/local/card-host.yaml). */
+export const cardHostName = 'card-host';
 
 export async function renderLocalOverlay() {
   // Loaded when used: this module is imported before the command installs dependencies.
@@ -40,15 +45,17 @@ const decode = (value) => Buffer.from(value, 'base64').toString('utf8');
  * The overlay as podman can play it here:
  * - Secret values are written into the env entries that read them (podman 4.3 cannot resolve a
  *   secretKeyRef to a Secret in the played file), their PostgreSQL URLs pointed at `database`;
- * - every pod shares the host's network, so Kafka is `kafkaBrokers` and each app listens on
- *   `portOf(app)`, its probes on that port;
+ * - every pod shares the host's network, so Kafka is `kafkaBrokers`, each app listens on
+ *   `portOf(app)` and the development card host on `cardHost.port` and `cardHost.controlPort`
+ *   (not its 8583 and 8584, which a host of this machine's own may hold), their probes on those
+ *   ports, and card-processor reaches the host there instead of at its Service (`card-host:8583`);
  * - the migration Job becomes a Pod that runs once (podman plays no Jobs);
  * - the apps that set and deliver webhook URLs accept the private address of this machine's
  *   receiver, as local development does (docs/webhooks.md).
  * Returns the migration Pod (the file's text, the pod's name and its main container's) and the
  * Deployments with their ConfigMaps (a file's text).
  */
-export async function forPodman(objects, { database, kafkaBrokers, portOf }) {
+export async function forPodman(objects, { database, kafkaBrokers, portOf, cardHost }) {
   const secrets = Object.fromEntries(
     objects
       .filter(({ kind }) => kind === 'Secret')
@@ -67,21 +74,51 @@ export async function forPodman(objects, { database, kafkaBrokers, portOf }) {
     url.pathname = local.pathname;
     return url.toString();
   };
+  // Where each container listens here, by the name of its container port, and the settings that say so.
+  const listening = (container) => {
+    if (container.name === cardHostName)
+      return {
+        ports: { iso: cardHost.port, control: cardHost.controlPort },
+        settings: { CARD_HOST_PORT: cardHost.port, CARD_HOST_CONTROL_PORT: cardHost.controlPort },
+      };
+    const [http] = container.ports ?? [];
+    return http
+      ? { ports: { [http.name]: portOf(container.name) }, settings: { PORT: portOf(container.name) } }
+      : { ports: {}, settings: {} };
+  };
   const playable = (container) => {
-    const port = container.ports?.[0] ? portOf(container.name) : undefined;
-    const env = (container.env ?? []).map((variable) => {
-      if (variable.valueFrom?.secretKeyRef)
-        return { name: variable.name, value: secretValue(variable.valueFrom.secretKeyRef) };
-      if (variable.name === 'PORT' && port !== undefined) return { name: 'PORT', value: String(port) };
-      return variable;
-    });
+    const { ports, settings } = listening(container);
+    const env = (container.env ?? [])
+      .filter(({ name }) => !(name in settings))
+      .map((variable) =>
+        variable.valueFrom?.secretKeyRef
+          ? { name: variable.name, value: secretValue(variable.valueFrom.secretKeyRef) }
+          : variable,
+      )
+      .concat(Object.entries(settings).map(([name, value]) => ({ name, value: String(value) })));
+    // A probe's port (a container port's name or number) as it listens here.
+    const localPort = (port) => {
+      const name = typeof port === 'string' ? port : container.ports?.find((each) => each.containerPort === port)?.name;
+      if (ports[name] === undefined) throw new Error(`${container.name} probes port ${port}, which it does not name`);
+      return ports[name];
+    };
     // On the host's network podman refuses port mappings: the probes name the port by number.
     const rest = { ...container };
     delete rest.ports;
     const probes = Object.fromEntries(
       ['startupProbe', 'livenessProbe', 'readinessProbe']
-        .filter((probe) => container[probe]?.httpGet)
-        .map((probe) => [probe, { ...container[probe], httpGet: { ...container[probe].httpGet, port } }]),
+        .filter((probe) => container[probe])
+        .map((probe) => {
+          const [kind] = ['httpGet', 'tcpSocket'].filter((each) => container[probe][each]);
+          if (!kind) return [probe, container[probe]];
+          return [
+            probe,
+            {
+              ...container[probe],
+              [kind]: { ...container[probe][kind], port: localPort(container[probe][kind].port) },
+            },
+          ];
+        }),
     );
     return { ...rest, env, ...probes };
   };
@@ -96,6 +133,9 @@ export async function forPodman(objects, { database, kafkaBrokers, portOf }) {
   const localSettings = (data) => ({
     ...data,
     ...(data.KAFKA_BROKERS ? { KAFKA_BROKERS: kafkaBrokers } : {}),
+    ...(data.CARD_NETWORK_SANDBOX_ADDRESS === `${cardHostName}:8583`
+      ? { CARD_NETWORK_SANDBOX_ADDRESS: `127.0.0.1:${cardHost.port}` }
+      : {}),
     ...(data.WEBHOOK_SANDBOX_ALLOW_PRIVATE ? { WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true', NODE_ENV: 'development' } : {}),
   });
   const configMaps = objects

@@ -20,6 +20,8 @@ const standIns = [
     image: 'docker.io/apache/kafka:3.9.1',
     extra: { libs: '.data/kafka-libs', 'log4j.properties': 'deploy/kafka/log4j.properties' },
   },
+  // What the development card host's image builds FROM (deploy/card-host/Dockerfile).
+  { name: 'maven', image: 'docker.io/library/maven:3.9-eclipse-temurin-17' },
 ];
 
 /** podman's settings here: runc, and rlimits left alone (see the notes in docs/operations.md). */
@@ -141,8 +143,8 @@ export function ensureBaseImages() {
   rmSync(rootfs, { recursive: true, force: true });
 }
 
-/** Builds an app's image offline from the local base; returns seconds taken. */
-export function buildImage(app) {
+/** Builds an image from a Dockerfile and the repository, from local images only; returns seconds taken. */
+function buildFrom(dockerfile, image, buildArgs = []) {
   const started = Date.now();
   const built = podman([
     'build',
@@ -150,16 +152,25 @@ export function buildImage(app) {
     'host',
     '--pull=never',
     '-f',
-    'deploy/Dockerfile',
-    '--build-arg',
-    `APP=${app}`,
+    dockerfile,
+    ...buildArgs,
     '-t',
-    imageName(app),
+    image,
     '.',
   ]);
-  if (built.status !== 0) throw new Error(`building ${app} failed:\n${(built.stdout + built.stderr).slice(-4000)}`);
+  if (built.status !== 0) throw new Error(`building ${image} failed:\n${(built.stdout + built.stderr).slice(-4000)}`);
   return (Date.now() - started) / 1000;
 }
+
+/** Builds an app's image offline from the local base; returns seconds taken. */
+export const buildImage = (app) => buildFrom('deploy/Dockerfile', imageName(app), ['--build-arg', `APP=${app}`]);
+
+/**
+ * The development card host's image, as the local Kubernetes overlay names it (not one of the
+ * platform's images: deploy/card-host/Dockerfile). Its build fetches jPOS from Maven Central.
+ */
+export const cardHostImage = 'localhost/payments/card-host:dev';
+export const buildCardHostImage = () => buildFrom('deploy/card-host/Dockerfile', cardHostImage);
 
 const standInLabel = 'io.payments.stand-in';
 
@@ -171,12 +182,14 @@ function directoryDigest(directory) {
 }
 
 /**
- * docker-compose.yml's PostgreSQL and Kafka images, when no registry provides them: stand-ins
- * built from tools/containers/stand-ins and tagged with the names the compose file pulls, so the
- * same file runs here as it does with Docker. Their packages come from Debian's mirror.
+ * docker-compose.yml's PostgreSQL and Kafka images, and the Maven image the card host's image
+ * builds FROM, when no registry provides them: stand-ins built from tools/containers/stand-ins
+ * and tagged with the names the compose file and the Dockerfile pull, so the same files build
+ * and run here as they do with Docker. Their packages come from Debian's mirror. `names` picks
+ * some of them (all by default).
  */
-export function ensureStandInImages() {
-  for (const { name, image, extra = {} } of standIns) {
+export function ensureStandInImages(names = standIns.map(({ name }) => name)) {
+  for (const { name, image, extra = {} } of standIns.filter((standIn) => names.includes(standIn.name))) {
     // Rebuilt when its files change: the image carries a digest of them.
     const digest = directoryDigest(join(root, 'tools/containers/stand-ins', name));
     const built = podman(['image', 'inspect', '--format', `{{index .Labels "${standInLabel}"}}`, image]);

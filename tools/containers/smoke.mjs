@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 
 import { log, root } from '../lib.mjs';
+import { podman } from './podman.mjs';
 
 export const checks = { passed: 0, failed: 0 };
 
@@ -65,6 +66,59 @@ export async function startReceiver() {
   };
 }
 
+/**
+ * A shell script that lists what a container carries: the apps under /app/dist/apps (`app <name>`)
+ * and anything of the development card host (`card-host <path>`): jPOS's jars, the host's classes
+ * and its script. jPOS is AGPL: the host runs in a container of its own, and no platform image
+ * carries any of it (deploy/card-host/README.md).
+ */
+export const carriedScript = [
+  'ls /app/dist/apps 2>/dev/null | sed "s/^/app /"',
+  'find / -xdev \\( -iname "jpos*.jar" -o -path "*/ng/payments/cardhost" -o -name card-host.sh \\) -print 2>/dev/null | sed "s/^/card-host /"',
+  'true',
+].join('; ');
+
+/** What `carriedScript` printed: the apps, and the card host's files. */
+export function carried(stdout) {
+  const lines = stdout.trim().split('\n').filter(Boolean);
+  const of = (prefix) => lines.filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length));
+  return {
+    apps: of('app '),
+    cardHost: of('card-host '),
+    other: lines.filter((line) => !/^(app|card-host) /.test(line)),
+  };
+}
+
+/**
+ * The development card host runs in a container of its own, which carries jPOS and no app, and
+ * each app's container carries its app and nothing of the host. `appContainers`: app to container.
+ */
+export function checkCardHostApart(label, hostContainer, appContainers) {
+  const inside = (container) => carried(podman(['exec', container, 'sh', '-c', carriedScript]).stdout);
+  const host = inside(hostContainer);
+  check(
+    `${label}: the card host runs in a container of its own, with jPOS and no app`,
+    host.apps.length === 0 && host.cardHost.some((path) => /\/jpos-[^/]*\.jar$/.test(path)),
+    JSON.stringify(host),
+  );
+  for (const [app, container] of Object.entries(appContainers)) {
+    const found = inside(container);
+    check(
+      `${label}: ${app}'s container carries its app and nothing of the card host`,
+      found.apps.length === 1 && found.apps[0] === app && found.cardHost.length === 0,
+      JSON.stringify(found),
+    );
+  }
+}
+
+/** Approved purchases the development card host booked today (its settlement date, Lagos: UTC+1 all year). */
+async function hostPurchases(cardHostUrl) {
+  const date = new Date(Date.now() + 3_600_000).toISOString().slice(5, 10).replace('-', '');
+  const response = await fetch(`${cardHostUrl}/totals?date=${date}`, { signal: AbortSignal.timeout(5000) });
+  if (response.status !== 200) throw new Error(`the card host's /totals answered ${response.status}`);
+  return (await response.json()).purchaseCount;
+}
+
 /** The JSON object an operator command printed with --json: its last line that is one. */
 export function jsonOutput(stdout) {
   const line = stdout
@@ -82,9 +136,10 @@ export function jsonOutput(stdout) {
  * accepted, and each of their webhooks received with a valid signature.
  *
  * `operator(app, command, args)` runs an operator command as that deployment documents it and
- * returns its standard output; `webhookUrl` is the receiver as the apps reach it.
+ * returns its standard output; `webhookUrl` is the receiver as the apps reach it; `cardHostUrl`
+ * the control API of the development card host card-processor authorises cards with there.
  */
-export async function partnerSmoke({ label, gatewayUrl, posUrl, operator, receiver, webhookUrl }) {
+export async function partnerSmoke({ label, gatewayUrl, posUrl, operator, receiver, webhookUrl, cardHostUrl }) {
   const partner = jsonOutput(
     operator('checkout-gateway', 'partner-create', [
       '--name',
@@ -127,6 +182,7 @@ export async function partnerSmoke({ label, gatewayUrl, posUrl, operator, receiv
     paymentMethod: ['card'],
   });
   const reference = created.body.data?.reference;
+  const purchasesBefore = await hostPurchases(cardHostUrl);
   const paid = await call('POST', `/checkout/${reference}/card-payment`, {
     cardNumber: '5060990000000000019',
     expiryDate: '12/30',
@@ -136,6 +192,13 @@ export async function partnerSmoke({ label, gatewayUrl, posUrl, operator, receiv
     `${label}: checkout paid by card`,
     paid.status === 200 && paid.body.data?.transactionStatus === 'SUCCESS',
     JSON.stringify(paid.body),
+  );
+  // Approved by this deployment's own card host, and not by another on this machine.
+  const purchasesAfter = await hostPurchases(cardHostUrl);
+  check(
+    `${label}: the card payment was approved by the deployment's card host`,
+    purchasesAfter === purchasesBefore + 1,
+    `the host's approved purchases went from ${purchasesBefore} to ${purchasesAfter}`,
   );
 
   const serial = `SN-SMOKE-${randomUUID().slice(0, 8)}`;

@@ -16,6 +16,9 @@ import {
 import { parseAllDocuments } from 'yaml';
 
 const apps = ['checkout-gateway', 'card-processor', 'pos-ingest', 'outlet-service', 'webhook-dispatcher'];
+/** The development card host (deploy/card-host): the local overlay's one Deployment that is no app. */
+const devCardHost = 'card-host';
+const isApp = (object: KubeObject) => object.metadata.name !== devCardHost;
 const partitionsOf = Object.fromEntries(Object.values(Topics).map((topic) => [topic.name, topic.partitions]));
 
 type Model = new (data: object) => { validate(): void };
@@ -33,6 +36,29 @@ function modelOf({ apiVersion, kind }: KubeObject): Model {
   const model = (module as Record<string, Model>)[kind];
   if (!model) throw new Error(`no model for ${apiVersion} ${kind}`);
   return model;
+}
+
+/** The pod a CronJob's Jobs run. */
+const cronPodSpecOf = (cronJob: KubeObject) => podSpecOf((cronJob.spec as { jobTemplate: KubeObject }).jobTemplate);
+
+/** The pod spec of a Deployment, a Job or a CronJob. */
+const podOf = (object: KubeObject) => (object.kind === 'CronJob' ? cronPodSpecOf(object) : podSpecOf(object));
+
+type LabelSelector = {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+};
+
+/** Whether a label selector (a NetworkPolicy's podSelector) selects pods labelled so. */
+function selects(selector: LabelSelector, labels: Record<string, string>): boolean {
+  return (
+    Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value) &&
+    (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
+      if (operator === 'In') return values.includes(labels[key]);
+      if (operator === 'NotIn') return !values.includes(labels[key]);
+      return operator === 'Exists' ? key in labels : !(key in labels);
+    })
+  );
 }
 
 /** kustomize wraps long base64 Secret values over lines, which the API server's decoder ignores. */
@@ -76,7 +102,7 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
   });
 
   it("spreads each app's pods over zones, then nodes, without leaving a pod unscheduled", () => {
-    for (const deployment of ofKind('Deployment')) {
+    for (const deployment of ofKind('Deployment').filter(isApp)) {
       const spread = (podSpecOf(deployment) as { topologySpreadConstraints?: Record<string, unknown>[] })
         .topologySpreadConstraints;
       const selector = { matchLabels: { 'app.kubernetes.io/name': deployment.metadata.name } };
@@ -90,7 +116,10 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
   });
 
   it('runs every container non-root, on a read-only root filesystem, without capabilities, with resources', () => {
-    const pods = [...ofKind('Deployment'), ...ofKind('Job')].map((object) => [object.metadata.name, podSpecOf(object)]);
+    const pods = [...ofKind('Deployment'), ...ofKind('Job'), ...ofKind('CronJob')].map((object) => [
+      object.metadata.name,
+      podOf(object),
+    ]);
     for (const [name, pod] of pods as [string, ReturnType<typeof podSpecOf>][]) {
       expect([name, pod.securityContext?.runAsNonRoot]).toEqual([name, true]);
       for (const container of [...pod.containers, ...(pod.initContainers ?? [])]) {
@@ -258,24 +287,159 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
       );
       return allowed ? [] : [address];
     };
-    const addresses = ofKind('Deployment').flatMap((deployment) => {
-      const environment = containerEnvironment(objects, podSpecOf(deployment).containers[0]);
-      const database = new URL(environment.DATABASE_URL);
-      return [...environment.KAFKA_BROKERS.split(','), `${database.hostname}:${database.port || 5432}`];
-    });
+    const addresses = ofKind('Deployment')
+      .filter(isApp)
+      .flatMap((deployment) => {
+        const environment = containerEnvironment(objects, podSpecOf(deployment).containers[0]);
+        const database = new URL(environment.DATABASE_URL);
+        return [...environment.KAFKA_BROKERS.split(','), `${database.hostname}:${database.port || 5432}`];
+      });
     expect(addresses.length).toBeGreaterThan(0);
     expect([...new Set(addresses)].flatMap(unreachable)).toEqual([]);
   });
 
-  it("mounts every file a container's settings name (a Kafka user's password, a CA), in Deployments and the Job alike", () => {
-    const containers = [...ofKind('Deployment'), ...ofKind('Job')].flatMap((object) => {
-      const pod = podSpecOf(object);
+  it("mounts every file a container's settings name (a Kafka user's password, a CA), in Deployments and Jobs alike", () => {
+    const containers = [...ofKind('Deployment'), ...ofKind('Job'), ...ofKind('CronJob')].flatMap((object) => {
+      const pod = podOf(object);
       return [...pod.containers, ...(pod.initContainers ?? [])];
     });
     expect(containers.length).toBeGreaterThan(5);
     expect(
       containers.flatMap((container) => unmountedFiles(container, containerEnvironment(objects, container))),
     ).toEqual([]);
+  });
+
+  it('reconciles the card networks daily after cut-over, as the schemas’ owner, on the hosts card-processor uses', () => {
+    const cronJob = named('CronJob', 'card-reconciliation')!;
+    expect(cronJob.spec).toMatchObject({
+      schedule: '0 1 * * *',
+      timeZone: 'Africa/Lagos',
+      concurrencyPolicy: 'Forbid',
+    });
+    const [container] = cronPodSpecOf(cronJob).containers;
+    expect(container.image).toContain('payments/card-processor');
+    expect((container as { args?: string[] }).args).toEqual(['reconcile', '--date', 'yesterday']);
+    const reconciling = containerEnvironment(objects, container);
+    const migrating = containerEnvironment(
+      objects,
+      podSpecOf(ofKind('Job')[0]).initContainers!.find((step) => step.name === 'card-processor')!,
+    );
+    // It reads card_processor and outlets: the owner's login, as the migrations run, never migrating itself.
+    expect(new URL(reconciling.DATABASE_URL).username).toBe(new URL(migrating.DATABASE_URL).username);
+    expect(reconciling.MIGRATE_ON_START).toBe('false');
+    // The hosts and acquirer ids the app's own connections use, and the way out to them.
+    const deployment = named('Deployment', 'card-processor')!;
+    const running = containerEnvironment(objects, podSpecOf(deployment).containers[0]);
+    const cardNetwork = (environment: Record<string, string>) =>
+      Object.entries(environment).filter(([name]) => name.startsWith('CARD_NETWORK_'));
+    expect(cardNetwork(reconciling)).toEqual(cardNetwork(running));
+    const labelsOf = (object: { spec?: unknown }) =>
+      (object.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+    const appLabels = labelsOf(deployment);
+    const jobLabels = labelsOf((cronJob.spec as { jobTemplate: KubeObject }).jobTemplate);
+    const appsOwnEgress = ofKind('NetworkPolicy').filter((policy) => {
+      const spec = policy.spec as { podSelector: LabelSelector; policyTypes?: string[] };
+      return (
+        JSON.stringify(spec.podSelector) !== '{}' &&
+        spec.policyTypes?.includes('Egress') &&
+        selects(spec.podSelector, appLabels)
+      );
+    });
+    expect(
+      appsOwnEgress
+        .filter((policy) => !selects((policy.spec as { podSelector: LabelSelector }).podSelector, jobLabels))
+        .map((policy) => policy.metadata.name),
+    ).toEqual([]);
+  });
+
+  it('runs the development card host in the local overlay only, and lets card-processor reach the network it names', () => {
+    type Peer = { podSelector?: LabelSelector; ipBlock?: { cidr: string } };
+    type Rule = { from?: Peer[]; to?: Peer[]; ports?: { port: number | string }[] };
+    const processorPod = podSpecOf(named('Deployment', 'card-processor')!);
+    const processor = containerEnvironment(objects, processorPod.containers[0]);
+    const processorLabels = { 'app.kubernetes.io/name': 'card-processor' };
+    const policies = ofKind('NetworkPolicy').map((policy) => policy.spec as { podSelector: LabelSelector } & object);
+    // The rules card-processor's own egress policies add (not the ones every pod has).
+    const processorEgress = policies
+      .filter((spec) => JSON.stringify(spec.podSelector) !== '{}' && selects(spec.podSelector, processorLabels))
+      .flatMap((spec) => (spec as { egress?: Rule[] }).egress ?? []);
+    const images = [...ofKind('Deployment'), ...ofKind('Job'), ...ofKind('CronJob')].flatMap((object) => {
+      const pod = podOf(object);
+      return [...pod.containers, ...(pod.initContainers ?? [])].map((container) => container.image);
+    });
+
+    if (overlay === 'local') {
+      const host = named('Deployment', devCardHost)!;
+      expect(host.spec?.replicas).toBe(1);
+      const [container] = podSpecOf(host).containers;
+      expect(container.image).toBe('localhost/payments/card-host:dev');
+      const environment = containerEnvironment(objects, container);
+      expect(environment.CARD_HOST_BIND).toBe('0.0.0.0');
+      // PIN blocks travel under the key both sides hold.
+      expect(environment.CARD_HOST_ZONE_PIN_KEY).toMatch(/^[0-9A-F]{32}$/i);
+      expect(environment.CARD_HOST_ZONE_PIN_KEY).toBe(processor.CARD_NETWORK_SANDBOX_ZONE_PIN_KEY);
+      const tcpPort = (probe?: unknown) => (probe as { tcpSocket?: { port: string } } | undefined)?.tcpSocket?.port;
+      expect([tcpPort(container.readinessProbe), tcpPort(container.livenessProbe)]).toEqual(['iso', 'control']);
+      expect(container.ports).toEqual([
+        { name: 'iso', containerPort: 8583 },
+        { name: 'control', containerPort: 8584 },
+      ]);
+      expect(named('Service', devCardHost)?.spec).toMatchObject({
+        selector: { 'app.kubernetes.io/name': devCardHost },
+        ports: [
+          { name: 'iso', port: 8583, targetPort: 'iso' },
+          { name: 'control', port: 8584, targetPort: 'control' },
+        ],
+      });
+      // Sandbox cards go to the host's Service; there is no live network.
+      expect(processor.CARD_NETWORK_SANDBOX_ADDRESS).toBe(`${devCardHost}:8583`);
+      expect(processor.CARD_NETWORK_LIVE_ADDRESS).toBeUndefined();
+      // card-processor may reach the host's ISO port, which takes card-processor's connections.
+      const hostLabels = { 'app.kubernetes.io/name': devCardHost };
+      expect(
+        processorEgress.some(
+          (rule) =>
+            (rule.to ?? []).some((peer) => peer.podSelector && selects(peer.podSelector, hostLabels)) &&
+            (rule.ports ?? []).some(({ port }) => port === 8583),
+        ),
+      ).toBe(true);
+      const hostIngress = policies
+        .filter((spec) => JSON.stringify(spec.podSelector) !== '{}' && selects(spec.podSelector, hostLabels))
+        .flatMap((spec) => (spec as { ingress?: Rule[] }).ingress ?? []);
+      expect(
+        hostIngress.some(
+          (rule) =>
+            (rule.from ?? []).some((peer) => peer.podSelector && selects(peer.podSelector, processorLabels)) &&
+            (rule.ports ?? []).some(({ port }) => port === 'iso'),
+        ),
+      ).toBe(true);
+      return;
+    }
+
+    // Production: no development host, in any form; the card switch, over TLS, for both networks.
+    expect([named('Deployment', devCardHost), named('Service', devCardHost)]).toEqual([undefined, undefined]);
+    expect(images.filter((image) => image.includes('card-host'))).toEqual([]);
+    const fromSecrets = (processorPod.containers[0].env ?? []).filter((entry) => entry.valueFrom?.secretKeyRef);
+    for (const network of ['SANDBOX', 'LIVE']) {
+      const setting = (name: string) => processor[`CARD_NETWORK_${network}_${name}`];
+      const [host, port] = setting('ADDRESS').split(':');
+      expect(host).not.toMatch(/^(127\.|localhost$|card-host$)/);
+      expect([network, setting('TLS'), setting('ACQUIRER_ID')]).toEqual([
+        network,
+        'true',
+        expect.stringMatching(/^\d+$/),
+      ]);
+      // The zone PIN keys are secrets (payments-keys, created beside the cluster), never settings.
+      expect(fromSecrets.map((entry) => entry.name)).toContain(`CARD_NETWORK_${network}_ZONE_PIN_KEY`);
+      // Outside the cluster: an address block (never the whole internet) on the switch's port.
+      const allowed = processorEgress.some(
+        (rule) =>
+          (rule.to ?? []).length > 0 &&
+          (rule.to ?? []).every((peer) => peer.ipBlock && peer.ipBlock.cidr !== '0.0.0.0/0') &&
+          (rule.ports ?? []).some((allowedPort) => allowedPort.port === Number(port)),
+      );
+      expect([network, allowed]).toEqual([network, true]);
+    }
   });
 
   it('applies the Kafka topics, then migrates every app in a Job, each from its own image, and never at pod start', () => {
@@ -365,7 +529,8 @@ describe.each(overlays)('the %s overlay applied again at the next release', (ove
     const scaled = next
       .filter((object) => object.kind === 'HorizontalPodAutoscaler' || object.kind === 'ScaledObject')
       .map((object) => (object.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name);
-    const deployments = next.filter((object) => object.kind === 'Deployment');
+    // The development card host is one pod, with no autoscaler (the local overlay only).
+    const deployments = next.filter((object) => object.kind === 'Deployment' && isApp(object));
     expect(deployments.map((object) => object.metadata.name).sort()).toEqual([...scaled].sort());
     expect(deployments.filter((object) => object.spec?.replicas !== undefined).map(key)).toEqual([]);
   });

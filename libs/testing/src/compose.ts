@@ -40,6 +40,7 @@ interface ComposeService {
   ports?: string[];
   environment?: Record<string, string | number | boolean>;
   depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
 }
 
 export function readCompose(): { services: Record<string, ComposeService> } {

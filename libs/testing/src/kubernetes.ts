@@ -71,6 +71,9 @@ export const externalSecrets: Record<string, Record<string, string>> = {
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     CARD_DATA_KEY: randomBytes(32).toString('base64'),
     POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
+    CARD_NETWORK_SANDBOX_ZONE_PIN_KEY: randomBytes(16).toString('hex'),
+    PIN_MASTER_KEY: randomBytes(32).toString('base64'),
+    CARD_NETWORK_LIVE_ZONE_PIN_KEY: randomBytes(16).toString('hex'),
   },
 };
 

@@ -8,13 +8,15 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The development ISO 8583 host (shared/spec/card-network.md, "The development host"), started by
- * deploy/card-host/card-host.sh, which sets every variable read here. A development and test tool:
- * it runs on jPOS (AGPL), which never goes into the platform's images.
+ * deploy/card-host/card-host.sh, which sets every variable read here. CARD_HOST_BIND is the address
+ * both ports listen on: 127.0.0.1 unless a container asks for 0.0.0.0. A development and test
+ * tool: it runs on jPOS (AGPL), which never goes into the platform's images.
  */
 public final class CardHost {
     private CardHost() {}
 
     public static void main(String[] args) throws Exception {
+        String bind = envOr("CARD_HOST_BIND", "127.0.0.1");
         int port = Integer.parseInt(env("CARD_HOST_PORT"));
         int controlPort = Integer.parseInt(env("CARD_HOST_CONTROL_PORT"));
         Path dataDir = Files.createDirectories(Path.of(env("CARD_HOST_DATA_DIR")));
@@ -26,12 +28,13 @@ public final class CardHost {
         MessageLog messages = new MessageLog();
         ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
         Responder responder = new Responder(new Authoriser(catalogue, pinBlocks, ledger), ledger);
-        IsoEndpoint endpoint = new IsoEndpoint(port, new RequestListener(responder, faults, messages, scheduler), scheduler);
+        RequestListener listener = new RequestListener(responder, faults, messages, scheduler);
+        IsoEndpoint endpoint = new IsoEndpoint(bind, port, listener, scheduler);
 
         // The control API first: whoever waits for the ISO port can use both once it answers.
-        new ControlApi(faults, endpoint, messages, ledger).start(controlPort);
+        new ControlApi(faults, endpoint, messages, ledger).start(bind, controlPort);
         endpoint.open();
-        log("ISO 8583 on 127.0.0.1:" + port + ", control API on 127.0.0.1:" + controlPort);
+        log("ISO 8583 on " + bind + ":" + port + ", control API on " + bind + ":" + controlPort);
     }
 
     static void log(String line) {
@@ -39,8 +42,13 @@ public final class CardHost {
     }
 
     private static String env(String name) {
-        String value = System.getenv(name);
-        if (value == null || value.isEmpty()) throw new IllegalStateException(name + " is not set");
+        String value = envOr(name, null);
+        if (value == null) throw new IllegalStateException(name + " is not set");
         return value;
+    }
+
+    private static String envOr(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isEmpty() ? fallback : value;
     }
 }

@@ -18,8 +18,8 @@ import org.yaml.snakeyaml.error.YAMLException;
 import ng.payments.cardhost.Ledger.Totals;
 
 /**
- * The HTTP control API on 127.0.0.1, for tests and people: faults, going down, what arrived, the
- * totals. JSON in and out.
+ * The HTTP control API, on the ISO port's address, for tests and people: faults, going down, what
+ * arrived, the totals. JSON in and out.
  *
  * <pre>
  * PUT    /faults          [{"pan"?, "mti"? (0200), "action": delay|drop|twice|close, "ms"?, "times"?}]
@@ -43,8 +43,8 @@ final class ControlApi {
         this.ledger = ledger;
     }
 
-    void start(int port) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+    void start(String bind, int port) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(bind, port), 0);
         server.createContext("/", this::handle);
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.start();

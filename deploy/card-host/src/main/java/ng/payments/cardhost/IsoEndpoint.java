@@ -17,21 +17,23 @@ import org.jpos.util.Logger;
 import org.jpos.util.ThreadPool;
 
 /**
- * The ISO 8583 port: a jPOS ISOServer on 127.0.0.1 with the contract's framing (PostChannel) and
- * packing (ISO87APackager). It can go down for a while (POST /down): every connection closed and
- * new ones refused, then a new server on the same port.
+ * The ISO 8583 port: a jPOS ISOServer on the address given (127.0.0.1, 0.0.0.0 in a container) with
+ * the contract's framing (PostChannel) and packing (ISO87APackager). It can go down for a while
+ * (POST /down): every connection closed and new ones refused, then a new server on the same port.
  */
 final class IsoEndpoint {
     /** jPOS's log events worth a line: the server's own, and a frame it could not unpack. */
     private static final Set<String> LOGGED = Set.of("iso-server", "ISOException", "session-error");
 
+    private final String bind;
     private final int port;
     private final ISORequestListener listener;
     private final ScheduledExecutorService scheduler;
     private ISOServer server;
     private ScheduledFuture<?> reopening;
 
-    IsoEndpoint(int port, ISORequestListener listener, ScheduledExecutorService scheduler) {
+    IsoEndpoint(String bind, int port, ISORequestListener listener, ScheduledExecutorService scheduler) {
+        this.bind = bind;
         this.port = port;
         this.listener = listener;
         this.scheduler = scheduler;
@@ -40,7 +42,7 @@ final class IsoEndpoint {
     @SuppressWarnings("deprecation") // ISOServer in jPOS 2.1 still takes a ThreadPool.
     synchronized void open() throws IOException, ConfigurationException {
         Properties config = new Properties();
-        config.setProperty("bind-address", "127.0.0.1");
+        config.setProperty("bind-address", bind);
         // A frame that does not unpack is logged and skipped; the connection's other traffic goes on.
         config.setProperty("ignore-iso-exceptions", "true");
         server = new ISOServer(port, new PostChannel(new ISO87APackager()), new ThreadPool(1, 100));
