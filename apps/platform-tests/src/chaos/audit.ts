@@ -25,6 +25,27 @@ const outboxes = ['gateway', 'outlets', 'card_processor', 'pos_ingest', 'webhook
 type Query = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
 
 /**
+ * `npm run reconcile` for every Lagos date the run touched, as an operator runs it after
+ * cut-over: the host's 0500 answer, the records and the ledger must agree, transaction by
+ * transaction. Each difference it reports is a violation.
+ */
+function reconcileRun(platform: ChaosPlatform, faults: FaultWindow[]): string[] {
+  const lagosDate = (at: number) => new Date(at + 3_600_000).toISOString().slice(0, 10);
+  const dates = new Set([lagosDate(faults[0]?.from ?? Date.now()), lagosDate(Date.now())]);
+  const found: string[] = [];
+  for (const date of dates) {
+    const run = platform.runCli('card-processor', 'reconcile', ['--date', date, '--network', 'sandbox', '--json']);
+    if (run.status !== 0 && run.status !== 3) {
+      found.push(`reconcile ${date} failed (${run.status}): ${run.stderr.slice(-300)}`);
+      continue;
+    }
+    const report = JSON.parse(run.stdout) as { differences: { kind: string; reference?: string; detail?: string }[] };
+    found.push(...report.differences.map((difference) => `${date}: ${JSON.stringify(difference)}`));
+  }
+  return found;
+}
+
+/**
  * Money is exact whatever the card host did: a payment is credited exactly when the host approved
  * its request and the platform heard it (once, as a paid checkout, a card captured after its
  * checkout ended, or a POS credit), and every request whose outcome was unknown is reversed with
@@ -100,6 +121,7 @@ export async function audit(
     'every accepted POS submission processed exactly once': [],
     'every card approval booked exactly once, and nothing else booked': [],
     'every reversal acknowledged by the end': [],
+    "the host's totals equal the records' and the ledger's": [],
     'a checkout is paid exactly when its money is booked once': [],
     "every event reached its business's endpoint": [],
     'duplicate deliveries carry the same event': [],
@@ -172,6 +194,7 @@ export async function audit(
   }
 
   await auditCardNetwork(q, violations);
+  violations["the host's totals equal the records' and the ledger's"].push(...reconcileRun(platform, input.faults));
 
   const paidByAnswer = new Set(
     input.promised.filter((item) => item.kind === 'checkout_paid').map((item) => item.reference),

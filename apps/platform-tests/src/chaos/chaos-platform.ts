@@ -140,9 +140,16 @@ export class ChaosPlatform {
     }
   }
 
-  /** A command-line tool of an app, run as an operator runs it, against this platform. */
+  /** A command-line tool of an app, run as an operator runs it, against this platform; throws unless it succeeds. */
   cli(app: AppName, script: string, args: string[]): string {
-    const result = spawnSync(
+    const result = this.runCli(app, script, args);
+    if (result.status !== 0) throw new Error(`${script} failed: ${result.stderr}`);
+    return result.stdout;
+  }
+
+  /** As cli(), whatever its exit status. */
+  runCli(app: AppName, script: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
+    return spawnSync(
       process.execPath,
       ['-r', './tools/runtime/register-paths.cjs', `dist/apps/${app}/src/cli/${script}.js`, ...args],
       {
@@ -151,8 +158,6 @@ export class ChaosPlatform {
         encoding: 'utf8',
       },
     );
-    if (result.status !== 0) throw new Error(`${script} failed: ${result.stderr}`);
-    return result.stdout;
   }
 
   /** Every line every app instance printed so far. */
