@@ -9,11 +9,7 @@ import { ForBusiness } from '../messages/scopes';
  */
 export const CardRefundDecidedV1 = 'card.refund.decided.v1';
 
-export class CardRefundDecidedV1Payload {
-  @IsString()
-  @IsNotEmpty()
-  businessId!: string;
-
+export class CardRefundDecidedV1Payload extends ForBusiness {
   @IsString()
   @IsNotEmpty()
   refundReference!: string;
