@@ -8,6 +8,7 @@ import { createKafkaClient } from '@payments/platform-kafka';
 import { Kafka } from 'kafkajs';
 
 import { BrokerUsers } from './private-broker';
+import { eventually } from './test-env';
 
 const run = promisify(execFile);
 const script = resolve(__dirname, '../../../deploy/kafka/cluster.sh');
@@ -33,8 +34,10 @@ export class PrivateCluster {
     return join(this.dataDir, 'tls', 'ca.pem');
   }
 
-  start(): Promise<void> {
-    return this.cluster('start');
+  /** Starts the three nodes and waits until each has registered, not only opened its port. */
+  async start(): Promise<void> {
+    await this.cluster('start');
+    await this.untilRegistered([1, 2, 3]);
   }
 
   /** Stops node 1 to 3: SIGTERM, or SIGKILL when `abruptly`. */
@@ -42,8 +45,9 @@ export class PrivateCluster {
     return this.cluster(abruptly ? 'kill-node' : 'stop-node', String(node));
   }
 
-  startNode(node: number): Promise<void> {
-    return this.cluster('start-node', String(node));
+  async startNode(node: number): Promise<void> {
+    await this.cluster('start-node', String(node));
+    await this.untilRegistered([node]);
   }
 
   async destroy(): Promise<void> {
@@ -61,6 +65,24 @@ export class PrivateCluster {
         sasl: { mechanism: 'scram-sha-512', username: user, password: this.users[user] },
       },
     });
+  }
+
+  /**
+   * A node opens its port before the controllers have it as a live broker. Until they do, the
+   * cluster reports fewer brokers, and topics created then get fewer copies than declared.
+   */
+  private async untilRegistered(nodes: number[]): Promise<void> {
+    const admin = this.client('private-cluster-ready').admin();
+    await admin.connect();
+    try {
+      await eventually(async () => {
+        const { brokers } = await admin.describeCluster().catch(() => ({ brokers: [] }));
+        const live = new Set(brokers.map((broker) => broker.nodeId));
+        return nodes.every((node) => live.has(node)) ? true : undefined;
+      }, 90_000);
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   private async cluster(...args: string[]): Promise<void> {
