@@ -58,7 +58,16 @@ export interface PaymentSettler {
 export interface PreparedRequest {
   row: NetworkRequestRow;
   request: AuthorisationRequest;
+  /** performance.now() before the row was written. */
+  preparedAt: number;
 }
+
+/**
+ * A request is sent within this long of being written, or not at all. The sweep gives a request
+ * up as stranded only after the network's timeout and 5 s more (reversals.worker.ts), so one
+ * that goes out has never been given up before it left.
+ */
+export const sendWithinMs = 2_000;
 
 const merchantCategoryCode = '5999';
 
@@ -95,6 +104,7 @@ export class CardAuthoriser {
   }
 
   async prepare(em: EntityManager, payment: PaymentForNetwork): Promise<PreparedRequest> {
+    const preparedAt = performance.now();
     const network = this.networks.for(payment.mode);
     const { terminal } = payment;
     const ids =
@@ -117,6 +127,7 @@ export class CardAuthoriser {
     const { card } = payment;
     return {
       row,
+      preparedAt,
       request: {
         trace: { acquirerId: row.acquirer_id, stan: row.stan, rrn: row.rrn, transmittedAt: row.transmitted_at },
         kind: payment.kind,
@@ -141,35 +152,49 @@ export class CardAuthoriser {
   }
 
   /**
-   * Sends a prepared request and decides it with its answer. It is claimed first: one given up
-   * meanwhile (its sender stalled past the stranded limit, and it is being reversed) never goes out.
+   * Sends a prepared request and decides it with its answer: how this call decided the payment,
+   * or undefined when something else had decided it. One whose sender was held up past
+   * `sendWithinMs` (a stalled process, a slow commit) never goes out: the sweep may have given
+   * it up meanwhile.
    */
-  async send({ row, request }: PreparedRequest): Promise<void> {
-    if (!(await this.requests.claimForSending(row.id))) return;
+  async send({ row, request, preparedAt }: PreparedRequest): Promise<PaymentDecision | undefined> {
+    if (performance.now() - preparedAt > sendWithinMs) {
+      return this.decide(row.id, { outcome: 'not-sent', why: `its sender was held up past ${sendWithinMs} ms` });
+    }
     const answer = await this.networks.byName(row.network).authorise(request);
-    await this.decide(row.id, answer);
+    const decision = await this.decide(row.id, answer);
+    if (decision === undefined && answer.outcome === 'approved') await this.approvedLate(row.id, row.network);
+    return decision;
   }
 
   /**
-   * Decides a sent request and settles its payment, unless it was decided already. A request
-   * that never left is declined without a reversal: the host never heard of it. `strandedForMs`:
-   * only if its sender has not claimed or sent it for that long.
+   * Decides a sent request and settles its payment, unless it was decided already: how this
+   * call decided the payment, if it did. A request that never left is declined without a
+   * reversal: the host never heard of it. `strandedForMs`: only if it was written that long ago.
    */
-  async decide(requestId: string, answer: AuthorisationAnswer, strandedForMs?: number): Promise<void> {
-    const decided = await this.dataSource.transaction(async (em) => {
-      const sent =
-        strandedForMs === undefined
-          ? await this.requests.lock(em, requestId)
-          : await this.requests.lockStranded(em, requestId, strandedForMs);
-      if (sent?.state !== 'sent') return null;
-      const decision: PaymentDecision =
-        answer.outcome === 'approved' ? { approved: true } : { approved: false, reason: failureReason(answer) };
-      const taken = await this.settlerOf(sent.purpose).settle(em, sent, decision);
-      const outcome = outcomeOf(answer);
-      // An approval for a payment that ended meanwhile must not stand.
-      return this.requests.decide(em, sent.id, taken ? outcome : { ...outcome, state: 'unknown' });
+  async decide(
+    requestId: string,
+    answer: AuthorisationAnswer,
+    strandedForMs?: number,
+  ): Promise<PaymentDecision | undefined> {
+    const outcome = outcomeOf(answer);
+    const decision: PaymentDecision =
+      answer.outcome === 'approved' ? { approved: true } : { approved: false, reason: failureReason(answer) };
+    const settled = await this.dataSource.transaction(async (em) => {
+      const recorded = await this.requests.decide(em, requestId, outcome, strandedForMs);
+      if (!recorded) return undefined;
+      if (await this.settlerOf(recorded.purpose).settle(em, recorded, decision)) {
+        if (outcome.state === 'approved' && !recorded.processing_code.startsWith('00')) {
+          await this.requests.letGoOfPan(em, requestId);
+        }
+        return { decision, reversing: outcome.state === 'unknown' };
+      }
+      // The payment ended meanwhile: an approval must not stand, and nothing else needs undoing.
+      if (outcome.state === 'approved') await this.requests.reverseInstead(em, requestId);
+      return { decision: undefined, reversing: outcome.state !== 'declined' };
     });
-    if (decided?.state === 'unknown') this.reversalsDue();
+    if (settled?.reversing) this.reversalsDue();
+    return settled?.decision;
   }
 
   /**
@@ -194,14 +219,11 @@ export class CardAuthoriser {
   async answerUnmatched({ network, acquirerId, stan, rrn, answer }: UnmatchedAnswer): Promise<void> {
     try {
       const row = await this.requests.find(network, acquirerId, rrn, stan);
-      if (row?.state === 'sent') return await this.decide(row.id, answer);
-      if (row?.state === 'reversed' && answer.outcome === 'approved' && (await this.requests.reopenReversal(row.id))) {
-        this.logger.warn(
-          { requestId: row.id, network },
-          'an approval came after its reversal found nothing: reversing again',
-        );
-        return this.reversalsDue();
+      if (row?.state === 'sent') {
+        const decision = await this.decide(row.id, answer);
+        if (decision !== undefined || answer.outcome !== 'approved') return;
       }
+      if (row && answer.outcome === 'approved' && (await this.approvedLate(row.id, network))) return;
       this.logger.warn(
         { network, requestState: row?.state ?? 'none', outcome: answer.outcome },
         'an answer came for a request already decided: ignored',
@@ -209,6 +231,18 @@ export class CardAuthoriser {
     } catch (error) {
       this.logger.error({ err: error, network }, 'an unmatched answer could not be looked up');
     }
+  }
+
+  /**
+   * An approval of a request decided otherwise. One given up as unknown is being reversed
+   * already; one the host acknowledged with nothing to reverse is reversed again, now that it
+   * has something to reverse. True when it was.
+   */
+  private async approvedLate(requestId: string, network: string): Promise<boolean> {
+    if (!(await this.requests.reopenReversal(requestId))) return false;
+    this.logger.warn({ requestId, network }, 'an approval came after its reversal found nothing: reversing again');
+    this.reversalsDue();
+    return true;
   }
 
   private settlerOf(purpose: RequestPurpose): PaymentSettler {

@@ -30,8 +30,6 @@ export interface NetworkRequestRow {
   reversal_attempts: number;
   reversal_due_at: Date | null;
   reversal_code: string | null;
-  /** When its sender claimed it to write it to the host. */
-  sending_at: Date | null;
 }
 
 /** How a sent request ended, as recorded. */
@@ -101,12 +99,6 @@ export class NetworkRequestsRepository {
     return row.stan;
   }
 
-  async lock(em: EntityManager, id: string): Promise<NetworkRequestRow | undefined> {
-    return firstRow<NetworkRequestRow>(em, `SELECT * FROM card_processor.network_requests WHERE id = $1 FOR UPDATE`, [
-      id,
-    ]);
-  }
-
   /** The request an answer names: by DE37 and DE11 together, as the contract matches them. */
   async find(
     network: NetworkName,
@@ -119,18 +111,6 @@ export class NetworkRequestsRepository {
       `SELECT * FROM card_processor.network_requests WHERE acquirer_id = $1 AND rrn = $2 AND network = $3 AND stan = $4`,
       [acquirerId, rrn, network, stan.padStart(6, '0')],
     );
-  }
-
-  /**
-   * The sender's claim, just before it writes the request to the host: false when the request
-   * was given up meanwhile (its sender stalled past the stranded limit), and must not go out.
-   */
-  async claimForSending(id: string): Promise<boolean> {
-    const [, claimed] = (await this.dataSource.query(
-      `UPDATE card_processor.network_requests SET sending_at = clock_timestamp() WHERE id = $1 AND state = 'sent'`,
-      [id],
-    )) as [unknown, number];
-    return claimed === 1;
   }
 
   /**
@@ -157,21 +137,53 @@ export class NetworkRequestsRepository {
   }
 
   /**
-   * Records how a sent request ended. An unknown outcome keeps the PAN for the reversal, which
-   * is due at once; an approved purchase keeps it for its refunds; anything else lets it go.
+   * Records how a sent request ended, and locks it for the rest of its decision: the guarded
+   * update is what makes one decider win. An unknown outcome is due for reversal at once. The
+   * PAN stays for anything that may still be reversed or refunded; a decline lets it go.
+   * `strandedForMs`: only if it was written that long ago (the sweep of stranded requests).
    * Undefined when the request was decided already (by the sweep, or by an answer on another
    * connection).
    */
-  async decide(em: EntityManager, id: string, outcome: RequestOutcome): Promise<NetworkRequestRow | undefined> {
+  async decide(
+    em: EntityManager,
+    id: string,
+    outcome: RequestOutcome,
+    strandedForMs?: number,
+  ): Promise<NetworkRequestRow | undefined> {
     const [rows] = (await em.query(
       `UPDATE card_processor.network_requests
        SET state = $2, response_code = $3, authorisation_code = $4, settlement_date = $5::date,
-           sealed_pan = CASE WHEN $2 = 'unknown' OR ($2 = 'approved' AND processing_code LIKE '00%') THEN sealed_pan END,
+           sealed_pan = CASE WHEN $2 <> 'declined' THEN sealed_pan END,
            reversal_due_at = CASE WHEN $2 = 'unknown' THEN now() END, updated_at = now()
-       WHERE id = $1 AND state = 'sent' RETURNING *`,
-      [id, outcome.state, outcome.responseCode, outcome.authorisationCode, settlementDay(outcome.settlementDate)],
+       WHERE id = $1 AND state = 'sent'
+         AND ($6::bigint IS NULL OR transmitted_at < now() - $6 * interval '1 millisecond')
+       RETURNING *`,
+      [
+        id,
+        outcome.state,
+        outcome.responseCode,
+        outcome.authorisationCode,
+        settlementDay(outcome.settlementDate),
+        strandedForMs ?? null,
+      ],
     )) as [NetworkRequestRow[], number];
     return rows[0];
+  }
+
+  /** An approval its payment could not take (it had ended): reversed, as an unknown outcome is. */
+  async reverseInstead(em: EntityManager, id: string): Promise<void> {
+    await em.query(
+      `UPDATE card_processor.network_requests SET state = 'unknown', reversal_due_at = now(), updated_at = now()
+       WHERE id = $1 AND state = 'approved'`,
+      [id],
+    );
+  }
+
+  /** An approved refund's PAN, once its refund took the approval: only a purchase's is kept, for its refunds. */
+  async letGoOfPan(em: EntityManager, id: string): Promise<void> {
+    await em.query(`UPDATE card_processor.network_requests SET sealed_pan = NULL, updated_at = now() WHERE id = $1`, [
+      id,
+    ]);
   }
 
   /**
@@ -231,29 +243,14 @@ export class NetworkRequestsRepository {
     return requests + charges;
   }
 
-  /**
-   * Requests still marked sent long after any answer could have come (counted from their
-   * sender's claim, or from when they were written if never claimed): their sender is gone.
-   */
+  /** Requests still marked sent long after any answer could have come: their sender is gone. */
   async stranded(olderThanMs: number, limit: number): Promise<NetworkRequestRow[]> {
     return (await this.dataSource.query(
       `SELECT * FROM card_processor.network_requests
        WHERE state = 'sent' AND transmitted_at < now() - $1 * interval '1 millisecond'
-         AND coalesce(sending_at, transmitted_at) < now() - $1 * interval '1 millisecond'
        ORDER BY transmitted_at LIMIT $2`,
       [olderThanMs, limit],
     )) as NetworkRequestRow[];
-  }
-
-  /** The request, locked, if it is still stranded: its sender may have claimed it since it was found. */
-  async lockStranded(em: EntityManager, id: string, olderThanMs: number): Promise<NetworkRequestRow | undefined> {
-    return firstRow<NetworkRequestRow>(
-      em,
-      `SELECT * FROM card_processor.network_requests
-       WHERE id = $1 AND state = 'sent' AND coalesce(sending_at, transmitted_at) < now() - $2 * interval '1 millisecond'
-       FOR UPDATE`,
-      [id, olderThanMs],
-    );
   }
 
   /** Reversals not acknowledged yet, and the oldest of them: what the alert on reversals watches. */

@@ -6,14 +6,15 @@ import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { cardProcessorApp } from '../app';
-import { CardAuthoriser } from './card-authoriser';
+import { CardAuthoriser, PreparedRequest, sendWithinMs } from './card-authoriser';
 import { CardNetworks } from './card-networks';
 import { NetworkRequestRow } from './network-requests.repository';
 
 /**
  * The network step where a request's sender and the answers part ways: a request whose sender
  * stalled is given up, reversed, and never sent after; an approval that comes after the host
- * acknowledged a reversal with nothing to reverse is reversed again.
+ * acknowledged a reversal with nothing to reverse is reversed again, whether its sender or
+ * another connection receives it.
  */
 describe('the network step when senders stall and answers come late', () => {
   let app: NestFastifyApplication;
@@ -57,7 +58,7 @@ describe('the network step when senders stall and answers come late', () => {
     )[0];
 
   /** A POS transaction written to the network as sent, and not sent: its sender stalls here. */
-  async function stalledRequest(): Promise<{ reference: string; send: () => Promise<void> }> {
+  async function stalledRequest(): Promise<{ reference: string; prepared: PreparedRequest }> {
     const reference = `POS-${ulid()}`;
     const pan = '5060990000000000019';
     const authoriser = app.get(CardAuthoriser);
@@ -79,42 +80,54 @@ describe('the network step when senders stall and answers come late', () => {
         acceptorName: 'Stalled Stores',
       });
     });
-    return { reference, send: () => authoriser.send(prepared) };
+    return { reference, prepared };
   }
 
-  it('gives up a request whose sender stalled, fails its payment, reverses it, and never sends it after', async () => {
-    const { reference, send } = await stalledRequest();
-    // Past the stranded limit (timeout + 5 s), as if the sender had stopped for that long.
+  /** Past the stranded limit (timeout + 5 s), as if the sender had stopped for that long: the sweep gives it up. */
+  async function givenUp(reference: string): Promise<NetworkRequestRow> {
     await app
       .get(DataSource)
       .query(
         `UPDATE card_processor.network_requests SET transmitted_at = transmitted_at - interval '1 minute' WHERE payment_reference = $1`,
         [reference],
       );
-    const reversed = await eventually(async () => {
+    return eventually(async () => {
       const request = await requestOf(reference);
       return request.state === 'reversed' ? request : undefined;
     }, 20_000);
+  }
+
+  it('gives up a request whose sender stalled, fails its payment, reverses it, and never sends it after', async () => {
+    const { reference, prepared } = await stalledRequest();
+    const reversed = await givenUp(reference);
     expect(reversed.reversal_code).toBe('25');
     expect(await decisionOf(reference)).toMatchObject({ approved: false });
-    // The sender wakes up: the request it holds was given up, and does not go out.
-    await send();
+    // The sender wakes up past its bound: the request it holds does not go out.
+    await new Promise((resolve) => setTimeout(resolve, sendWithinMs + 100 - (performance.now() - prepared.preparedAt)));
+    await expect(app.get(CardAuthoriser).send(prepared)).resolves.toBeUndefined();
     expect((await host.messages(reversed.rrn)).map((message) => message.mti)).toEqual(['0420']);
     expect((await requestOf(reference)).state).toBe('reversed');
   });
 
+  it('reverses the approval of a request given up while its sender was writing it', async () => {
+    const { reference, prepared } = await stalledRequest();
+    const given = await givenUp(reference);
+    // The sender passed its bound just before the sweep gave the request up, and writes it now.
+    await expect(app.get(CardAuthoriser).send({ ...prepared, preparedAt: performance.now() })).resolves.toBeUndefined();
+    await eventually(async () => {
+      const mtis = (await host.messages(given.rrn)).map((message) => message.mti);
+      return mtis.length === 3 ? mtis : undefined;
+    }, 20_000);
+    expect((await host.messages(given.rrn)).map((message) => message.mti)).toEqual(['0420', '0200', '0421']);
+    expect(await decisionOf(reference)).toMatchObject({ approved: false });
+    expect(
+      await eventually(async () => ((await requestOf(reference)).reversal_code === '00' ? true : undefined), 20_000),
+    ).toBe(true);
+  });
+
   it('reverses again an approval that comes after the host acknowledged a reversal with nothing to reverse', async () => {
     const { reference } = await stalledRequest();
-    await app
-      .get(DataSource)
-      .query(
-        `UPDATE card_processor.network_requests SET transmitted_at = transmitted_at - interval '1 minute' WHERE payment_reference = $1`,
-        [reference],
-      );
-    const given = await eventually(async () => {
-      const request = await requestOf(reference);
-      return request.state === 'reversed' ? request : undefined;
-    }, 20_000);
+    const given = await givenUp(reference);
     // The host's approval of it arrives now, on some connection, long after.
     await app.get(CardAuthoriser).answerUnmatched({
       network: 'sandbox',

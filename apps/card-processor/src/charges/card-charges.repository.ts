@@ -84,6 +84,22 @@ export class CardChargesRepository {
    * Saves where a locked charge stands: its remaining steps, tries and status. The card it held
    * is let go once no step is left: the network request has it, or the charge has ended.
    */
+  /** Ends the checkout's charge if it is still in progress: the guard is its lock. */
+  async endIfProcessing(
+    em: EntityManager,
+    businessId: string,
+    checkoutReference: string,
+    status: 'SUCCESS' | 'FAILED',
+    declineReason: string | null,
+  ): Promise<ChargeRow | undefined> {
+    const [rows] = (await em.query(
+      `UPDATE card_processor.card_charges SET steps = '{}', status = $3, decline_reason = $4, sealed_card = NULL, updated_at = now()
+       WHERE business_id = $1 AND checkout_reference = $2 AND status = 'PROCESSING' RETURNING *`,
+      [businessId, checkoutReference, status, declineReason],
+    )) as [ChargeRow[], number];
+    return rows[0];
+  }
+
   async save(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
     // TypeORM answers a raw UPDATE with [rows, affected].
     const [[row]] = (await em.query(

@@ -5,7 +5,13 @@ import { CardFingerprints, Sealer } from '@payments/platform-crypto';
 import { NewEvent, Outbox } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
-import { CardAuthoriser, PaymentForNetwork, PaymentSettler, PreparedRequest } from '../card-network/card-authoriser';
+import {
+  CardAuthoriser,
+  PaymentDecision,
+  PaymentForNetwork,
+  PaymentSettler,
+  PreparedRequest,
+} from '../card-network/card-authoriser';
 import { CardNetwork, NetworkName } from '../card-network/card-network';
 import { CardNetworks } from '../card-network/card-networks';
 import { NetworkRequestRow } from '../card-network/network-requests.repository';
@@ -38,6 +44,18 @@ class FakeChargesRepository {
     return row && row.id === chargeId ? { ...row } : undefined;
   }
 
+  async endIfProcessing(
+    _em: EntityManager,
+    businessId: string,
+    reference: string,
+    status: 'SUCCESS' | 'FAILED',
+    declineReason: string | null,
+  ) {
+    const row = this.rows.get(reference);
+    if (row?.business_id !== businessId || row.status !== 'PROCESSING') return undefined;
+    return this.save({} as EntityManager, { ...row, steps: [], status, decline_reason: declineReason });
+  }
+
   async save(_em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
     const held = charge.status === 'PROCESSING' && charge.steps.length > 0;
     const saved = { ...charge, sealed_card: held ? charge.sealed_card : null };
@@ -61,16 +79,13 @@ class FakeAuthoriser {
   async prepare(_em: EntityManager, payment: PaymentForNetwork): Promise<PreparedRequest> {
     this.sent.push(payment);
     const row = { business_id: payment.businessId, payment_reference: payment.paymentReference } as NetworkRequestRow;
-    return { row, request: { pan: payment.card.pan } as PreparedRequest['request'] };
+    return { row, request: { pan: payment.card.pan } as PreparedRequest['request'], preparedAt: 0 };
   }
 
-  async send({ row, request }: PreparedRequest) {
+  async send({ row, request }: PreparedRequest): Promise<PaymentDecision | undefined> {
     const approved = request.pan !== declined;
-    await this.settler!.settle(
-      {} as EntityManager,
-      row,
-      approved ? { approved } : { approved, reason: 'Declined by the card issuer' },
-    );
+    const decision: PaymentDecision = approved ? { approved } : { approved, reason: 'Declined by the card issuer' };
+    return (await this.settler!.settle({} as EntityManager, row, decision)) ? decision : undefined;
   }
 }
 

@@ -213,18 +213,22 @@ export class CardChargesService implements PaymentSettler {
   /** Sends the request a transaction wrote, if any, and answers with the charge as the network left it. */
   private async afterCommit({ charge, authorisation }: ChargeStep): Promise<CardChargeState> {
     if (!authorisation) return toState(charge);
-    await this.authoriser.send(authorisation);
-    const decided = await this.charges.findForCheckout(charge.business_id, charge.checkout_reference);
+    const decision = await this.authoriser.send(authorisation);
+    // Decided elsewhere (another answer, the sweep): read as it ended.
+    const decided = decision
+      ? endedAs(charge, decision)
+      : await this.charges.findForCheckout(charge.business_id, charge.checkout_reference);
     return toState(decided ?? charge);
   }
 
   /** The network decided the charge's request (CardAuthoriser calls this in its transaction). */
   async settle(em: EntityManager, request: NetworkRequestRow, decision: PaymentDecision): Promise<boolean> {
-    const charge = await this.charges.lockForCheckout(em, request.business_id, request.payment_reference);
-    if (charge?.status !== 'PROCESSING') return false;
-    if (decision.approved) await this.finish(em, charge, 'SUCCESS', null);
-    else await this.finish(em, charge, 'FAILED', decision.reason);
-    return true;
+    const { business_id: businessId, payment_reference: reference } = request;
+    const ended = decision.approved
+      ? await this.charges.endIfProcessing(em, businessId, reference, 'SUCCESS', null)
+      : await this.charges.endIfProcessing(em, businessId, reference, 'FAILED', decision.reason);
+    if (ended?.status === 'SUCCESS') await this.announceSuccess(em, ended);
+    return ended !== undefined;
   }
 
   private async wrongAnswer(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
@@ -251,11 +255,13 @@ export class CardChargesService implements PaymentSettler {
     reason: string | null,
   ): Promise<ChargeRow> {
     const ended = await this.charges.save(em, { ...charge, steps: [], status, decline_reason: reason });
-    if (status === 'SUCCESS') {
-      await this.outbox.enqueue(em, succeeded(ended, replyAddressToForward()));
-      replyForwarded();
-    }
+    if (status === 'SUCCESS') await this.announceSuccess(em, ended);
     return ended;
+  }
+
+  private async announceSuccess(em: EntityManager, charge: ChargeRow): Promise<void> {
+    await this.outbox.enqueue(em, succeeded(charge, replyAddressToForward()));
+    replyForwarded();
   }
 }
 
@@ -283,6 +289,13 @@ function succeeded(
     },
     ...(replyAddress ? { headers: replyAddress, awaited: true } : {}),
   };
+}
+
+/** A charge as the network's decision ends it. */
+function endedAs(charge: ChargeRow, decision: PaymentDecision): ChargeRow {
+  return decision.approved
+    ? { ...charge, steps: [], status: 'SUCCESS', decline_reason: null }
+    : { ...charge, steps: [], status: 'FAILED', decline_reason: decision.reason };
 }
 
 const checkoutExpired = 'The checkout expired before the card was verified';

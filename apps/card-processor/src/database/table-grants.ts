@@ -13,7 +13,7 @@ export const tableGrants = {
   network_requests: [
     'SELECT',
     'INSERT',
-    'UPDATE (state, response_code, authorisation_code, settlement_date, sealed_pan, sending_at, reversal_attempts, reversal_due_at, reversal_code, reversed_at, updated_at)',
+    'UPDATE (state, response_code, authorisation_code, settlement_date, sealed_pan, reversal_attempts, reversal_due_at, reversal_code, reversed_at, updated_at)',
   ],
   // A card refund is begun when its request goes out, and decided once.
   card_refunds: ['SELECT', 'INSERT', 'UPDATE (approved, decline_reason)'],
