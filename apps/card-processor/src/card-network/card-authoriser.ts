@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { BusinessMode } from '@payments/contracts';
 import { newUlid, Sealer } from '@payments/platform-crypto';
+import { Metrics } from '@payments/platform-metrics';
+import { Counter } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
 
 import { CARD_SEALER } from '../tokens';
@@ -83,6 +85,7 @@ export class CardAuthoriser {
   private readonly logger = new Logger(CardAuthoriser.name);
   private readonly settlers = new Map<RequestPurpose, PaymentSettler>();
   private reversalsDue = () => {};
+  private readonly heldUp: Counter<'network'>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -90,7 +93,14 @@ export class CardAuthoriser {
     private readonly requests: NetworkRequestsRepository,
     private readonly acceptors: CardAcceptorsRepository,
     @Inject(CARD_SEALER) private readonly sealer: Sealer,
+    metrics: Metrics,
   ) {
+    this.heldUp = new Counter({
+      name: 'card_network_requests_held_up_total',
+      help: 'Requests not sent because their sender was held up past the bound after writing them',
+      labelNames: ['network'],
+      registers: [metrics.registry],
+    });
     networks.onUnmatchedAnswer((answer) => void this.answerUnmatched(answer));
   }
 
@@ -159,6 +169,11 @@ export class CardAuthoriser {
    */
   async send({ row, request, preparedAt }: PreparedRequest): Promise<PaymentDecision | undefined> {
     if (performance.now() - preparedAt > sendWithinMs) {
+      this.logger.warn(
+        { requestId: row.id, network: row.network, heldUpMs: Math.round(performance.now() - preparedAt) },
+        'request not sent: its sender was held up past the bound, and the payment fails',
+      );
+      this.heldUp.inc({ network: row.network });
       return this.decide(row.id, { outcome: 'not-sent', why: `its sender was held up past ${sendWithinMs} ms` });
     }
     const answer = await this.networks.byName(row.network).authorise(request);
@@ -234,14 +249,19 @@ export class CardAuthoriser {
   }
 
   /**
-   * An approval of a request decided otherwise. One given up as unknown is being reversed
-   * already; one the host acknowledged with nothing to reverse is reversed again, now that it
-   * has something to reverse. True when it was.
+   * An approval of a request given up: it must be reversed, whatever the host answered a
+   * reversal sent before it. True when it is being reversed.
    */
   private async approvedLate(requestId: string, network: string): Promise<boolean> {
-    if (!(await this.requests.reopenReversal(requestId))) return false;
-    this.logger.warn({ requestId, network }, 'an approval came after its reversal found nothing: reversing again');
-    this.reversalsDue();
+    const was = await this.requests.approvedLate(requestId);
+    if (!was) return false;
+    this.logger.warn(
+      { requestId, network },
+      was === 'reversed'
+        ? 'an approval came after its reversal found nothing: reversing again'
+        : 'an approval came for a request being reversed: reversing until the host reverses it',
+    );
+    if (was === 'reversed') this.reversalsDue();
     return true;
   }
 

@@ -30,6 +30,8 @@ export interface NetworkRequestRow {
   reversal_attempts: number;
   reversal_due_at: Date | null;
   reversal_code: string | null;
+  /** When an approval came after the request was given up. */
+  approved_late_at: Date | null;
 }
 
 /** How a sent request ended, as recorded. */
@@ -114,18 +116,26 @@ export class NetworkRequestsRepository {
   }
 
   /**
-   * A request reversed with "nothing to reverse" (a 0430 other than `00`) whose approval came
-   * after: due to be reversed again, now that the host has something to reverse. False when it
-   * cannot be (its card was let go).
+   * An approval came for a request already given up, so the host has an approval to reverse.
+   * One still being reversed is marked, so that a "nothing to reverse" answer (the host may have
+   * taken the 0420 before the 0200) does not close it; one already acknowledged that way is
+   * due again. The state it was in, or undefined when there was nothing to reverse (it was
+   * reversed with `00`, decided otherwise, or its card was let go).
    */
-  async reopenReversal(id: string): Promise<boolean> {
-    const [, reopened] = (await this.dataSource.query(
-      `UPDATE card_processor.network_requests
-       SET state = 'unknown', reversal_due_at = now(), reversal_code = NULL, reversed_at = NULL, updated_at = now()
-       WHERE id = $1 AND state = 'reversed' AND reversal_code <> '00' AND sealed_pan IS NOT NULL`,
+  async approvedLate(id: string): Promise<'unknown' | 'reversed' | undefined> {
+    const [rows] = (await this.dataSource.query(
+      `WITH found AS (SELECT id, state FROM card_processor.network_requests WHERE id = $1 FOR UPDATE)
+       UPDATE card_processor.network_requests r
+       SET approved_late_at = now(), state = 'unknown',
+           reversal_due_at = CASE WHEN found.state = 'reversed' THEN now() ELSE r.reversal_due_at END,
+           reversal_code = NULL, reversed_at = NULL, updated_at = now()
+       FROM found
+       WHERE r.id = found.id AND r.sealed_pan IS NOT NULL
+         AND (r.state = 'unknown' OR (r.state = 'reversed' AND r.reversal_code <> '00'))
+       RETURNING found.state`,
       [id],
-    )) as [unknown, number];
-    return reopened === 1;
+    )) as [{ state: 'unknown' | 'reversed' }[], number];
+    return rows[0]?.state;
   }
 
   async findForPayment(purpose: RequestPurpose, reference: string): Promise<NetworkRequestRow | undefined> {
@@ -211,14 +221,15 @@ export class NetworkRequestsRepository {
   /**
    * The host acknowledged the reversal. One that reversed an approval (`00`) is done with, and
    * its PAN let go; one the host had nothing to reverse for keeps it a while, in case the
-   * approval comes after (reopenReversal), until the retention sweep lets it go.
+   * approval comes after (approvedLate), until the retention sweep lets it go. Nothing to
+   * reverse for a request whose approval came meanwhile closes nothing: it is sent again.
    */
   async reversed(id: string, responseCode: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE card_processor.network_requests
        SET state = 'reversed', reversal_code = $2, reversed_at = now(), reversal_due_at = NULL,
            sealed_pan = CASE WHEN $2 = '00' THEN NULL ELSE sealed_pan END, updated_at = now()
-       WHERE id = $1 AND state = 'unknown'`,
+       WHERE id = $1 AND state = 'unknown' AND ($2 = '00' OR approved_late_at IS NULL)`,
       [id, responseCode],
     );
   }

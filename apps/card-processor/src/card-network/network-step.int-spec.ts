@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
 
 import { cardProcessorApp } from '../app';
+import { AcceptorIds, CardAcceptorsRepository } from './card-acceptors.repository';
 import { CardAuthoriser, PreparedRequest, sendWithinMs } from './card-authoriser';
 import { CardNetworks } from './card-networks';
 import { NetworkRequestRow } from './network-requests.repository';
@@ -19,7 +20,7 @@ import { NetworkRequestRow } from './network-requests.repository';
 describe('the network step when senders stall and answers come late', () => {
   let app: NestFastifyApplication;
   let host: DevHost;
-  const timeoutMs = 1_500;
+  const timeoutMs = 4_000;
 
   beforeAll(async () => {
     const [port, controlPort] = await freePorts(2);
@@ -84,13 +85,16 @@ describe('the network step when senders stall and answers come late', () => {
   }
 
   /** Past the stranded limit (timeout + 5 s), as if the sender had stopped for that long: the sweep gives it up. */
-  async function givenUp(reference: string): Promise<NetworkRequestRow> {
-    await app
+  const strand = (reference: string) =>
+    app
       .get(DataSource)
       .query(
         `UPDATE card_processor.network_requests SET transmitted_at = transmitted_at - interval '1 minute' WHERE payment_reference = $1`,
         [reference],
       );
+
+  async function givenUp(reference: string): Promise<NetworkRequestRow> {
+    await strand(reference);
     return eventually(async () => {
       const request = await requestOf(reference);
       return request.state === 'reversed' ? request : undefined;
@@ -123,6 +127,56 @@ describe('the network step when senders stall and answers come late', () => {
     expect(
       await eventually(async () => ((await requestOf(reference)).reversal_code === '00' ? true : undefined), 20_000),
     ).toBe(true);
+  });
+
+  it('keeps reversing a request whose approval came before the host’s “nothing to reverse” did', async () => {
+    const { reference, prepared } = await stalledRequest();
+    const { rrn } = prepared.row;
+    // The host takes the 0420 before the 0200, and its answer to the 0420 comes after the approval.
+    await host.faults([{ mti: '0420', action: 'delay', ms: 2_000, times: 1 }]);
+    try {
+      await strand(reference);
+      await eventually(async () => ((await host.messages(rrn)).length > 0 ? true : undefined), 20_000);
+      await expect(
+        app.get(CardAuthoriser).send({ ...prepared, preparedAt: performance.now() }),
+      ).resolves.toBeUndefined();
+      const reversed = await eventually(async () => {
+        const request = await requestOf(reference);
+        return request.state === 'reversed' ? request : undefined;
+      }, 20_000);
+      expect(reversed.reversal_code).toBe('00');
+      expect((await host.messages(rrn)).map((message) => [message.mti, message.de39])).toEqual([
+        ['0420', '25'],
+        ['0200', '00'],
+        ['0421', '00'],
+      ]);
+      expect(await decisionOf(reference)).toMatchObject({ approved: false });
+    } finally {
+      await host.clearFaults();
+    }
+  });
+
+  it('never remembers acceptor ids a transaction drew and then rolled back', async () => {
+    const businessId = ulid();
+    const terminal = { kind: 'pos', serialNumber: 'SN-ROLLED-BACK' } as const;
+    const acceptors = app.get(CardAcceptorsRepository);
+    const dataSource = app.get(DataSource);
+    let rolledBack: AcceptorIds | undefined;
+    await expect(
+      dataSource.transaction(async (em) => {
+        rolledBack = await acceptors.acceptorIds(em, businessId, terminal);
+        throw new Error('the payment failed after drawing its acceptor');
+      }),
+    ).rejects.toThrow('the payment failed');
+    const drawn = await acceptors.acceptorIds(dataSource.manager, businessId, terminal);
+    expect(drawn).not.toEqual(rolledBack);
+    expect(await acceptors.acceptorIds(dataSource.manager, businessId, terminal)).toEqual(drawn);
+    const [stored] = (await dataSource.query(
+      `SELECT m.merchant_id, t.terminal_id FROM card_processor.card_merchants m
+       JOIN card_processor.card_terminals t USING (business_id) WHERE business_id = $1`,
+      [businessId],
+    )) as AcceptorIds[];
+    expect(stored).toEqual(drawn);
   });
 
   it('reverses again an approval that comes after the host acknowledged a reversal with nothing to reverse', async () => {

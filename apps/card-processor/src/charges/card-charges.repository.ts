@@ -80,10 +80,6 @@ export class CardChargesRepository {
     );
   }
 
-  /**
-   * Saves where a locked charge stands: its remaining steps, tries and status. The card it held
-   * is let go once no step is left: the network request has it, or the charge has ended.
-   */
   /** Ends the checkout's charge if it is still in progress: the guard is its lock. */
   async endIfProcessing(
     em: EntityManager,
@@ -100,6 +96,10 @@ export class CardChargesRepository {
     return rows[0];
   }
 
+  /**
+   * Saves where a locked charge stands: its remaining steps, tries and status. The card it held
+   * is let go once no step is left: the network request has it, or the charge has ended.
+   */
   async save(em: EntityManager, charge: ChargeRow): Promise<ChargeRow> {
     // TypeORM answers a raw UPDATE with [rows, affected].
     const [[row]] = (await em.query(

@@ -70,6 +70,8 @@ class FakeChargesRepository {
  */
 class FakeAuthoriser {
   readonly sent: PaymentForNetwork[] = [];
+  /** Set: the sweep decides each request so while its sender waits, and the sender's answer decides nothing. */
+  decidedElsewhere?: PaymentDecision;
   private settler?: PaymentSettler;
 
   register(_purpose: string, settler: PaymentSettler) {
@@ -83,6 +85,10 @@ class FakeAuthoriser {
   }
 
   async send({ row, request }: PreparedRequest): Promise<PaymentDecision | undefined> {
+    if (this.decidedElsewhere) {
+      await this.settler!.settle({} as EntityManager, row, this.decidedElsewhere);
+      return undefined;
+    }
     const approved = request.pan !== declined;
     const decision: PaymentDecision = approved ? { approved } : { approved, reason: 'Declined by the card issuer' };
     return (await this.settler!.settle({} as EntityManager, row, decision)) ? decision : undefined;
@@ -263,6 +269,15 @@ describe('CardChargesService: the card-charge state machine', () => {
       message: 'Declined by the card issuer',
     });
     expect(succeededEvents()).toBe(0);
+  });
+
+  it('answers with the charge as another decider ended it when its own answer decided nothing', async () => {
+    const { start, authoriser } = setup();
+    authoriser.decidedElsewhere = { approved: false, reason: 'The card network did not answer in time' };
+    expect(await start(noVerification)).toMatchObject({
+      transactionStatus: 'FAILED',
+      message: 'The card network did not answer in time',
+    });
   });
 
   it('completes or declines 3-D Secure from the bank page, once', async () => {

@@ -10,10 +10,11 @@ export const tableGrants = {
   // A terminal's authorisation is begun when its request goes out, and decided once.
   pos_authorisations: ['SELECT', 'INSERT', 'UPDATE (approved, decline_reason)'],
   // A network request is decided, or given up and reversed; who it was for never changes.
+  // sending_at is written only by instances of the release before 0066, during a rollout.
   network_requests: [
     'SELECT',
     'INSERT',
-    'UPDATE (state, response_code, authorisation_code, settlement_date, sealed_pan, reversal_attempts, reversal_due_at, reversal_code, reversed_at, updated_at)',
+    'UPDATE (state, response_code, authorisation_code, settlement_date, sealed_pan, sending_at, reversal_attempts, reversal_due_at, reversal_code, reversed_at, approved_late_at, updated_at)',
   ],
   // A card refund is begun when its request goes out, and decided once.
   card_refunds: ['SELECT', 'INSERT', 'UPDATE (approved, decline_reason)'],

@@ -6,7 +6,7 @@ import { CardNetwork1763769600060 } from './1763769600060-card-network';
 import { CardRefunds1763769600061 } from './1763769600061-card-refunds';
 import { Reconciliations1763769600063 } from './1763769600063-reconciliations';
 import { NetworkRequestClaims1763769600065 } from './1763769600065-network-request-claims';
-import { DropRequestClaims1763769600066 } from './1763769600066-drop-request-claims';
+import { LateApprovals1763769600066 } from './1763769600066-late-approvals';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -18,5 +18,5 @@ export const migrations = [
   CardRefunds1763769600061,
   Reconciliations1763769600063,
   NetworkRequestClaims1763769600065,
-  DropRequestClaims1763769600066,
+  LateApprovals1763769600066,
 ];
