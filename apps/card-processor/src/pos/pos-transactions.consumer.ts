@@ -9,7 +9,7 @@ import {
   Topics,
 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
-import { EventHandler, PoisonMessageError } from '@payments/platform-kafka';
+import { EventBatchHandler, PoisonMessageError } from '@payments/platform-kafka';
 import { Outbox } from '@payments/platform-outbox';
 import { PinSecurityModule } from '@payments/platform-pin-security';
 import { DataSource, EntityManager } from 'typeorm';
@@ -46,7 +46,23 @@ export class PosTransactionsConsumer implements PaymentSettler {
     authoriser.register('pos', this);
   }
 
-  @EventHandler(Topics.posTransactions, 'bulk')
+  /**
+   * A partition's transactions, `authorisedAtOnce` at a time: each spends most of its time
+   * waiting for the host, and each is authorised once in whatever order they end. When one
+   * fails, the rest of its group still end before the batch fails; the batch is then applied
+   * one message at a time, and those already begun are not sent again.
+   */
+  @EventBatchHandler(Topics.posTransactions, 'bulk')
+  async handleBatch(events: EventEnvelope<PosTransactionAcceptedV1Payload>[]): Promise<void> {
+    for (let start = 0; start < events.length; start += authorisedAtOnce) {
+      const group = events.slice(start, start + authorisedAtOnce);
+      const failed = (await Promise.allSettled(group.map((event) => this.handle(event)))).find(
+        (result) => result.status === 'rejected',
+      );
+      if (failed) throw failed.reason;
+    }
+  }
+
   async handle(event: EventEnvelope<PosTransactionAcceptedV1Payload>): Promise<void> {
     if (event?.type !== PosTransactionAcceptedV1) return;
     const transaction = event.payload;
@@ -101,6 +117,9 @@ export class PosTransactionsConsumer implements PaymentSettler {
     }
   }
 }
+
+/** Enough to keep the host busy while the process waits, few enough to leave the pool to payments. */
+const authorisedAtOnce = 16;
 
 const noLiveNetwork = 'Card payments are not available to live businesses yet';
 const pinNotVerified = 'The PIN could not be verified';

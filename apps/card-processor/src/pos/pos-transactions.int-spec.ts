@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PosSealedCard, PosTransactionAcceptedV1, PosTransactionDecidedV1Payload } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
+import { PoisonMessageError } from '@payments/platform-kafka';
 import { SoftwarePinModule, terminalPinBlock } from '@payments/platform-pin-security';
 import { DevHost, eventually, freePorts, startDevHost, startTestApp, testEvent } from '@payments/testing';
 import { DataSource } from 'typeorm';
@@ -117,6 +118,25 @@ describe('POS transaction decisions', () => {
     expect((await host.messages(request.rrn)).map((message) => message.mti)).toEqual(['0200']);
   });
 
+  it('authorises a batch’s transactions together, each once, and fails a batch only after the rest have ended', async () => {
+    const card = { pan: '5060990000000000019', cardExpiryDate: '3012' };
+    const batch = [accepted(card), accepted(card), accepted(card)];
+    const unreadable = { ...accepted(card), payload: { ...accepted(card).payload, sealedCard: 'not sealed' } };
+    const consumer = app.get(PosTransactionsConsumer);
+    await expect(consumer.handleBatch([batch[0], unreadable, ...batch.slice(1)])).rejects.toBeInstanceOf(
+      PoisonMessageError,
+    );
+    for (const transaction of batch) {
+      expect(await decisions(transaction.payload.reference)).toEqual([expect.objectContaining({ approved: true })]);
+    }
+    // Applied again, as the consumer does one message at a time after a failed batch: nothing goes out twice.
+    await consumer.handleBatch(batch.map((transaction) => ({ ...transaction, eventId: ulid() })));
+    for (const transaction of batch) {
+      const { rrn } = await networkRequest(transaction.payload.reference);
+      expect((await host.messages(rrn)).map((message) => message.mti)).toEqual(['0200']);
+    }
+  });
+
   it.each([
     ['an expired card', { pan: '5060990000000000019', cardExpiryDate: '2001' }, '54', 'Expired card'],
     ['a declined card', { pan: '4000000000000002', cardExpiryDate: '3012' }, '05', 'Declined by the card issuer'],
@@ -131,9 +151,11 @@ describe('POS transaction decisions', () => {
         event: expect.objectContaining({ approved: false, declineReason: reason }),
       },
     ]);
+    // A declined card is of no further use: nothing of it is kept.
     expect(await networkRequest(transaction.payload.reference)).toMatchObject({
       state: 'declined',
       response_code: code,
+      sealed_pan: null,
     });
   });
 
