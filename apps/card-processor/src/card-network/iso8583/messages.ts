@@ -1,4 +1,5 @@
 import { AccountType, AuthorisationRequest, EntryMode, ReconciliationRequest, ReversalRequest } from '../card-network';
+import { lagosOffsetMs } from '../lagos-time';
 import { IsoMessage } from './codec';
 
 /**
@@ -14,8 +15,6 @@ const entryModeCodes: Record<EntryMode, string> = {
   'not-present': '012',
 };
 const naira = '566';
-/** Nigeria keeps West Africa Time all year: UTC+1, no daylight saving. */
-const lagosOffsetMs = 60 * 60 * 1000;
 
 export function processingCode(kind: 'purchase' | 'refund', accountType: AccountType): string {
   return `${kind === 'purchase' ? '00' : '20'}${accountTypeCodes[accountType]}00`;

@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
 
 import { NetworkName } from '../card-network';
+import { lagosDay } from '../lagos-time';
 import { RequestPurpose } from '../network-requests.repository';
-import { lagosDay } from './settlement-totals';
 
 /** A card payment or refund as the ledger booked it. */
 export interface Booking {

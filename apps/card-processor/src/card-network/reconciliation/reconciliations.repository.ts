@@ -4,9 +4,10 @@ import { DataSource } from 'typeorm';
 
 import { NetworkName } from '../card-network';
 import { processingCodeParts } from '../iso8583/messages';
+import { lagosDay } from '../lagos-time';
 import { RequestPurpose, RequestState } from '../network-requests.repository';
 import { ReconciliationReport } from './reconciliation-report';
-import { lagosDay, RecordedRequest } from './settlement-totals';
+import { RecordedRequest } from './settlement-totals';
 
 interface RequestRow {
   id: string;

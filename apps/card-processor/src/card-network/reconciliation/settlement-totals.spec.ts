@@ -1,4 +1,5 @@
-import { lagosDate, lagosDay, RecordedRequest, settlementDayOf, settlementTotals } from './settlement-totals';
+import { lagosDate, lagosDay } from '../lagos-time';
+import { RecordedRequest, settlementDayOf, settlementTotals } from './settlement-totals';
 
 let next = 0;
 const request = (overrides: Partial<RecordedRequest>): RecordedRequest => ({

@@ -1,4 +1,5 @@
 import { SettlementTotals, Tally } from '../card-network';
+import { lagosDate } from '../lagos-time';
 import { RequestPurpose, RequestState } from '../network-requests.repository';
 
 /** One network request as reconciliation reads it: what it was for, and how it ended. Never its card. */
@@ -48,21 +49,8 @@ export function settlementTotals(requests: readonly RecordedRequest[]): Settleme
   return { ...tallies, net: tallies.purchases.amount - tallies.refunds.amount };
 }
 
-/** Nigeria keeps West Africa Time all year: UTC+1, no daylight saving. */
-const lagosOffsetMs = 60 * 60 * 1000;
 const dayMs = 24 * 60 * 60 * 1000;
 const isoDay = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-
-/** The Lagos calendar date of a moment, YYYY-MM-DD: the settlement date of a request no 0210 dated. */
-export function lagosDate(at: Date): string {
-  return new Date(at.getTime() + lagosOffsetMs).toISOString().slice(0, 10);
-}
-
-/** A Lagos calendar date's first moment and the next date's, as instants. */
-export function lagosDay(day: string): { start: Date; end: Date } {
-  const start = new Date(Date.parse(`${day}T00:00:00Z`) - lagosOffsetMs);
-  return { start, end: new Date(start.getTime() + dayMs) };
-}
 
 /**
  * The settlement date an operator names: `YYYY-MM-DD`, or `yesterday`, the Lagos date before
