@@ -1,6 +1,7 @@
 package ng.payments.cardhost;
 
 import java.io.IOException;
+import java.net.Socket;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
@@ -45,7 +46,7 @@ final class IsoEndpoint {
         config.setProperty("bind-address", bind);
         // A frame that does not unpack is logged and skipped; the connection's other traffic goes on.
         config.setProperty("ignore-iso-exceptions", "true");
-        server = new ISOServer(port, new PostChannel(new ISO87APackager()), new ThreadPool(1, 100));
+        server = new ISOServer(port, new NoDelayPostChannel(), new ThreadPool(1, 100));
         server.setConfiguration(new SimpleConfiguration(config));
         server.setLogger(logger(), "card-host");
         server.addISORequestListener(listener);
@@ -79,5 +80,22 @@ final class IsoEndpoint {
             return event;
         });
         return logger;
+    }
+
+    /**
+     * PostChannel with Nagle's algorithm off, as switches run: jPOS leaves it on, so an answer
+     * written while the one before is unacknowledged waits for the acquirer's delayed ACK
+     * (40 ms on Linux), which put that wait on every card payment with another in flight.
+     */
+    static final class NoDelayPostChannel extends PostChannel {
+        NoDelayPostChannel() throws IOException {
+            super(new ISO87APackager());
+        }
+
+        @Override
+        protected void connect(Socket socket) throws IOException {
+            socket.setTcpNoDelay(true);
+            super.connect(socket);
+        }
     }
 }
