@@ -150,6 +150,19 @@ describe('card payments with step-up verification', () => {
     expect([a, b].find((answer) => answer.status === 422)!.body.data.code).toBe('CHARGE_IN_PROGRESS');
   });
 
+  it('sends a card that needs no verification to the network once when it is paid twice at once', async () => {
+    const reference = await checkout();
+    const answers = await Promise.all([pay(reference, '5060990000000000019'), pay(reference, '5060990000000000019')]);
+    // The one that lost the race answers where the other's charge stands: in progress or paid.
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect((await record(reference)).transactionStatus).toBe('SUCCESS');
+    const requests = await queryTestDatabase(
+      `SELECT state FROM card_processor.network_requests WHERE purpose = 'checkout' AND payment_reference = $1`,
+      [reference],
+    );
+    expect(requests).toEqual([{ state: 'approved' }]);
+  });
+
   it('fails a charge whose verification arrives after the checkout expired', async () => {
     const reference = await checkout();
     expect((await pay(reference, '5060990000000000035')).body.data.nextAction).toBe('otp');

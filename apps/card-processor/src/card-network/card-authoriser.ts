@@ -13,6 +13,7 @@ import { processingCode } from './iso8583/messages';
 import {
   NetworkRequestRow,
   NetworkRequestsRepository,
+  NewNetworkRequest,
   RequestOutcome,
   RequestPurpose,
 } from './network-requests.repository';
@@ -56,12 +57,22 @@ export interface PaymentSettler {
   settle(em: EntityManager, request: NetworkRequestRow, decision: PaymentDecision): Promise<boolean>;
 }
 
+/** The row of a request written as sent, as its sender needs it. */
+export type SentRequest = Pick<NetworkRequestRow, 'id' | 'network' | 'acquirer_id' | 'stan' | 'rrn' | 'transmitted_at'>;
+
 /** A request written as sent and what will go out: `send` it once the transaction has committed. */
 export interface PreparedRequest {
-  row: NetworkRequestRow;
+  row: SentRequest;
   request: AuthorisationRequest;
   /** performance.now() before the row was written. */
   preparedAt: number;
+}
+
+/** A request ready to be written, for a flow that writes it in its own statement (insertSentStatement). */
+export interface DraftRequest {
+  values: NewNetworkRequest;
+  /** The request prepared, once its row is written with the STAN, RRN and time the database drew. */
+  written(drawn: Pick<NetworkRequestRow, 'stan' | 'rrn' | 'transmitted_at'>): PreparedRequest;
 }
 
 /**
@@ -113,33 +124,39 @@ export class CardAuthoriser {
     this.reversalsDue = listener;
   }
 
+  /** Writes the payment's request as sent, in the flow's transaction `em`. */
   async prepare(em: EntityManager, payment: PaymentForNetwork): Promise<PreparedRequest> {
+    const draft = await this.draft(em, payment);
+    return draft.written(await this.requests.insertSent(em, draft.values));
+  }
+
+  /** The payment's request, not yet written; `em` draws its acceptor's ids on first use. */
+  async draft(em: EntityManager, payment: PaymentForNetwork): Promise<DraftRequest> {
     const preparedAt = performance.now();
     const network = this.networks.for(payment.mode);
-    const { terminal } = payment;
+    const { terminal, card } = payment;
     const ids =
       terminal.kind === 'known'
         ? { merchant_id: terminal.merchantId, terminal_id: terminal.terminalId }
         : await this.acceptors.acceptorIds(em, payment.businessId, terminal);
-    const row = await this.requests.insertSent(em, {
+    const values: NewNetworkRequest = {
       id: newUlid(),
       network: network.name,
       acquirer_id: network.acquirerId,
       purpose: payment.purpose,
       payment_reference: payment.paymentReference,
       business_id: payment.businessId,
-      processing_code: processingCode(payment.kind, payment.card.accountType),
+      processing_code: processingCode(payment.kind, card.accountType),
       amount: payment.amount,
       merchant_id: ids.merchant_id,
       terminal_id: ids.terminal_id,
-      sealPan: (id) => this.sealer.seal(payment.card.pan, id),
-    });
-    const { card } = payment;
-    return {
-      row,
+      sealPan: (id) => this.sealer.seal(card.pan, id),
+    };
+    const written = ({ stan, rrn, transmitted_at }: Pick<NetworkRequestRow, 'stan' | 'rrn' | 'transmitted_at'>) => ({
+      row: { id: values.id, network: values.network, acquirer_id: values.acquirer_id, stan, rrn, transmitted_at },
       preparedAt,
       request: {
-        trace: { acquirerId: row.acquirer_id, stan: row.stan, rrn: row.rrn, transmittedAt: row.transmitted_at },
+        trace: { acquirerId: values.acquirer_id, stan, rrn, transmittedAt: transmitted_at },
         kind: payment.kind,
         amount: payment.amount,
         pan: card.pan,
@@ -158,7 +175,8 @@ export class CardAuthoriser {
         pinBlock: card.pinBlock,
         originalRrn: payment.originalRrn,
       },
-    };
+    });
+    return { values, written };
   }
 
   /**

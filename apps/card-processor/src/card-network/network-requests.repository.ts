@@ -59,6 +59,38 @@ export type NewNetworkRequest = Pick<
 > & { sealPan: (id: string) => string };
 
 /**
+ * The statement that writes a request as sent, drawing its STAN and RRN: on its own, or as part
+ * of a flow's statement that writes the payment too, one request for each row of `source` (a
+ * name the statement's WITH gives). Its parameters are numbered from `first`.
+ */
+export function insertSentStatement(
+  request: NewNetworkRequest,
+  first = 1,
+  source?: string,
+): { sql: string; params: unknown[] } {
+  const p = (n: number) => `$${first + n - 1}`;
+  return {
+    sql: `INSERT INTO card_processor.network_requests (id, network, acquirer_id, stan, rrn, purpose, payment_reference, business_id, processing_code, amount, transmitted_at, merchant_id, terminal_id, sealed_pan, state)
+       SELECT ${p(1)}, ${p(2)}, ${p(3)}, lpad(nextval('card_processor.network_stan')::text, 6, '0'), lpad(nextval('card_processor.network_rrn')::text, 12, '0'),
+              ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, date_trunc('second', clock_timestamp()), ${p(9)}, ${p(10)}, ${p(11)}, 'sent'${source ? `\n       FROM ${source}` : ''}
+       RETURNING *`,
+    params: [
+      request.id,
+      request.network,
+      request.acquirer_id,
+      request.purpose,
+      request.payment_reference,
+      request.business_id,
+      request.processing_code,
+      request.amount,
+      request.merchant_id,
+      request.terminal_id,
+      request.sealPan(request.id),
+    ],
+  };
+}
+
+/**
  * card_processor.network_requests. A request is written as sent before it leaves, so that a
  * crash while it is in flight leaves a row to reverse; each later change moves it from one
  * state to the next with a guard on the state it expects, so two instances (the one waiting
@@ -70,26 +102,8 @@ export class NetworkRequestsRepository {
 
   /** Draws its STAN and RRN, and records it as sent at this moment. */
   async insertSent(em: EntityManager, request: NewNetworkRequest): Promise<NetworkRequestRow> {
-    return singleRow<NetworkRequestRow>(
-      em,
-      `INSERT INTO card_processor.network_requests (id, network, acquirer_id, stan, rrn, purpose, payment_reference, business_id, processing_code, amount, transmitted_at, merchant_id, terminal_id, sealed_pan, state)
-       VALUES ($1, $2, $3, lpad(nextval('card_processor.network_stan')::text, 6, '0'), lpad(nextval('card_processor.network_rrn')::text, 12, '0'),
-               $4, $5, $6, $7, $8, date_trunc('second', clock_timestamp()), $9, $10, $11, 'sent')
-       RETURNING *`,
-      [
-        request.id,
-        request.network,
-        request.acquirer_id,
-        request.purpose,
-        request.payment_reference,
-        request.business_id,
-        request.processing_code,
-        request.amount,
-        request.merchant_id,
-        request.terminal_id,
-        request.sealPan(request.id),
-      ],
-    );
+    const { sql, params } = insertSentStatement(request);
+    return singleRow<NetworkRequestRow>(em, sql, params);
   }
 
   /** A new STAN, for a message that is not a payment (a reversal, an echo, a sign-on). */

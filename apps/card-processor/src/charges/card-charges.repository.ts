@@ -3,6 +3,8 @@ import { BusinessMode, VerificationStep } from '@payments/contracts';
 import { firstRow } from '@payments/platform-database';
 import { DataSource, EntityManager } from 'typeorm';
 
+import { insertSentStatement, NetworkRequestRow, NewNetworkRequest } from '../card-network/network-requests.repository';
+
 /** A row of card_processor.card_charges: one charge per checkout and where its verification stands. */
 export interface ChargeRow {
   id: string;
@@ -29,26 +31,30 @@ export class CardChargesRepository {
 
   /** The checkout's first charge; undefined when the checkout has one already. */
   async insertFirst(em: EntityManager, charge: ChargeRow): Promise<ChargeRow | undefined> {
-    return firstRow<ChargeRow>(
-      em,
-      `INSERT INTO card_processor.card_charges (id, checkout_reference, business_id, business_mode, amount, masked_pan, card_fingerprint, steps, attempts_left, expires_at, status, decline_reason, sealed_card)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING RETURNING *`,
-      [
-        charge.id,
-        charge.checkout_reference,
-        charge.business_id,
-        charge.business_mode,
-        charge.amount,
-        charge.masked_pan,
-        charge.card_fingerprint,
-        charge.steps,
-        charge.attempts_left,
-        charge.expires_at,
-        charge.status,
-        charge.decline_reason,
-        charge.sealed_card,
-      ],
+    return firstRow<ChargeRow>(em, `${insertFirstSql} RETURNING *`, chargeValues(charge));
+  }
+
+  /**
+   * The checkout's first charge and, in the same statement, the network request it goes out
+   * as: what the database drew for the request beside the charge. Undefined when the checkout
+   * has a charge already; then no request is written.
+   */
+  async insertFirstSending(
+    charge: ChargeRow,
+    request: NewNetworkRequest,
+  ): Promise<{ charge: ChargeRow; drawn: Pick<NetworkRequestRow, 'stan' | 'rrn' | 'transmitted_at'> } | undefined> {
+    const values = chargeValues(charge);
+    const sending = insertSentStatement(request, values.length + 1, 'charge');
+    const row = await firstRow<ChargeRow & { sent_stan: string; sent_rrn: string; sent_transmitted_at: Date }>(
+      this.dataSource,
+      `WITH charge AS (${insertFirstSql} RETURNING *), request AS (${sending.sql})
+       SELECT charge.*, request.stan AS sent_stan, request.rrn AS sent_rrn, request.transmitted_at AS sent_transmitted_at
+       FROM charge CROSS JOIN request`,
+      [...values, ...sending.params],
     );
+    if (!row) return undefined;
+    const { sent_stan: stan, sent_rrn: rrn, sent_transmitted_at: transmitted_at, ...inserted } = row;
+    return { charge: inserted, drawn: { stan, rrn, transmitted_at } };
   }
 
   async lockForCheckout(
@@ -110,4 +116,25 @@ export class CardChargesRepository {
     )) as [ChargeRow[], number];
     return row;
   }
+}
+
+const insertFirstSql = `INSERT INTO card_processor.card_charges (id, checkout_reference, business_id, business_mode, amount, masked_pan, card_fingerprint, steps, attempts_left, expires_at, status, decline_reason, sealed_card)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING`;
+
+function chargeValues(charge: ChargeRow): unknown[] {
+  return [
+    charge.id,
+    charge.checkout_reference,
+    charge.business_id,
+    charge.business_mode,
+    charge.amount,
+    charge.masked_pan,
+    charge.card_fingerprint,
+    charge.steps,
+    charge.attempts_left,
+    charge.expires_at,
+    charge.status,
+    charge.decline_reason,
+    charge.sealed_card,
+  ];
 }

@@ -7,6 +7,7 @@ import { DataSource, EntityManager } from 'typeorm';
 
 import {
   CardAuthoriser,
+  DraftRequest,
   PaymentDecision,
   PaymentForNetwork,
   PaymentSettler,
@@ -14,7 +15,7 @@ import {
 } from '../card-network/card-authoriser';
 import { CardNetwork, NetworkName } from '../card-network/card-network';
 import { CardNetworks } from '../card-network/card-networks';
-import { NetworkRequestRow } from '../card-network/network-requests.repository';
+import { NetworkRequestRow, NewNetworkRequest } from '../card-network/network-requests.repository';
 import { Env } from '../config/env';
 import { SandboxVerification } from '../issuer/sandbox-verification';
 import { CardChargesRepository, ChargeRow } from './card-charges.repository';
@@ -23,6 +24,11 @@ import { CardChargesService } from './card-charges.service';
 /** The charges table as a map, with the repository's contract: one charge per checkout. */
 class FakeChargesRepository {
   readonly rows = new Map<string, ChargeRow>();
+
+  async insertFirstSending(charge: ChargeRow) {
+    const inserted = await this.insertFirst({} as EntityManager, charge);
+    return inserted && { charge: inserted, drawn: { stan: '000001', rrn: '000000000001', transmitted_at: new Date() } };
+  }
 
   async insertFirst(_em: EntityManager, charge: ChargeRow): Promise<ChargeRow | undefined> {
     if (this.rows.has(charge.checkout_reference)) return undefined;
@@ -70,6 +76,7 @@ class FakeChargesRepository {
  */
 class FakeAuthoriser {
   readonly sent: PaymentForNetwork[] = [];
+  private readonly payments = new Map<string, PaymentForNetwork>();
   /** Set: the sweep decides each request so while its sender waits, and the sender's answer decides nothing. */
   decidedElsewhere?: PaymentDecision;
   private settler?: PaymentSettler;
@@ -78,13 +85,28 @@ class FakeAuthoriser {
     this.settler = settler;
   }
 
-  async prepare(_em: EntityManager, payment: PaymentForNetwork): Promise<PreparedRequest> {
-    this.sent.push(payment);
-    const row = { business_id: payment.businessId, payment_reference: payment.paymentReference } as NetworkRequestRow;
-    return { row, request: { pan: payment.card.pan } as PreparedRequest['request'], preparedAt: 0 };
+  async prepare(em: EntityManager, payment: PaymentForNetwork): Promise<PreparedRequest> {
+    const draft = await this.draft(em, payment);
+    return draft.written({ stan: '000001', rrn: '000000000001', transmitted_at: new Date() });
   }
 
-  async send({ row, request }: PreparedRequest): Promise<PaymentDecision | undefined> {
+  async draft(_em: EntityManager, payment: PaymentForNetwork): Promise<DraftRequest> {
+    this.sent.push(payment);
+    const id = `request-${this.sent.length}`;
+    this.payments.set(id, payment);
+    return {
+      values: { id } as NewNetworkRequest,
+      written: (drawn) => ({
+        row: { id, network: 'sandbox', acquirer_id: '627629', ...drawn },
+        request: { pan: payment.card.pan } as PreparedRequest['request'],
+        preparedAt: 0,
+      }),
+    };
+  }
+
+  async send({ row: sent, request }: PreparedRequest): Promise<PaymentDecision | undefined> {
+    const payment = this.payments.get(sent.id)!;
+    const row = { business_id: payment.businessId, payment_reference: payment.paymentReference } as NetworkRequestRow;
     if (this.decidedElsewhere) {
       await this.settler!.settle({} as EntityManager, row, this.decidedElsewhere);
       return undefined;
@@ -115,7 +137,10 @@ function setup({ networks = connected('sandbox') } = {}) {
   const charges = new FakeChargesRepository();
   const authoriser = new FakeAuthoriser();
   const outbox = new FakeOutbox();
-  const dataSource = { transaction: (work: (em: EntityManager) => unknown) => work({} as EntityManager) };
+  const dataSource = {
+    manager: {} as EntityManager,
+    transaction: (work: (em: EntityManager) => unknown) => work({} as EntityManager),
+  };
   const env = Object.assign(new Env(), { CARD_DATA_KEY: cardKey });
   const service = new CardChargesService(
     dataSource as unknown as DataSource,

@@ -18,7 +18,13 @@ import { replyAddressToForward, replyForwarded } from '@payments/platform-kafka'
 import { NewEvent, Outbox } from '@payments/platform-outbox';
 import { DataSource, EntityManager } from 'typeorm';
 
-import { CardAuthoriser, PaymentDecision, PaymentSettler, PreparedRequest } from '../card-network/card-authoriser';
+import {
+  CardAuthoriser,
+  PaymentDecision,
+  PaymentForNetwork,
+  PaymentSettler,
+  PreparedRequest,
+} from '../card-network/card-authoriser';
 import { CardNetworks } from '../card-network/card-networks';
 import { NetworkRequestRow } from '../card-network/network-requests.repository';
 import { Env } from '../config/env';
@@ -89,25 +95,22 @@ export class CardChargesService implements PaymentSettler {
     }
     const id = newUlid();
     const held: HeldCard = { pan: card.cardNumber, expiryDate: card.expiryDate };
-    const started = await this.dataSource.transaction(async (em): Promise<ChargeStep | null> => {
-      const charge = await this.charges.insertFirst(em, {
-        id,
-        checkout_reference: command.checkoutReference,
-        business_id: command.businessId,
-        business_mode: command.mode,
-        amount: command.amount,
-        masked_pan: mask(card.cardNumber),
-        card_fingerprint: fingerprint,
-        steps,
-        attempts_left: attemptsLeft,
-        expires_at: command.expiresAt ? new Date(command.expiresAt) : null,
-        status: 'PROCESSING',
-        decline_reason: null,
-        sealed_card: steps.length > 0 ? this.sealer.seal(JSON.stringify(held), id) : null,
-      });
-      if (!charge) return null;
-      return charge.steps.length > 0 ? { charge } : this.authorise(em, charge, held);
-    });
+    const first: ChargeRow = {
+      id,
+      checkout_reference: command.checkoutReference,
+      business_id: command.businessId,
+      business_mode: command.mode,
+      amount: command.amount,
+      masked_pan: mask(card.cardNumber),
+      card_fingerprint: fingerprint,
+      steps,
+      attempts_left: attemptsLeft,
+      expires_at: command.expiresAt ? new Date(command.expiresAt) : null,
+      status: 'PROCESSING',
+      decline_reason: null,
+      sealed_card: steps.length > 0 ? this.sealer.seal(JSON.stringify(held), id) : null,
+    };
+    const started = steps.length > 0 ? await this.startWithSteps(first) : await this.startSending(first, held);
     if (started) return this.afterCommit(started);
     return this.dataSource.transaction(async (em) => {
       const existing = await this.charges.lockForCheckout(em, command.businessId, command.checkoutReference);
@@ -116,6 +119,20 @@ export class CardChargesService implements PaymentSettler {
       if (existing.status !== 'PROCESSING' || existing.card_fingerprint === fingerprint) return toState(existing);
       throw apiError('CHARGE_IN_PROGRESS', 'A card charge for this checkout is already in progress');
     });
+  }
+
+  private startWithSteps(charge: ChargeRow): Promise<ChargeStep | null> {
+    return this.dataSource.transaction(async (em) => {
+      const inserted = await this.charges.insertFirst(em, charge);
+      return inserted ? { charge: inserted } : null;
+    });
+  }
+
+  /** A card that asks for nothing: the charge and its network request in one statement. */
+  private async startSending(charge: ChargeRow, card: HeldCard): Promise<ChargeStep | null> {
+    const draft = await this.authoriser.draft(this.dataSource.manager, paymentOf(charge, card));
+    const inserted = await this.charges.insertFirstSending(charge, draft.values);
+    return inserted ? { charge: inserted.charge, authorisation: draft.written(inserted.drawn) } : null;
   }
 
   /**
@@ -195,19 +212,7 @@ export class CardChargesService implements PaymentSettler {
 
   /** Writes the network request in this transaction: it is sent once the transaction commits. */
   private async authorise(em: EntityManager, charge: ChargeRow, card: HeldCard): Promise<ChargeStep> {
-    const [month, year] = card.expiryDate.split('/');
-    const authorisation = await this.authoriser.prepare(em, {
-      purpose: 'checkout',
-      paymentReference: charge.checkout_reference,
-      businessId: charge.business_id,
-      mode: charge.business_mode ?? 'test',
-      kind: 'purchase',
-      amount: charge.amount,
-      card: { pan: card.pan, expiry: `${year}${month}`, accountType: 'default', entryMode: 'not-present' },
-      terminal: { kind: 'checkout' },
-      acceptorName: charge.business_id,
-    });
-    return { charge, authorisation };
+    return { charge, authorisation: await this.authoriser.prepare(em, paymentOf(charge, card)) };
   }
 
   /** Sends the request a transaction wrote, if any, and answers with the charge as the network left it. */
@@ -288,6 +293,22 @@ function succeeded(
       ...(replyAddress ? { answer: toState(charge) } : {}),
     },
     ...(replyAddress ? { headers: replyAddress, awaited: true } : {}),
+  };
+}
+
+/** A checkout's card payment as the network step sends it. */
+function paymentOf(charge: ChargeRow, card: HeldCard): PaymentForNetwork {
+  const [month, year] = card.expiryDate.split('/');
+  return {
+    purpose: 'checkout',
+    paymentReference: charge.checkout_reference,
+    businessId: charge.business_id,
+    mode: charge.business_mode ?? 'test',
+    kind: 'purchase',
+    amount: charge.amount,
+    card: { pan: card.pan, expiry: `${year}${month}`, accountType: 'default', entryMode: 'not-present' },
+    terminal: { kind: 'checkout' },
+    acceptorName: charge.business_id,
   };
 }
 
