@@ -9,7 +9,7 @@ import {
   Topics,
 } from '@payments/contracts';
 import { Sealer } from '@payments/platform-crypto';
-import { EventBatchHandler, PoisonMessageError } from '@payments/platform-kafka';
+import { BatchProgress, EventBatchHandler, MessageContext, PoisonMessageError } from '@payments/platform-kafka';
 import { Outbox } from '@payments/platform-outbox';
 import { PinSecurityModule } from '@payments/platform-pin-security';
 import { DataSource, EntityManager } from 'typeorm';
@@ -48,13 +48,19 @@ export class PosTransactionsConsumer implements PaymentSettler {
 
   /**
    * A partition's transactions, `authorisedAtOnce` at a time: each spends most of its time
-   * waiting for the host, and each is authorised once in whatever order they end. When one
-   * fails, the rest of its group still end before the batch fails; the batch is then applied
-   * one message at a time, and those already begun are not sent again.
+   * waiting for the host, and each is authorised once in whatever order they end. The group is
+   * told this member is alive between groups, however long the host takes. When one fails, the
+   * rest of its group still end before the batch fails; the batch is then applied one message
+   * at a time, and those already begun are not sent again.
    */
   @EventBatchHandler(Topics.posTransactions, 'bulk')
-  async handleBatch(events: EventEnvelope<PosTransactionAcceptedV1Payload>[]): Promise<void> {
+  async handleBatch(
+    events: EventEnvelope<PosTransactionAcceptedV1Payload>[],
+    _contexts?: MessageContext[],
+    progress?: BatchProgress,
+  ): Promise<void> {
     for (let start = 0; start < events.length; start += authorisedAtOnce) {
+      if (start > 0) await progress?.heartbeat();
       const group = events.slice(start, start + authorisedAtOnce);
       const failed = (await Promise.allSettled(group.map((event) => this.handle(event)))).find(
         (result) => result.status === 'rejected',
@@ -118,7 +124,10 @@ export class PosTransactionsConsumer implements PaymentSettler {
   }
 }
 
-/** Enough to keep the host busy while the process waits, few enough to leave the pool to payments. */
+/**
+ * Enough to keep the host busy while the process waits; few enough that the ten seconds a group
+ * may wait for the host stay inside the group's session, and the pool stays free for payments.
+ */
 const authorisedAtOnce = 16;
 
 const noLiveNetwork = 'Card payments are not available to live businesses yet';

@@ -30,8 +30,9 @@ export function EventHandler(
 }
 
 /**
- * The method applies a partition's batch of `topic` at once (the parsed envelopes, in order, and
- * their contexts), for streams where one transaction per message would cost more than the work.
+ * The method applies a partition's batch of `topic` at once (the parsed envelopes, in order, their
+ * contexts, and its BatchProgress), for streams where one transaction per message would cost more
+ * than the work.
  * A batch that fails for its own reasons is retried one message at a time, so one bad message
  * is parked alone.
  */
@@ -49,6 +50,15 @@ export function EventBatchHandler(
  */
 export function CommandHandler(topic: TopicSpec): MethodDecorator {
   return SetMetadata<string, HandlerSpec>(KAFKA_HANDLER, { topic, trafficClass: 'commands', kind: 'command' });
+}
+
+/**
+ * Given to a batch handler with its batch: one whose batch may outlast the group's session
+ * (work that waits on another system) calls `heartbeat` between parts of it, so that the group
+ * keeps it as a member rather than handing its partitions to another.
+ */
+export interface BatchProgress {
+  heartbeat(): Promise<void>;
 }
 
 /** Where a message came from, for handlers that need more than its value. */

@@ -15,12 +15,15 @@ import { recoverFromCrashes } from './consumer-crashes';
 import { ConsumerFactory } from './consumer-factory';
 import { ConsumerMetrics } from './consumer-metrics';
 import { isTransient, PoisonMessageError } from './failures';
-import { HandlerSpec, KAFKA_HANDLER, MessageContext, replyHeaders, TrafficClass } from './handlers';
+import { BatchProgress, HandlerSpec, KAFKA_HANDLER, MessageContext, replyHeaders, TrafficClass } from './handlers';
 import { checkContract } from './message-contracts';
 import { commitIntervalMs, PeriodicCommits } from './periodic-commits';
 
 /** A discovered handler; a batch handler (`events`) takes arrays of values and contexts. */
-type Handler = HandlerSpec & { name: string; invoke: (value: unknown, context: unknown) => Promise<unknown> };
+type Handler = HandlerSpec & {
+  name: string;
+  invoke: (value: unknown, context: unknown, progress?: BatchProgress) => Promise<unknown>;
+};
 
 /** Quick retries of a message that failed for a reason of its own, before it is parked. */
 const attemptsBeforeParking = 4;
@@ -162,7 +165,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
    */
   private async applyAtOnce(
     handler: Handler,
-    { batch, resolveOffset, pause, commitOffsetsIfNecessary }: EachBatchPayload,
+    { batch, resolveOffset, pause, heartbeat, commitOffsetsIfNecessary }: EachBatchPayload,
   ): Promise<boolean> {
     const decoded: unknown[] = [];
     const contexts: MessageContext[] = [];
@@ -177,7 +180,9 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     const key = `${batch.topic}:${batch.partition}:${batch.firstOffset()}:batch`;
     const started = performance.now();
     try {
-      await traceBatchProcessing(contexts, this.groupId(handler.trafficClass), () => handler.invoke(decoded, contexts));
+      await traceBatchProcessing(contexts, this.groupId(handler.trafficClass), () =>
+        handler.invoke(decoded, contexts, { heartbeat }),
+      );
       if (handler.trafficClass === 'bulk') await this.bulkYield.after(performance.now() - started);
     } catch (error) {
       if (!isTransient(error)) return false;
@@ -324,8 +329,8 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
       return this.scanner.getAllMethodNames(prototype).flatMap((method) => {
         const spec = this.reflector.get<HandlerSpec | undefined>(KAFKA_HANDLER, instance[method] as () => unknown);
         if (!spec) return [];
-        const invoke = (value: unknown, context: unknown) =>
-          (instance[method] as (value: unknown, context: unknown) => Promise<unknown>).call(instance, value, context);
+        const invoke = (value: unknown, context: unknown, progress?: BatchProgress) =>
+          (instance[method] as Handler['invoke']).call(instance, value, context, progress);
         return [{ ...spec, name: `${wrapper.name}.${method}`, invoke }];
       });
     });
