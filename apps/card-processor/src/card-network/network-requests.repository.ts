@@ -237,15 +237,17 @@ export class NetworkRequestsRepository {
    * its PAN let go; one the host had nothing to reverse for keeps it a while, in case the
    * approval comes after (approvedLate), until the retention sweep lets it go. Nothing to
    * reverse for a request whose approval came meanwhile closes nothing: it is sent again.
+   * False when the request is still to be reversed (or was closed already).
    */
-  async reversed(id: string, responseCode: string): Promise<void> {
-    await this.dataSource.query(
+  async reversed(id: string, responseCode: string): Promise<boolean> {
+    const [, closed] = (await this.dataSource.query(
       `UPDATE card_processor.network_requests
        SET state = 'reversed', reversal_code = $2, reversed_at = now(), reversal_due_at = NULL,
            sealed_pan = CASE WHEN $2 = '00' THEN NULL ELSE sealed_pan END, updated_at = now()
        WHERE id = $1 AND state = 'unknown' AND ($2 = '00' OR approved_late_at IS NULL)`,
       [id, responseCode],
-    );
+    )) as [unknown, number];
+    return closed === 1;
   }
 
   /**

@@ -45,7 +45,7 @@ export class ReversalsWorker implements OnApplicationBootstrap, BeforeApplicatio
     authoriser.onReversalDue(() => this.loop.wake());
     this.attempts = new Counter({
       name: 'card_network_reversal_attempts_total',
-      help: 'Reversals sent (0420 and 0421), by whether the host acknowledged them',
+      help: 'Reversals sent (0420 and 0421): acknowledged, unanswered, or answered without reversing an approval that came late',
       labelNames: ['network', 'result'],
       registers: [metrics.registry],
     });
@@ -104,9 +104,20 @@ export class ReversalsWorker implements OnApplicationBootstrap, BeforeApplicatio
 
   private async reverse(row: NetworkRequestRow): Promise<void> {
     const answer = await this.networks.byName(row.network).reverse(await this.reversalOf(row));
-    this.attempts.inc({ network: row.network, result: answer.acknowledged ? 'acknowledged' : 'unanswered' });
-    if (answer.acknowledged) await this.requests.reversed(row.id, answer.responseCode);
-    else {
+    if (answer.acknowledged) {
+      if (await this.requests.reversed(row.id, answer.responseCode)) {
+        this.attempts.inc({ network: row.network, result: 'acknowledged' });
+        return;
+      }
+      // An approval came for it after it was given up (only a reversal of that approval closes
+      // it), or another attempt closed it first.
+      this.attempts.inc({ network: row.network, result: 'not_reversed' });
+      this.logger.warn(
+        { requestId: row.id, network: row.network, attempts: row.reversal_attempts, responseCode: answer.responseCode },
+        'reversal answered without reversing an approval that came late: it will be repeated',
+      );
+    } else {
+      this.attempts.inc({ network: row.network, result: 'unanswered' });
       this.logger.warn(
         { requestId: row.id, network: row.network, attempts: row.reversal_attempts, why: answer.why },
         'reversal not acknowledged: it will be repeated',
