@@ -47,11 +47,12 @@ export class PosTransactionsConsumer implements PaymentSettler {
   }
 
   /**
-   * A partition's transactions, `authorisedAtOnce` at a time: each spends most of its time
-   * waiting for the host, and each is authorised once in whatever order they end. The group is
-   * told this member is alive between groups, however long the host takes. When one fails, the
-   * rest of its group still end before the batch fails; the batch is then applied one message
-   * at a time, and those already begun are not sent again.
+   * A partition's transactions, `authorisedAtOnce` at a time while nothing else is about (each
+   * spends most of its time waiting for the host), one at a time while the process sends or
+   * answers commands, giving way after each part as bulk streams do. Each is authorised once,
+   * in whatever order they end. When one fails, the rest of its part still end before the batch
+   * fails; the batch is then applied one message at a time, and those already begun are not
+   * sent again.
    */
   @EventBatchHandler(Topics.posTransactions, 'bulk')
   async handleBatch(
@@ -59,13 +60,17 @@ export class PosTransactionsConsumer implements PaymentSettler {
     _contexts?: MessageContext[],
     progress?: BatchProgress,
   ): Promise<void> {
-    for (let start = 0; start < events.length; start += authorisedAtOnce) {
+    for (let start = 0; start < events.length;) {
       if (start > 0) await progress?.heartbeat();
-      const group = events.slice(start, start + authorisedAtOnce);
-      const failed = (await Promise.allSettled(group.map((event) => this.handle(event)))).find(
+      const size = progress?.commandsAbout() ? 1 : authorisedAtOnce;
+      const part = events.slice(start, start + size);
+      start += size;
+      const began = performance.now();
+      const failed = (await Promise.allSettled(part.map((event) => this.handle(event)))).find(
         (result) => result.status === 'rejected',
       );
       if (failed) throw failed.reason;
+      await progress?.giveWay(performance.now() - began);
     }
   }
 
@@ -125,8 +130,8 @@ export class PosTransactionsConsumer implements PaymentSettler {
 }
 
 /**
- * Enough to keep the host busy while the process waits; few enough that the ten seconds a group
- * may wait for the host stay inside the group's session, and the pool stays free for payments.
+ * Enough to keep the host busy while the process waits; few enough that the ten seconds a part
+ * may wait for the host stay well inside the group's session.
  */
 const authorisedAtOnce = 16;
 

@@ -50,6 +50,18 @@ describe('BulkYield', () => {
     await expect(bulk.after(50)).toHaveSettled();
   });
 
+  it('says commands are about for a second after the last one, and never with a ratio of 0', async () => {
+    const bulk = yieldWith(2);
+    expect(bulk.commandsAbout()).toBe(false);
+    bulk.commandSeen();
+    expect(bulk.commandsAbout()).toBe(true);
+    await jest.advanceTimersByTimeAsync(1001);
+    expect(bulk.commandsAbout()).toBe(false);
+    const flatOut = yieldWith(0);
+    flatOut.commandSeen();
+    expect(flatOut.commandsAbout()).toBe(false);
+  });
+
   it('never rests with a ratio of 0', async () => {
     const bulk = yieldWith(0);
     bulk.commandSeen();

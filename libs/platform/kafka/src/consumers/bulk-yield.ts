@@ -32,9 +32,14 @@ export class BulkYield {
     this.lastCommandAt = performance.now();
   }
 
+  /** True while this process sends or answers commands: latency-sensitive work shares the cores. */
+  commandsAbout(): boolean {
+    return this.ratio > 0 && performance.now() - this.lastCommandAt <= activeWindowMs;
+  }
+
   /** After bulk work that took `spentMs`: resolves when the bulk handlers may go on. */
   async after(spentMs: number): Promise<void> {
-    if (this.ratio === 0 || performance.now() - this.lastCommandAt > activeWindowMs) {
+    if (!this.commandsAbout()) {
       this.owedMs = 0;
       return this.resting;
     }

@@ -53,12 +53,17 @@ export function CommandHandler(topic: TopicSpec): MethodDecorator {
 }
 
 /**
- * Given to a batch handler with its batch: one whose batch may outlast the group's session
- * (work that waits on another system) calls `heartbeat` between parts of it, so that the group
- * keeps it as a member rather than handing its partitions to another.
+ * Given to a batch handler with its batch, for one that works through it in parts (work that
+ * waits on another system): between parts it calls `heartbeat`, so that the group keeps it as a
+ * member however long the batch takes, and, on a bulk stream, `giveWay` with the time the part
+ * took, which rests as the stream's yield says while commands are about (BulkYield). A handler
+ * that gives way itself is not made to rest again after its batch.
  */
 export interface BatchProgress {
   heartbeat(): Promise<void>;
+  /** True while the process sends or answers commands: work one part at a time then. */
+  commandsAbout(): boolean;
+  giveWay(spentMs: number): Promise<void>;
 }
 
 /** Where a message came from, for handlers that need more than its value. */

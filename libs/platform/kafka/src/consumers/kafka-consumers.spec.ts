@@ -12,7 +12,7 @@ import { BulkYield } from './bulk-yield';
 import { ConsumerFactory } from './consumer-factory';
 import { ConsumerMetrics } from './consumer-metrics';
 import { PoisonMessageError, RetryLaterError } from './failures';
-import { CommandHandler, EventHandler } from './handlers';
+import { BatchProgress, CommandHandler, EventBatchHandler, EventHandler, MessageContext } from './handlers';
 import { KafkaConsumers } from './kafka-consumers';
 
 /** What a handler does with each message it is given, in order. */
@@ -31,6 +31,14 @@ class Handlers {
   @EventHandler(Topics.posOutcomes, 'bulk')
   async onPosOutcome(value: unknown): Promise<void> {
     this.seen.push(value);
+  }
+
+  /** A bulk batch worked through in parts: it keeps its membership and gives way itself. */
+  @EventBatchHandler(Topics.partnerEvents, 'bulk')
+  async onPartnerEvents(values: unknown[], _contexts: MessageContext[], progress: BatchProgress): Promise<void> {
+    this.seen.push(...values);
+    await progress.heartbeat();
+    await progress.giveWay(5);
   }
 
   /** Reply addresses handed on by requests for the outlets named `handed-on…`. */
@@ -125,7 +133,13 @@ function batch(topic: string, messages: KafkaMessage[]) {
   const resolved: string[] = [];
   const paused: number[] = [];
   const payload = {
-    batch: { topic, partition: 2, messages, lastOffset: () => messages.at(-1)!.offset },
+    batch: {
+      topic,
+      partition: 2,
+      messages,
+      firstOffset: () => messages[0].offset,
+      lastOffset: () => messages.at(-1)!.offset,
+    },
     resolveOffset: (offset: string) => void resolved.push(offset),
     heartbeat: async () => undefined,
     pause: () => {
@@ -150,7 +164,12 @@ describe('KafkaConsumers', () => {
   it('runs one consumer group per traffic class that has handlers', async () => {
     const { consumers, runs } = harness();
     await consumers.start();
-    expect([...runs.keys()].sort()).toEqual(['card.charges.v1', 'outlet.commands.v1', 'pos.outcomes.v1']);
+    expect([...runs.keys()].sort()).toEqual([
+      'card.charges.v1',
+      'outlet.commands.v1',
+      'partner.events.v1',
+      'pos.outcomes.v1',
+    ]);
     expect(new Set(runs.values()).size).toBe(3);
   });
 
@@ -175,6 +194,17 @@ describe('KafkaConsumers', () => {
       batch(Topics.posOutcomes.name, [message(1, event(2)), message(2, event(3))]).payload,
     );
     expect(after).toHaveBeenCalledTimes(2);
+  });
+
+  it('lets a bulk batch handler heartbeat and give way in parts, and rests it no more after its batch', async () => {
+    const { consumers, runs, bulkYield } = harness();
+    const after = jest.spyOn(bulkYield, 'after');
+    await consumers.start();
+    const { payload } = batch(Topics.partnerEvents.name, [message(1, event(1)), message(2, event(2))]);
+    const heartbeat = jest.spyOn(payload, 'heartbeat');
+    await runs.get(Topics.partnerEvents.name)!(payload);
+    expect(heartbeat).toHaveBeenCalledTimes(1);
+    expect(after.mock.calls).toEqual([[5]]);
   });
 
   it('applies events in order and resolves each offset', async () => {

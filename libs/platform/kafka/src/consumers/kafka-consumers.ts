@@ -179,11 +179,21 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     }
     const key = `${batch.topic}:${batch.partition}:${batch.firstOffset()}:batch`;
     const started = performance.now();
+    let gaveWay = false;
+    const progress: BatchProgress = {
+      heartbeat,
+      commandsAbout: () => handler.trafficClass === 'bulk' && this.bulkYield.commandsAbout(),
+      giveWay: async (spentMs) => {
+        if (handler.trafficClass !== 'bulk') return;
+        gaveWay = true;
+        await this.bulkYield.after(spentMs);
+      },
+    };
     try {
       await traceBatchProcessing(contexts, this.groupId(handler.trafficClass), () =>
-        handler.invoke(decoded, contexts, { heartbeat }),
+        handler.invoke(decoded, contexts, progress),
       );
-      if (handler.trafficClass === 'bulk') await this.bulkYield.after(performance.now() - started);
+      if (handler.trafficClass === 'bulk' && !gaveWay) await this.bulkYield.after(performance.now() - started);
     } catch (error) {
       if (!isTransient(error)) return false;
       const attempts = (this.failures.get(key) ?? 0) + 1;
