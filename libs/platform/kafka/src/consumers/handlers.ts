@@ -57,7 +57,8 @@ export function CommandHandler(topic: TopicSpec): MethodDecorator {
  * waits on another system): between parts it calls `heartbeat`, so that the group keeps it as a
  * member however long the batch takes, and, on a bulk stream, `giveWay` with the time the part
  * took, which rests as the stream's yield says while commands are about (BulkYield). A handler
- * that gives way itself is not made to rest again after its batch.
+ * that gives way itself is not made to rest again after its batch. A handler given one message
+ * at a time (after its batch failed) gets none.
  */
 export interface BatchProgress {
   heartbeat(): Promise<void>;

@@ -35,10 +35,10 @@ class Handlers {
 
   /** A bulk batch worked through in parts: it keeps its membership and gives way itself. */
   @EventBatchHandler(Topics.partnerEvents, 'bulk')
-  async onPartnerEvents(values: unknown[], _contexts: MessageContext[], progress: BatchProgress): Promise<void> {
+  async onPartnerEvents(values: unknown[], _contexts: MessageContext[], progress?: BatchProgress): Promise<void> {
     this.seen.push(...values);
-    await progress.heartbeat();
-    await progress.giveWay(5);
+    await progress?.heartbeat();
+    await progress?.giveWay(5);
   }
 
   /** Reply addresses handed on by requests for the outlets named `handed-on…`. */
