@@ -27,23 +27,7 @@ export async function applyTopics(admin: Admin, topics: readonly TopicSpec[]): P
   const existing = new Set(await admin.listTopics());
   const missing = topics.filter((topic) => !existing.has(topic.name));
   if (missing.length > 0) {
-    try {
-      await admin.createTopics({
-        waitForLeaders: false,
-        topics: missing.map((topic) => ({
-          topic: topic.name,
-          numPartitions: topic.partitions,
-          replicationFactor,
-          configEntries: Object.entries(declaredConfig(topic, minInsyncReplicas)).map(([name, value]) => ({
-            name,
-            value,
-          })),
-        })),
-      });
-    } catch (error) {
-      // Another run created them first: that is the outcome wanted.
-      if ((error as { type?: string }).type !== 'TOPIC_ALREADY_EXISTS') throw error;
-    }
+    await createMissing(admin, missing, replicationFactor, minInsyncReplicas);
     changes.created.push(...missing.map((topic) => topic.name));
     await untilLed(admin, changes.created);
   }
@@ -65,6 +49,51 @@ export async function applyTopics(admin: Admin, topics: readonly TopicSpec[]): P
   changes.grown.push(...grow.map((each) => each.topic));
   changes.reconfigured.push(...(await applyDeclaredConfigs(admin, present, minInsyncReplicas)));
   return changes;
+}
+
+const createAttempts = 5;
+
+/**
+ * Creates the topics not on the cluster yet. A broker busy creating many partitions (one that
+ * has just started) may not answer within the request timeout and create them all the same: so
+ * after a timeout, or another run creating some first, the cluster is asked again what is still
+ * missing, and only that is created.
+ */
+async function createMissing(
+  admin: Admin,
+  missing: readonly TopicSpec[],
+  replicationFactor: number,
+  minInsyncReplicas: number,
+): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    const existing = new Set(await admin.listTopics());
+    const topics = missing.filter((topic) => !existing.has(topic.name));
+    if (topics.length === 0) return;
+    try {
+      await admin.createTopics({
+        waitForLeaders: false,
+        topics: topics.map((topic) => ({
+          topic: topic.name,
+          numPartitions: topic.partitions,
+          replicationFactor,
+          configEntries: Object.entries(declaredConfig(topic, minInsyncReplicas)).map(([name, value]) => ({
+            name,
+            value,
+          })),
+        })),
+      });
+      return;
+    } catch (error) {
+      const { type, name, originalError } = error as {
+        type?: string;
+        name?: string;
+        originalError?: { name?: string };
+      };
+      const timedOut = [name, originalError?.name].includes('KafkaJSRequestTimeoutError');
+      const askAgain = type === 'TOPIC_ALREADY_EXISTS' || timedOut;
+      if (!askAgain || attempt >= createAttempts) throw error;
+    }
+  }
 }
 
 /**
