@@ -91,11 +91,22 @@ describe('the platform topics on a three-broker cluster', () => {
 
   it('keeps a consumer in its group when the broker coordinating the group stops', async () => {
     const topic = uniqueName('coordinated');
+    const groupId = uniqueName('coordinated');
     await applyTopics(admin, [{ name: topic, partitions: 1 }]);
+    // The brokers the test before restarted may still be loading the group offsets they lead
+    // (COORDINATOR_LOAD_IN_PROGRESS): what is under test is a coordinator stopping, not that.
+    await eventually(
+      () =>
+        admin.describeGroups([groupId]).then(
+          () => true,
+          () => undefined,
+        ),
+      60_000,
+    );
     // Heartbeats five times a second, so some reach the broker while it hands the group over:
     // for a few seconds it answers NOT_COORDINATOR while lookups still name it.
     const consumer = cluster.client('cluster-consumer').consumer({
-      groupId: uniqueName('coordinated'),
+      groupId,
       ...consumerSettings,
       heartbeatInterval: 200,
       maxWaitTimeInMs: 200,
