@@ -121,11 +121,10 @@ export class CardChargesService implements PaymentSettler {
     });
   }
 
-  private startWithSteps(charge: ChargeRow): Promise<ChargeStep | null> {
-    return this.dataSource.transaction(async (em) => {
-      const inserted = await this.charges.insertFirst(em, charge);
-      return inserted ? { charge: inserted } : null;
-    });
+  /** A card with steps to walk first: the charge alone, one statement. */
+  private async startWithSteps(charge: ChargeRow): Promise<ChargeStep | null> {
+    const inserted = await this.charges.insertFirst(this.dataSource.manager, charge);
+    return inserted ? { charge: inserted } : null;
   }
 
   /** A card that asks for nothing: the charge and its network request in one statement. */
