@@ -12,14 +12,19 @@ describe('gateway platform surface', () => {
 
   afterAll(() => app.close());
 
-  it('is live, and ready when the database and Kafka answer', async () => {
+  it('is live, and ready with its schema and topics in place, saying what it saw of PostgreSQL and Kafka', async () => {
     expect((await app.inject({ method: 'GET', url: '/health/live' })).json()).toMatchObject({
       status: true,
       data: { status: 'up' },
     });
     const ready = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json().data).toEqual({ database: { status: 'up' }, kafka: { status: 'up' } });
+    expect(ready.json().data).toEqual({
+      schema: { status: 'up' },
+      topics: { status: 'up' },
+      database: { status: 'up' },
+      kafka: { status: 'up' },
+    });
   });
 
   it('exposes Prometheus metrics, including request latency by route', async () => {

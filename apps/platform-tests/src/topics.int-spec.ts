@@ -31,11 +31,11 @@ describe('Kafka topics as declarations', () => {
       const notReady = await eventually(async () => {
         const answer = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined);
         return answer?.status === 503
-          ? ((await answer.json()) as { data: { checks: { kafka: { reason: string } } } })
+          ? ((await answer.json()) as { data: { checks: { topics: { reason: string } } } })
           : undefined;
       }, 60_000);
-      expect(notReady.data.checks.kafka.reason).toContain('pos.transactions.v1 is missing');
-      expect(notReady.data.checks.kafka.reason).toContain('npm run topics:apply');
+      expect(notReady.data.checks.topics.reason).toContain('pos.transactions.v1 is missing');
+      expect(notReady.data.checks.topics.reason).toContain('npm run topics:apply');
       expect(await platformTopicsOnBroker()).toEqual([]);
 
       const applied = topicsApply();

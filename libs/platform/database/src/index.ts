@@ -6,4 +6,5 @@ export * from './first-row';
 export * from './migrate';
 export * from './postgres-options';
 export * from './prepared-query';
+export * from './schema-state';
 export * from './table-grants';

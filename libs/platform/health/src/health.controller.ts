@@ -1,13 +1,16 @@
 import { BeforeApplicationShutdown, Controller, Get, HttpStatus, Injectable } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { withinTimeout } from '@payments/platform-async';
+import { SchemaState } from '@payments/platform-database';
 import { DomainError, SuccessMessage } from '@payments/platform-envelope';
 import { KafkaAdmin } from '@payments/platform-kafka';
-import { DataSource } from 'typeorm';
+
+import { DependencyWatch, Observation } from './dependency-watch';
+
+/** Read until the schema is first seen current, at start; never after. */
+const schemaReadTimeoutMs = 2000;
 
 type CheckResult = { status: 'up' } | { status: 'down'; reason: string };
-
-const probeTimeoutMs = 2000;
 
 /** Readiness turns false as soon as shutdown starts, so load balancers stop routing to us. */
 @Injectable()
@@ -23,9 +26,10 @@ export class ShutdownState implements BeforeApplicationShutdown {
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly schema: SchemaState,
     private readonly kafka: KafkaAdmin,
     private readonly shutdown: ShutdownState,
+    private readonly dependencies: DependencyWatch,
   ) {}
 
   /** The process is up and serving HTTP. */
@@ -35,28 +39,41 @@ export class HealthController {
     return { status: 'up' };
   }
 
-  /** The database and the Kafka cluster both answer. */
+  /**
+   * What this instance can do: not draining, its schema has every migration it ships, and its
+   * Kafka topics are there as declared. PostgreSQL and the brokers answering are reported as
+   * last seen (DependencyWatch), and watched by the alerts: a blip in either must not empty
+   * every Service at once.
+   */
   @Get('ready')
   @SuccessMessage('ready')
-  async ready(): Promise<Record<string, CheckResult>> {
-    const [database, kafka] = await Promise.all([
-      probe(() => this.dataSource.query('SELECT 1')),
-      probe(() => this.kafka.ping()),
-    ]);
-    const checks = { database, kafka };
-    if (this.shutdown.draining || database.status === 'down' || kafka.status === 'down') {
+  async ready(): Promise<Record<string, CheckResult | Observation>> {
+    const checks = {
+      schema: await this.schemaCheck(),
+      topics: this.kafka.topicsPresent
+        ? ({ status: 'up' } as const)
+        : ({ status: 'down', reason: this.kafka.topicsProblem() } as const),
+    };
+    const seen = this.dependencies.observations();
+    const report = {
+      ...checks,
+      ...(seen.postgresql && { database: seen.postgresql }),
+      ...(seen.kafka && { kafka: seen.kafka }),
+    };
+    if (this.shutdown.draining || Object.values(checks).some((check) => check.status === 'down')) {
       const message = this.shutdown.draining ? 'shutting down' : 'not ready';
-      throw new DomainError('SERVICE_UNAVAILABLE', message, HttpStatus.SERVICE_UNAVAILABLE, { checks });
+      throw new DomainError('SERVICE_UNAVAILABLE', message, HttpStatus.SERVICE_UNAVAILABLE, { checks: report });
     }
-    return checks;
+    return report;
   }
-}
 
-async function probe(check: () => Promise<unknown>): Promise<CheckResult> {
-  try {
-    await withinTimeout(check(), probeTimeoutMs);
-    return { status: 'up' };
-  } catch (error) {
-    return { status: 'down', reason: error instanceof Error ? error.message : String(error) };
+  private async schemaCheck(): Promise<CheckResult> {
+    try {
+      const missing = await withinTimeout(this.schema.missingMigrations(), schemaReadTimeoutMs);
+      if (missing.length === 0) return { status: 'up' };
+      return { status: 'down', reason: `${missing.length} migrations not applied yet, the first ${missing[0]}` };
+    } catch (error) {
+      return { status: 'down', reason: `the schema could not be read: ${(error as Error).message}` };
+    }
   }
 }

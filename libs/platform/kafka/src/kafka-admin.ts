@@ -49,7 +49,7 @@ export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
 
   private async untilTopicsExist(): Promise<void> {
     while (this.shortfalls.length > 0) {
-      this.logger.error(`not ready: ${this.problem()}`);
+      this.logger.error(`not ready: ${this.topicsProblem()}`);
       await new Promise((resolve) => setTimeout(resolve, topicsRecheckMs).unref());
       if (this.stopped) throw new Error('stopped before the Kafka topics were there');
       this.shortfalls = await topicShortfalls(this.admin, this.topics).catch(() => this.shortfalls);
@@ -57,14 +57,15 @@ export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
     this.logger.log('every Kafka topic is there as declared');
   }
 
-  private problem(): string {
+  /** What is wrong with this app's topics, for readiness and the logs; empty when nothing is. */
+  topicsProblem(): string {
+    if (this.shortfalls.length === 0) return '';
     return `Kafka topics not as declared (${this.shortfalls.join('; ')}): an operator runs npm run topics:apply`;
   }
 
-  /** Resolves when a broker answers metadata requests and the topics are there; used by /health/ready. */
-  async ping(): Promise<void> {
+  /** Resolves when a broker answers a metadata request; DependencyWatch looks with it. */
+  async reachable(): Promise<void> {
     await this.admin.describeCluster();
-    if (this.shortfalls.length > 0) throw new Error(this.problem());
   }
 
   /** A group's committed offsets, keyed `topic:partition`; partitions it never committed are absent. */
