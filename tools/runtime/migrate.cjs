@@ -3,14 +3,15 @@
 require('reflect-metadata');
 const path = require('node:path');
 const { loadEnvOrExit } = require('@payments/platform-bootstrap');
+const { MigrationEnv } = require('@payments/platform-config');
 const { migrate, postgresOptions } = require('@payments/platform-database');
 
 const app = process.argv[2];
 const source = path.resolve(__dirname, '../../dist/apps', app ?? '', 'src');
-const { Env } = require(path.join(source, 'config/env.js'));
 const { database } = require(path.join(source, 'database/data-source.js'));
 
-const env = loadEnvOrExit(Env);
+// The database only: a migration needs none of the app's keys or peers.
+const env = loadEnvOrExit(MigrationEnv);
 migrate(postgresOptions(env.DATABASE_URL, 2, database), {
   appRole: env.DATABASE_APP_ROLE,
   grants: database.grants,

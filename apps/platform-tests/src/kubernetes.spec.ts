@@ -10,6 +10,7 @@ import {
   podSpecOf,
   renderOverlay,
   renderOverlayAtTag,
+  renderOverlayEdited,
   repoRoot,
   unmountedFiles,
 } from '@payments/testing';
@@ -95,22 +96,36 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
         selector: { 'app.kubernetes.io/name': app },
         ports: [{ targetPort: 'http' }],
       });
+      // A pod not ready never blocks a drain.
       expect(named('PodDisruptionBudget', app)?.spec).toMatchObject({
         selector: { matchLabels: { 'app.kubernetes.io/name': app } },
+        unhealthyPodEvictionPolicy: 'AlwaysAllow',
       });
     }
   });
 
-  it("spreads each app's pods over zones, then nodes, without leaving a pod unscheduled", () => {
+  it("spreads each app's pods over zones as a rule (on a laptop's one node, as a preference), then nodes", () => {
+    const zones =
+      overlay === 'production' ? { whenUnsatisfiable: 'DoNotSchedule' } : { whenUnsatisfiable: 'ScheduleAnyway' };
     for (const deployment of ofKind('Deployment').filter(isApp)) {
       const spread = (podSpecOf(deployment) as { topologySpreadConstraints?: Record<string, unknown>[] })
         .topologySpreadConstraints;
       const selector = { matchLabels: { 'app.kubernetes.io/name': deployment.metadata.name } };
       expect([deployment.metadata.name, spread]).toEqual([
         deployment.metadata.name,
-        ['topology.kubernetes.io/zone', 'kubernetes.io/hostname'].map((topologyKey) =>
-          expect.objectContaining({ topologyKey, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: selector }),
-        ),
+        [
+          expect.objectContaining({ topologyKey: 'topology.kubernetes.io/zone', labelSelector: selector, ...zones }),
+          expect.objectContaining({
+            topologyKey: 'kubernetes.io/hostname',
+            whenUnsatisfiable: 'ScheduleAnyway',
+            labelSelector: selector,
+          }),
+        ],
+      ]);
+      // Three zones counted even before each has a pod; a laptop has none.
+      expect([deployment.metadata.name, spread?.[0].minDomains]).toEqual([
+        deployment.metadata.name,
+        overlay === 'production' ? 3 : undefined,
       ]);
     }
   });
@@ -463,6 +478,18 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     }
     expect(owners.size).toBe(1);
     expect(apps.map((app) => app.replace(/-/g, '_'))).not.toContain([...owners][0]);
+    // The owner's login runs beside the database's address and nothing else: no key, no Kafka user.
+    const read = steps.map((step) => [step.name, Object.keys(containerEnvironment(objects, step)).sort()]);
+    expect(read).toEqual(steps.map((step) => [step.name, ['DATABASE_APP_ROLE', 'DATABASE_URL', 'SERVICE_NAME']]));
+    expect(steps.flatMap((step) => step.volumeMounts ?? [])).toEqual([]);
+    // Named after its ConfigMap, which holds every setting the Job reads, each copied in; kept
+    // once finished, so that no GitOps tool runs it again after a TTL deleted it.
+    const release = named('ConfigMap', job.metadata.name);
+    expect(Object.entries(release?.data ?? {}).filter(([, value]) => value === 'copied')).toEqual([]);
+    expect(containerEnvironment(objects, topics).KAFKA_BROKERS).toBe(
+      containerEnvironment(objects, podSpecOf(named('Deployment', 'checkout-gateway')!).containers[0]).KAFKA_BROKERS,
+    );
+    expect(job.spec).not.toHaveProperty('ttlSecondsAfterFinished');
     const config = objects.find(
       (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('platform-config'),
     );
@@ -489,50 +516,122 @@ describe('the patches in deploy/k8s', () => {
         !rendered.some(
           (object) =>
             object.kind === kind &&
-            (!name || object.metadata.name === name || (kind === 'Job' && object.metadata.name.startsWith(`${name}-`))),
+            // A target's name is a regular expression; the migration Job is renamed after what it runs.
+            (!name ||
+              new RegExp(`^(?:${name})$`).test(object.metadata.name) ||
+              (kind === 'Job' && object.metadata.name.startsWith(`${name}-`))),
         ),
     );
     expect(dangling).toEqual([]);
   });
 });
 
-describe.each(overlays)('the %s overlay applied again at the next release', (overlay) => {
-  const current = renderOverlay(overlay);
-  const next = renderOverlayAtTag(overlay, '9.9.9-next');
+/** What an apply over `current` would be refused: a Job's template or a Deployment's selector changed in place. */
+function immutableChanges(current: KubeObject[], next: KubeObject[]): string[] {
   const key = (object: KubeObject) => `${object.kind}/${object.metadata.name}`;
+  const before = new Map(current.map((object) => [key(object), object]));
+  const spec = (of: KubeObject) => of.spec as { template?: unknown; selector?: unknown };
+  return next.flatMap((object) => {
+    const earlier = before.get(key(object));
+    if (!earlier) return [];
+    if (object.kind === 'Job' && JSON.stringify(spec(object).template) !== JSON.stringify(spec(earlier).template)) {
+      return [`${key(object)}: its pod template`];
+    }
+    if (
+      object.kind === 'Deployment' &&
+      JSON.stringify(spec(object).selector) !== JSON.stringify(spec(earlier).selector)
+    ) {
+      return [`${key(object)}: its selector`];
+    }
+    return [];
+  });
+}
 
-  it('changes nothing an apply cannot change, and names its migration Job after the release', () => {
-    const before = new Map(current.map((object) => [key(object), object]));
-    const refused = next.flatMap((object) => {
-      const earlier = before.get(key(object));
-      if (!earlier) return [];
-      const spec = (of: KubeObject) => of.spec as { template?: unknown; selector?: unknown };
-      // A Job's template is immutable, and so is a Deployment's selector.
-      if (object.kind === 'Job' && JSON.stringify(spec(object).template) !== JSON.stringify(spec(earlier).template)) {
-        return [`${key(object)}: its pod template`];
-      }
-      if (
-        object.kind === 'Deployment' &&
-        JSON.stringify(spec(object).selector) !== JSON.stringify(spec(earlier).selector)
-      ) {
-        return [`${key(object)}: its selector`];
-      }
-      return [];
-    });
+const jobsOf = (objects: KubeObject[]) => objects.filter((object) => object.kind === 'Job');
+/** The overlay's kustomization with `key` of platform-config set to `value`. */
+function withPlatformSetting(kustomization: string, key: string, value: string): string {
+  const header = /( {2}- name: platform-config\n {4}behavior: merge\n {4}literals:\n)/;
+  return kustomization.replace(new RegExp(`\\n +- ${key}=[^\\n]*`), '').replace(header, `$1      - ${key}=${value}\n`);
+}
+
+/** A name the API server takes for a Job whose pods are named after it: a DNS label, room left for the pod's suffix. */
+const validJobName = /^[a-z0-9]([-a-z0-9]{0,50}[a-z0-9])?$/;
+
+describe.each(overlays)('the %s overlay applied again', (overlay) => {
+  const current = renderOverlay(overlay);
+  /** The overlay after `edit`: what an apply over the current one would be refused, and its migration Job. */
+  const releasedWith = (edit: (kustomization: string) => string) => {
+    const next = renderOverlayEdited(overlay, edit);
+    const [job] = jobsOf(next);
+    return { next, job, refused: immutableChanges(current, next) };
+  };
+  const [currentJob] = jobsOf(current);
+
+  it('at a release of every app: a migration Job of its own, and nothing an apply cannot change', () => {
+    const { next, job, refused } = releasedWith((text) => text.replace(/newTag: [^,}\n]+/g, "newTag: '9.9.9-next'"));
     expect(refused).toEqual([]);
-    const jobNames = (objects: KubeObject[]) => objects.filter((o) => o.kind === 'Job').map((o) => o.metadata.name);
-    expect(jobNames(next)).toEqual(['payments-migrate-9.9.9-next']);
-    expect(jobNames(current)).not.toEqual(jobNames(next));
+    expect(jobsOf(next)).toHaveLength(1);
+    expect(job.metadata.name).not.toBe(currentJob.metadata.name);
+    expect(job.metadata.name).toMatch(validJobName);
+    expect(podSpecOf(job).containers[0].image).toMatch(/:9\.9\.9-next$/);
+  });
+
+  it("at a release of one app: a migration Job of its own, running that app's new image", () => {
+    const { job, refused } = releasedWith((text) =>
+      text.replace(/(name: payments\/card-processor, [^}]*newTag: )[^,}\n]+/, "$1'0.1.1-fix'"),
+    );
+    expect(refused).toEqual([]);
+    expect(job.metadata.name).not.toBe(currentJob.metadata.name);
+    const step = podSpecOf(job).initContainers?.find((container) => container.name === 'card-processor');
+    expect(step?.image).toMatch(/card-processor:0\.1\.1-fix$/);
+  });
+
+  it('after a change of settings the Job does not read: the same Job, unchanged, so the apply leaves it be', () => {
+    const { job, refused } = releasedWith((text) => withPlatformSetting(text, 'TRUSTED_PROXIES', '10.0.0.0/8'));
+    expect(refused).toEqual([]);
+    expect(job).toEqual(currentJob);
+  });
+
+  it('after a change of a setting the Job reads: a Job of its own, with the new setting', () => {
+    const { next, job, refused } = releasedWith((text) =>
+      withPlatformSetting(text, 'KAFKA_BROKERS', 'kafka-2.example:9093'),
+    );
+    expect(refused).toEqual([]);
+    expect(job.metadata.name).not.toBe(currentJob.metadata.name);
+    const [topics] = podSpecOf(job).initContainers ?? [];
+    expect(containerEnvironment(next, topics).KAFKA_BROKERS).toBe('kafka-2.example:9093');
+  });
+
+  it('with images from a registry with a port, pinned by digest: a valid Job name, the images as given', () => {
+    const digest = `sha256:${'ab'.repeat(32)}`;
+    const { next, job, refused } = releasedWith((text) =>
+      text
+        .replace(/newName: [^/,}]+\//g, 'newName: registry.internal:5000/')
+        .replace(/newTag: [^,}\n]+/g, `digest: '${digest}'`),
+    );
+    expect(refused).toEqual([]);
+    expect(job.metadata.name).toMatch(validJobName);
+    const images = [...next.filter((object) => object.kind === 'Deployment' && isApp(object)), job].flatMap((object) =>
+      [...podSpecOf(object).containers, ...(podSpecOf(object).initContainers ?? [])].map(
+        (container) => container.image,
+      ),
+    );
+    for (const image of images) {
+      expect(image).toMatch(new RegExp(`^registry\\.internal:5000/payments/[a-z-]+@${digest}$`));
+    }
   });
 
   it("leaves each app's pod count to its autoscaler, so an apply never resets it", () => {
+    const next = renderOverlayAtTag(overlay, '9.9.9-next');
     const scaled = next
       .filter((object) => object.kind === 'HorizontalPodAutoscaler' || object.kind === 'ScaledObject')
       .map((object) => (object.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name);
     // The development card host is one pod, with no autoscaler (the local overlay only).
     const deployments = next.filter((object) => object.kind === 'Deployment' && isApp(object));
     expect(deployments.map((object) => object.metadata.name).sort()).toEqual([...scaled].sort());
-    expect(deployments.filter((object) => object.spec?.replicas !== undefined).map(key)).toEqual([]);
+    expect(
+      deployments.filter((object) => object.spec?.replicas !== undefined).map((object) => object.metadata.name),
+    ).toEqual([]);
   });
 });
 

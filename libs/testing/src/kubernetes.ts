@@ -86,15 +86,23 @@ export function renderOverlay(overlay: Overlay): KubeObject[] {
 }
 
 /**
- * The overlay as the next release renders it: deploy/k8s copied aside, every image of the
- * overlay at `tag` (what `kustomize edit set image` does at a release), rendered.
+ * The overlay as a later release renders it: deploy/k8s copied aside, its kustomization.yaml
+ * edited by `edit` (what `kustomize edit set image` or a change of a setting does), rendered.
  */
-export function renderOverlayAtTag(overlay: Overlay, tag: string): KubeObject[] {
+export function renderOverlayEdited(overlay: Overlay, edit: (kustomization: string) => string): KubeObject[] {
   const copy = mkdtempSync(join(tmpdir(), 'k8s-release-'));
   cpSync(resolve(repoRoot, 'deploy/k8s'), copy, { recursive: true });
   const file = join(copy, 'overlays', overlay, 'kustomization.yaml');
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/newTag: [^,}\n]+/g, `newTag: '${tag}'`));
+  const before = readFileSync(file, 'utf8');
+  const after = edit(before);
+  if (after === before) throw new Error(`the edit changed nothing in the ${overlay} overlay`);
+  writeFileSync(file, after);
   return kustomize(copy, overlay);
+}
+
+/** The overlay as the next release renders it: every image of the overlay at `tag`. */
+export function renderOverlayAtTag(overlay: Overlay, tag: string): KubeObject[] {
+  return renderOverlayEdited(overlay, (text) => text.replace(/newTag: [^,}\n]+/g, `newTag: '${tag}'`));
 }
 
 function kustomize(tree: string, overlay: Overlay): KubeObject[] {

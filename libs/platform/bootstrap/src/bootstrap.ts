@@ -48,7 +48,7 @@ function appModule<E extends PlatformEnv>(spec: AppSpec<E>, env: E): DynamicModu
 }
 
 /** Reads the environment or stops the process with a message naming each bad variable. */
-export function loadEnvOrExit<E extends PlatformEnv>(envClass: new () => E): E {
+export function loadEnvOrExit<E extends object>(envClass: new () => E): E {
   return exitOnInvalidEnvironment(() => loadEnv(envClass));
 }
 
