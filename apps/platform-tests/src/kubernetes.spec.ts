@@ -286,18 +286,23 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
   });
 
   it('lets every app reach the Kafka brokers and the PostgreSQL its settings name, on their ports', () => {
-    type Rule = { to?: { namespaceSelector?: { matchLabels?: Record<string, string> } }[]; ports?: { port: number }[] };
+    type Peer = { namespaceSelector?: { matchLabels?: Record<string, string> }; ipBlock?: { cidr: string } };
+    type Rule = { to?: Peer[]; ports?: { port: number }[] };
     const everyPodMayReach = ofKind('NetworkPolicy')
       .filter((policy) => JSON.stringify(policy.spec?.podSelector) === '{}')
       .flatMap((policy) => ((policy.spec as { egress?: Rule[] }).egress ?? []) as Rule[]);
-    // A Service address `<name>.<namespace>.svc:<port>`, as the settings give it.
+    // A Service address `<name>.<namespace>.svc:<port>` is reached by its namespace; any other
+    // (a managed PostgreSQL) by an address range the overlay names, on its port.
     const unreachable = (address: string) => {
       const [host, port] = address.split(':');
+      const inCluster = host.endsWith('.svc');
       const namespace = host.split('.')[1];
       const allowed = everyPodMayReach.some(
         (rule) =>
-          (rule.to ?? []).some(
-            (peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === namespace,
+          (rule.to ?? []).some((peer) =>
+            inCluster
+              ? peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === namespace
+              : peer.ipBlock !== undefined,
           ) && (rule.ports ?? []).some((allowedPort) => allowedPort.port === Number(port)),
       );
       return allowed ? [] : [address];
@@ -481,7 +486,8 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     // The owner's login runs beside the database's address and nothing else: no key, no Kafka user.
     const read = steps.map((step) => [step.name, Object.keys(containerEnvironment(objects, step)).sort()]);
     expect(read).toEqual(steps.map((step) => [step.name, ['DATABASE_APP_ROLE', 'DATABASE_URL', 'SERVICE_NAME']]));
-    expect(steps.flatMap((step) => step.volumeMounts ?? [])).toEqual([]);
+    const mounted = steps.flatMap((step) => step.volumeMounts ?? []).map((mount) => mount.mountPath);
+    expect(mounted.filter((path) => path !== '/etc/postgresql')).toEqual([]); // a managed database's CA only
     // Named after its ConfigMap, which holds every setting the Job reads, each copied in; kept
     // once finished, so that no GitOps tool runs it again after a TTL deleted it.
     const release = named('ConfigMap', job.metadata.name);
@@ -497,18 +503,70 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
   });
 });
 
+describe('the production overlay and its managed PostgreSQL', () => {
+  const objects = renderOverlay('production');
+  const ofKind = (kind: string) => objects.filter((object) => object.kind === kind);
+  const named = (kind: string, name: string) => ofKind(kind).find((object) => object.metadata.name === name);
+
+  it("verifies the managed PostgreSQL's certificate from every pod that connects, with the provider's CA", () => {
+    const pods = [...ofKind('Deployment'), ...ofKind('Job'), ...ofKind('CronJob')].map((object) => podOf(object));
+    const connecting = pods.flatMap((pod) =>
+      [...pod.containers, ...(pod.initContainers ?? [])]
+        .map((container) => ({ pod, container, environment: containerEnvironment(objects, container) }))
+        .filter(({ environment }) => environment.DATABASE_URL !== undefined),
+    );
+    expect(connecting.length).toBe(11); // five apps, five migration steps, the reconciliation
+    for (const { pod, container, environment } of connecting) {
+      const url = new URL(environment.DATABASE_URL);
+      expect([container.name, url.searchParams.get('sslmode')]).toEqual([container.name, 'verify-full']);
+      const mount = container.volumeMounts?.find((each) => each.mountPath === '/etc/postgresql');
+      const volume = (pod as { volumes?: { name: string; secret?: { secretName: string } }[] }).volumes?.find(
+        (each) => each.name === mount?.name,
+      );
+      expect([container.name, volume?.secret?.secretName]).toEqual([container.name, 'payments-database-ca']);
+    }
+  });
+
+  it("holds, at every autoscaler's maximum, the database connections docs/operations.md counts", () => {
+    const maximum = (app: string) => {
+      const scaler = [...ofKind('HorizontalPodAutoscaler'), ...ofKind('ScaledObject')].find(
+        (object) => (object.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name === app,
+      );
+      const spec = scaler?.spec as { maxReplicas?: number; maxReplicaCount?: number };
+      return spec.maxReplicas ?? spec.maxReplicaCount ?? 0;
+    };
+    const pool = (app: string) =>
+      Number(containerEnvironment(objects, podSpecOf(named('Deployment', app)!).containers[0]).DATABASE_POOL_SIZE);
+    const atMaxima = apps.reduce((sum, app) => sum + maximum(app) * pool(app), 0);
+    const rollingOut = apps.reduce((sum, app) => sum + (maximum(app) + 1) * pool(app), 0);
+    const operations = readFileSync(join(repoRoot, 'docs/operations.md'), 'utf8');
+    expect(operations).toContain(`**${atMaxima} connections** at the maxima, and **${rollingOut}** while`);
+    for (const app of apps) {
+      expect(operations).toMatch(
+        new RegExp(`\\| ${app} +\\| ${maximum(app)} +\\| ${pool(app)} +\\| ${maximum(app) * pool(app)} +\\|`),
+      );
+    }
+  });
+});
+
 describe('the patches in deploy/k8s', () => {
   it('each name an object the overlays render (kustomize skips a patch whose target is gone)', () => {
     const rendered = overlays.flatMap((overlay) => renderOverlay(overlay));
-    const kustomizations = ['overlays/local', 'overlays/production', 'components/secured-kafka'].map(
-      (dir) =>
-        parseAllDocuments(
-          readFileSync(join(repoRoot, 'deploy/k8s', dir, 'kustomization.yaml'), 'utf8'),
-        )[0].toJSON() as {
-          patches?: { target: { kind: string; name?: string } }[];
-        },
+    type Patch = { target?: { kind: string; name?: string }; path?: string };
+    const dirs = ['overlays/local', 'overlays/production', 'components/secured-kafka', 'components/managed-postgres'];
+    const read = (dir: string, file: string) =>
+      parseAllDocuments(readFileSync(join(repoRoot, 'deploy/k8s', dir, file), 'utf8'))[0].toJSON() as Record<
+        string,
+        unknown
+      >;
+    // A patch names its target, or is a file of the object it patches (a strategic merge).
+    const targets = dirs.flatMap((dir) =>
+      ((read(dir, 'kustomization.yaml').patches ?? []) as Patch[]).map((patch) => {
+        if (patch.target) return patch.target;
+        const object = read(dir, patch.path!) as unknown as KubeObject;
+        return { kind: object.kind, name: object.metadata.name };
+      }),
     );
-    const targets = kustomizations.flatMap((kustomization) => kustomization.patches ?? []).map((patch) => patch.target);
     expect(targets.length).toBeGreaterThan(5);
     // The migration Job is renamed after the release once patched, hence the prefix.
     const dangling = targets.filter(

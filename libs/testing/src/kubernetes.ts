@@ -64,7 +64,11 @@ export interface KubePodSpec {
 export const externalSecrets: Record<string, Record<string, string>> = {
   'payments-database': Object.fromEntries(
     ['owner', 'checkout-gateway', 'card-processor', 'pos-ingest', 'outlet-service', 'webhook-dispatcher'].map(
-      (login) => [login, `postgres://${login.replace(/-/g, '_')}:secret@postgres.payments-data.svc:5432/payments`],
+      // A managed PostgreSQL, its certificate verified against the CA the pods mount (components/managed-postgres).
+      (login) => [
+        login,
+        `postgres://${login.replace(/-/g, '_')}:secret@payments.postgres.example.ng:5432/payments?sslmode=verify-full&sslrootcert=/etc/postgresql/ca.crt`,
+      ],
     ),
   ),
   'payments-keys': {
@@ -139,11 +143,19 @@ export function containerEnvironment(objects: KubeObject[], container: KubeConta
   return environment;
 }
 
-/** Settings that name a file (`*_FILE`) outside every volume the container mounts. */
+/**
+ * Settings that name a file outside every volume the container mounts: each `*_FILE`, and the
+ * CA a database URL verifies the server with (`sslrootcert`).
+ */
 export function unmountedFiles(container: KubeContainer, environment: Record<string, string>): string[] {
   const mounts = (container.volumeMounts ?? []).map((mount) => mount.mountPath.replace(/\/$/, ''));
-  return Object.entries(environment)
-    .filter(([name, path]) => name.endsWith('_FILE') && !mounts.some((mount) => path.startsWith(`${mount}/`)))
+  const files = Object.entries(environment).flatMap(([name, value]): [string, string][] => {
+    if (name.endsWith('_FILE')) return [[name, value]];
+    const rootCert = name === 'DATABASE_URL' ? new URL(value).searchParams.get('sslrootcert') : null;
+    return rootCert ? [[`${name}'s sslrootcert`, rootCert]] : [];
+  });
+  return files
+    .filter(([, path]) => !mounts.some((mount) => path.startsWith(`${mount}/`)))
     .map(([name, path]) => `${container.name}: ${name} names ${path}, under none of its volume mounts`);
 }
 
