@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { allTopics, Topics } from '@payments/contracts';
 import { strimziTopicsYaml, strimziUsersYaml } from '@payments/platform-kafka';
+import { webhookPorts } from '@payments/platform-webhook-targets';
 import {
   containerEnvironment,
   KubeObject,
@@ -220,29 +221,81 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     }
   });
 
-  it('lets only the gateway and pos-ingest take traffic from outside, and only the dispatcher reach the internet', () => {
+  it("lets only the ingress controller reach the gateway, pos-ingest and cert-manager's solver, and only the dispatcher the internet", () => {
+    type Peer = {
+      namespaceSelector?: LabelSelector;
+      podSelector?: LabelSelector;
+      ipBlock?: { cidr: string; except?: string[] };
+    };
+    type Rule = { from?: Peer[]; to?: Peer[]; ports?: { port: number | string; protocol?: string }[] };
+    type Policy = { podSelector: LabelSelector; ingress?: Rule[]; egress?: Rule[] };
     const policies = ofKind('NetworkPolicy');
-    expect(policies.find((policy) => policy.metadata.name === 'default-deny')?.spec).toEqual({
-      podSelector: {},
-      policyTypes: ['Ingress', 'Egress'],
-    });
-    const openIngress = policies.filter((policy) =>
-      ((policy.spec as { ingress?: { from?: unknown[] }[] }).ingress ?? []).some((rule) => !rule.from),
-    );
-    expect(openIngress.map((policy) => policy.spec)).toEqual([
-      expect.objectContaining({
-        podSelector: {
-          matchExpressions: [
-            { key: 'app.kubernetes.io/name', operator: 'In', values: ['checkout-gateway', 'pos-ingest'] },
-          ],
-        },
-      }),
-    ]);
+    const specOf = (name: string) => policies.find((policy) => policy.metadata.name === name)?.spec as Policy;
+    expect(specOf('default-deny')).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+    // No rule lets everyone in: each names who may come.
+    const openIngress = policies.filter((policy) => ((policy.spec as Policy).ingress ?? []).some((rule) => !rule.from));
+    expect(openIngress.map((policy) => policy.metadata.name)).toEqual([]);
+    // What may reach a pod labelled so, from a pod labelled so in a namespace named so, on a port.
+    const admits = (
+      pod: Record<string, string>,
+      namespace: string,
+      from: Record<string, string>,
+      port: number | string,
+    ) =>
+      policies.some((policy) => {
+        const spec = policy.spec as Policy;
+        return (
+          selects(spec.podSelector, pod) &&
+          (spec.ingress ?? []).some(
+            (rule) =>
+              (rule.from ?? []).some(
+                (peer) =>
+                  (!peer.namespaceSelector ||
+                    selects(peer.namespaceSelector, { 'kubernetes.io/metadata.name': namespace })) &&
+                  (!peer.podSelector || selects(peer.podSelector, from)) &&
+                  !peer.ipBlock,
+              ) && (rule.ports ?? []).some((allowed) => allowed.port === port),
+          )
+        );
+      });
+    const controller = { 'app.kubernetes.io/name': 'ingress-nginx' };
+    for (const app of ['checkout-gateway', 'pos-ingest']) {
+      expect([app, admits({ 'app.kubernetes.io/name': app }, 'ingress-nginx', controller, 'http')]).toEqual([
+        app,
+        true,
+      ]);
+      // Another pod of the cluster, which could write its own X-Forwarded-For, does not get in.
+      expect([app, admits({ 'app.kubernetes.io/name': app }, 'payments', { app: 'curl' }, 'http')]).toEqual([
+        app,
+        false,
+      ]);
+    }
+    expect(admits({ 'app.kubernetes.io/name': 'card-processor' }, 'ingress-nginx', controller, 'http')).toBe(false);
+    // cert-manager's HTTP-01 solver pod, which Let's Encrypt reaches through the controller.
+    expect(admits({ 'acme.cert-manager.io/http01-solver': 'true' }, 'ingress-nginx', controller, 8089)).toBe(true);
+
     const toInternet = policies.filter((policy) =>
-      JSON.stringify((policy.spec as { egress?: unknown }).egress ?? []).includes('0.0.0.0/0'),
+      JSON.stringify((policy.spec as Policy).egress ?? []).includes('0.0.0.0/0'),
     );
     expect(toInternet.map((policy) => policy.spec?.podSelector)).toEqual([
       { matchLabels: { 'app.kubernetes.io/name': 'webhook-dispatcher' } },
+    ]);
+    const [webhooks] = (toInternet[0].spec as Policy).egress ?? [];
+    // Over IPv4 and IPv6, never a private range, on exactly the ports a webhook URL may name.
+    expect(webhooks.to?.map((peer) => peer.ipBlock?.cidr)).toEqual(['0.0.0.0/0', '::/0']);
+    expect(webhooks.to?.every((peer) => (peer.ipBlock?.except ?? []).length > 0)).toBe(true);
+    expect(webhooks.ports?.map((port) => port.port).sort()).toEqual([...webhookPorts].sort());
+    // DNS from kube-system's resolvers and from NodeLocal DNSCache, over UDP and TCP.
+    const [dns] = specOf('dns-egress').egress ?? [];
+    expect(dns.to).toEqual(
+      expect.arrayContaining([
+        { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } } },
+        { ipBlock: { cidr: '169.254.20.10/32' } },
+      ]),
+    );
+    expect(dns.ports).toEqual([
+      { port: 53, protocol: 'UDP' },
+      { port: 53, protocol: 'TCP' },
     ]);
   });
 
@@ -282,6 +335,8 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     const page = new URL(gatewayConfig!.data!.CHECKOUT_URL);
     if (overlay === 'production') {
       expect(servedBy(`${page.pathname}/session/CHK-1`, page.hostname)).toEqual(['checkout-gateway']);
+      // A card payment's 3-D Secure step sends the customer to the page's host (card-payments.service.ts).
+      expect(servedBy('/sandbox/3ds/CH-1', page.hostname)).toEqual(['checkout-gateway']);
     }
   });
 

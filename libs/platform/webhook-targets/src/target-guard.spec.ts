@@ -1,6 +1,7 @@
 import { LookupAddress } from 'node:dns';
 
 import { assertAllowedUrl, ForbiddenTargetError, guardedLookup, isPublicAddress } from './target-guard';
+import { webhookUrlRefusal } from './webhook-url-policy';
 
 function resolveWith(allowPrivate: boolean, hostname: string): Promise<{ error: Error | null; addresses: string[] }> {
   return new Promise((done) =>
@@ -53,5 +54,33 @@ describe('where webhooks may be sent', () => {
     expect((await resolveWith(false, 'localhost')).error).toBeInstanceOf(ForbiddenTargetError);
     expect((await resolveWith(true, 'localhost')).addresses.length).toBeGreaterThan(0);
     expect((await resolveWith(true, '169.254.169.254')).error).toBeInstanceOf(ForbiddenTargetError);
+  });
+});
+
+describe('the ports a webhook may use', () => {
+  it.each(['https://hooks.example.com/in', 'https://hooks.example.com:443/in', 'http://8.8.8.8:80/in'])(
+    'sends to %s: a port the egress policy opens',
+    (url) => {
+      expect(assertAllowedUrl(url, false).hostname).toBeTruthy();
+    },
+  );
+
+  it.each(['https://hooks.example.com:8443/in', 'http://8.8.8.8:3000/in', 'https://[2a00:1450::1]:22/'])(
+    'never sends to %s, a port the dispatcher cannot reach',
+    (url) => {
+      expect(() => assertAllowedUrl(url, false)).toThrow(ForbiddenTargetError);
+    },
+  );
+
+  it('refuses such a URL when it is set, saying which ports', async () => {
+    const policy = { live: true, allowPrivate: false, check: 'literal' } as const;
+    expect(await webhookUrlRefusal('https://8.8.8.8:8443/hooks', policy)).toBe(
+      'Webhook URLs must use port 443 or 80, not 8443',
+    );
+    expect(await webhookUrlRefusal('https://8.8.8.8/hooks', policy)).toBeNull();
+    // A receiver on a developer's machine, where private targets are allowed: any port.
+    expect(
+      await webhookUrlRefusal('http://127.0.0.1:4000/hooks', { live: false, allowPrivate: true, check: 'literal' }),
+    ).toBeNull();
   });
 });

@@ -59,10 +59,23 @@ export function guardedLookup(allowPrivate: boolean) {
   };
 }
 
-/** Checks what can be checked before connecting: the scheme, and a host that is an IP literal. */
+/**
+ * The ports a delivery to a public address may use: the dispatcher's egress policy opens these
+ * and no others (deploy/k8s/base/network-policies.yaml), so a URL on another could never be
+ * delivered to. Where private targets are allowed (local development), any port.
+ */
+export const webhookPorts: readonly number[] = [443, 80];
+
+/** The port a URL connects to: its own, or its scheme's. */
+export function portOf(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+}
+
+/** Checks what can be checked before connecting: the scheme, the port, and a host that is an IP literal. */
 export function assertAllowedUrl(url: string, allowPrivate: boolean): URL {
   const parsed = new URL(url);
   if (!['http:', 'https:'].includes(parsed.protocol)) throw new ForbiddenTargetError(url);
+  if (!allowPrivate && !webhookPorts.includes(portOf(parsed))) throw new ForbiddenTargetError(parsed.host);
   const host = hostOf(parsed);
   if (isIP(host) && !isAllowedAddress(host, allowPrivate)) throw new ForbiddenTargetError(host);
   return parsed;

@@ -5,7 +5,7 @@ import { BooleanSetting } from '@payments/platform-config';
 import { apiError } from '@payments/platform-envelope';
 import { Equals, ValidateIf } from 'class-validator';
 
-import { hostOf, isAllowedAddress } from './target-guard';
+import { hostOf, isAllowedAddress, portOf, webhookPorts } from './target-guard';
 
 /** How far a URL's host is looked at before it is accepted. */
 export type HostCheck =
@@ -29,6 +29,10 @@ export async function webhookUrlRefusal(
   if (!URL.canParse(url)) return 'Not a URL a webhook could be sent to';
   const parsed = new URL(url);
   if (live && parsed.protocol !== 'https:') return 'Live webhook URLs must use https';
+  if (!['http:', 'https:'].includes(parsed.protocol)) return 'Webhook URLs must use https or http';
+  if (!(!live && allowPrivate) && !webhookPorts.includes(portOf(parsed))) {
+    return `Webhook URLs must use port ${webhookPorts.join(' or ')}, not ${portOf(parsed)}`;
+  }
   const host = hostOf(parsed);
   const literal = isIP(host) ? host : host.toLowerCase() === 'localhost' ? '127.0.0.1' : null;
   if (literal === null && check === 'literal') return null;
