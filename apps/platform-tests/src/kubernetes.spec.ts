@@ -149,7 +149,7 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     }
   });
 
-  it('scales the gateway on CPU, pos-ingest on CPU and publishes in flight, and the consumers on what they consume', () => {
+  it('scales the gateway on CPU, pos-ingest on CPU and submissions, and the consumers on what they consume', () => {
     const hpaTargets = ofKind('HorizontalPodAutoscaler').map(
       (hpa) => (hpa.spec as { scaleTargetRef: { kind: string; name: string } }).scaleTargetRef,
     );
@@ -158,6 +158,7 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
       const spec = object.spec as {
         scaleTargetRef: { name: string };
         maxReplicaCount: number;
+        fallback?: { failureThreshold: number; replicas: number };
         triggers: { type: string; metadata: Record<string, string> }[];
       };
       return { spec, target: spec.scaleTargetRef.name };
@@ -177,17 +178,46 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
           expect(metadata.consumerGroup).toMatch(new RegExp(`^${target}\\.(commands|events|bulk)$`));
           expect(partitionsOf[metadata.topic]).toBeGreaterThanOrEqual(spec.maxReplicaCount);
         } else if (target === 'pos-ingest') {
+          // Not publishes in flight: those rise when the brokers are slow, which more pods do not relieve.
           expect([type, metadata.query ?? metadata.value]).toEqual(
-            type === 'cpu' ? ['cpu', '65'] : ['prometheus', 'sum(pos_in_flight{service="pos-ingest"})'],
+            type === 'cpu'
+              ? ['cpu', '65']
+              : ['prometheus', 'sum(rate(pos_submissions_total{service="pos-ingest"}[2m]))'],
           );
         } else {
+          // The backlog every pod reports whole, counted once.
           expect([target, type, metadata.query]).toEqual([
             'webhook-dispatcher',
             'prometheus',
-            expect.stringContaining('webhook_deliveries_due'),
+            'max(webhook_deliveries_due{service="webhook-dispatcher"})',
+          ]);
+        }
+        if (type === 'prometheus') {
+          // Where the overlay's Prometheus is, and what to hold while it cannot be read.
+          expect(metadata.serverAddress).toBe(
+            overlay === 'production'
+              ? 'http://kube-prometheus-stack-prometheus.monitoring.svc:9090'
+              : 'http://prometheus.monitoring.svc:9090',
+          );
+          expect([target, spec.fallback?.failureThreshold, spec.fallback?.replicas]).toEqual([
+            target,
+            3,
+            expect.any(Number),
           ]);
         }
       }
+    }
+  });
+
+  it('scrapes each pod once, through a PodMonitor and rules that kube-prometheus-stack selects', () => {
+    const annotated = ofKind('Deployment').filter((deployment) =>
+      JSON.stringify((deployment.spec as { template: { metadata?: unknown } }).template.metadata ?? {}).includes(
+        'prometheus.io',
+      ),
+    );
+    expect(annotated.map((deployment) => deployment.metadata.name)).toEqual([]);
+    for (const kind of ['PodMonitor', 'PrometheusRule']) {
+      expect(ofKind(kind).map((object) => object.metadata.labels?.release)).toEqual(['kube-prometheus-stack']);
     }
   });
 

@@ -4,6 +4,7 @@ export * from './commands/command-replies';
 export * from './commands/requester-deadline';
 export * from './consumers/bulk-yield';
 export * from './consumers/consumer-factory';
+export * from './consumers/consumer-metrics';
 export * from './consumers/failures';
 export * from './consumers/handlers';
 export * from './consumers/kafka-consumers';

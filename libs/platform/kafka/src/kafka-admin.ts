@@ -89,6 +89,12 @@ export class KafkaAdmin implements OnModuleInit, OnApplicationShutdown {
     }));
   }
 
+  /** Per partition, the offset of the first message written at or after `timestamp` (the end where none was). */
+  async offsetsAt(topic: string, timestamp: number): Promise<Map<number, number>> {
+    const offsets = await this.admin.fetchTopicOffsetsByTimestamp(topic, timestamp);
+    return new Map(offsets.map(({ partition, offset }) => [partition, Number(offset)]));
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     await this.admin.disconnect();

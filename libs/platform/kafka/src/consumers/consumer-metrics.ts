@@ -7,6 +7,13 @@ import { KafkaAdmin } from '../kafka-admin';
 
 const refreshEveryMs = 15_000;
 
+/**
+ * The ages the oldest message not yet handled is placed between: a minute, five, a quarter of an
+ * hour, an hour, three hours. Coarse on purpose: each step is one request to the brokers, and
+ * an alert needs to know which side of an hour a topic's backlog is, not the second.
+ */
+export const lagAgeSteps = [60, 300, 900, 3600, 10_800];
+
 interface Watched {
   groupId: string;
   topics: TopicSpec[];
@@ -21,6 +28,7 @@ interface Watched {
 export class ConsumerMetrics {
   private readonly logger = new Logger(ConsumerMetrics.name);
   private readonly lag: Gauge<'group' | 'topic'>;
+  private readonly lagAge: Gauge<'group' | 'topic'>;
   private readonly dlqDepth: Gauge<'topic'>;
   private readonly handled: Counter<'topic' | 'outcome'>;
   private timer?: NodeJS.Timeout;
@@ -33,6 +41,12 @@ export class ConsumerMetrics {
     this.lag = new Gauge({
       name: 'kafka_consumer_lag',
       help: 'Messages not yet processed by a consumer group, per topic',
+      labelNames: ['group', 'topic'],
+      registers,
+    });
+    this.lagAge = new Gauge({
+      name: 'kafka_consumer_lag_age_seconds',
+      help: `How old the oldest message a consumer group has not handled is, at least: the largest of ${lagAgeSteps.join(', ')} s it is older than (0: none older than the first)`,
       labelNames: ['group', 'topic'],
       registers,
     });
@@ -67,6 +81,27 @@ export class ConsumerMetrics {
     clearInterval(this.timer);
   }
 
+  /**
+   * The largest step of lagAgeSteps that some partition's next message to handle is older than:
+   * a message older than a step lies before the first offset written since then.
+   */
+  private async oldestUnhandledAge(
+    topic: string,
+    ends: { partition: number; low: number; high: number }[],
+    position: (partition: number, low: number) => number,
+  ): Promise<number> {
+    let age = 0;
+    for (const step of lagAgeSteps) {
+      const since = await this.admin.offsetsAt(topic, Date.now() - step * 1000);
+      const older = ends.some(
+        ({ partition, low, high }) => position(partition, low) < Math.min(high, since.get(partition) ?? high),
+      );
+      if (!older) break;
+      age = step;
+    }
+    return age;
+  }
+
   private async refresh(groups: Watched[]): Promise<void> {
     for (const { groupId, topics } of groups) {
       const committed = await this.admin.committedOffsets(
@@ -81,6 +116,9 @@ export class ConsumerMetrics {
           0,
         );
         this.lag.set({ group: groupId, topic: topic.name }, behind);
+        const position = (partition: number, low: number) => committed.get(`${topic.name}:${partition}`) ?? low;
+        const age = behind === 0 ? 0 : await this.oldestUnhandledAge(topic.name, ends, position);
+        this.lagAge.set({ group: groupId, topic: topic.name }, age);
         const parked = deadLetterTopicOf(topic).name;
         const replayed = await this.admin.committedOffsets(`dlq-replay.${topic.name}`, [parked]);
         const depth = (await this.admin.endOffsets(parked)).reduce(
