@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { loadEnv, PlatformEnv } from '@payments/platform-config';
 
-import { kafkaSecurity } from './kafka-client';
+import { kafkaSecurity, tlsFiles } from './kafka-client';
 
 describe('kafkaSecurity', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kafka-client-'));
@@ -32,6 +32,19 @@ describe('kafkaSecurity', () => {
     expect(kafkaSecurity(env)).toEqual({
       ssl: { ca: ['CA PEM\n'], cert: 'CERT PEM\n', key: 'KEY PEM\n' },
       sasl: { mechanism: 'scram-sha-512', username: 'checkout-gateway', password: 's3cret' },
+      socketFactory: expect.any(Function),
     });
+  });
+
+  it('trusts a renewed CA bundle from the next connection on, and keeps the last one while the file is away', () => {
+    const ca = file('renewed-ca.pem', 'OLD CA\n');
+    const files = tlsFiles(loadEnv(PlatformEnv, { KAFKA_TLS: 'true', KAFKA_TLS_CA_FILE: ca }));
+    expect(files().ca).toEqual(['OLD CA\n']);
+    // Strimzi's renewal: the Secret holds the new CA beside the old one for a while.
+    writeFileSync(ca, 'OLD CA\nNEW CA\n');
+    expect(files().ca).toEqual(['OLD CA\nNEW CA\n']);
+    // A mounted Secret is swapped by a symlink; a read that falls between keeps the last bundle.
+    rmSync(ca);
+    expect(files().ca).toEqual(['OLD CA\nNEW CA\n']);
   });
 });

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { connect as plainConnect, isIP } from 'node:net';
+import { connect as tlsConnect, ConnectionOptions } from 'node:tls';
 
 import { Logger } from '@nestjs/common';
 import { KafkaSecuritySettings } from '@payments/platform-config';
-import { Kafka, KafkaConfig, LogEntry, logLevel } from 'kafkajs';
+import { ISocketFactory, Kafka, KafkaConfig, LogEntry, logLevel } from 'kafkajs';
 
 export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');
 
@@ -32,25 +34,57 @@ export interface KafkaClientOptions {
   security?: KafkaSecurity;
 }
 
-export type KafkaSecurity = Pick<KafkaConfig, 'ssl' | 'sasl'>;
+export type KafkaSecurity = Pick<KafkaConfig, 'ssl' | 'sasl' | 'socketFactory'>;
 
 /** A mounted secret's text, without the newline editors and `kubectl create secret --from-file` leave. */
 const secretFile = (path: string) => readFileSync(path, 'utf8').replace(/\r?\n$/, '');
 
 /**
- * kafkajs's TLS and SASL options from settings loadEnv has checked (see kafkaSecurityProblems):
- * files are read once, at start, so a rotated secret takes a restart, as a rolled pod does.
+ * The CA bundle and client certificate, read from their files for each new connection: a
+ * cluster CA renewed in its mounted Secret (Strimzi renews it, and trusts old and new together
+ * for a while) is trusted by the next connection, without a restart. A file that cannot be read
+ * mid-update leaves the last one read.
+ */
+export function tlsFiles(env: KafkaSecuritySettings): () => ConnectionOptions {
+  let last: ConnectionOptions = {};
+  return () => {
+    try {
+      last = {
+        ...(env.KAFKA_TLS_CA_FILE ? { ca: [readFileSync(env.KAFKA_TLS_CA_FILE, 'utf8')] } : {}),
+        ...(env.KAFKA_TLS_CERT_FILE && env.KAFKA_TLS_KEY_FILE
+          ? { cert: readFileSync(env.KAFKA_TLS_CERT_FILE, 'utf8'), key: readFileSync(env.KAFKA_TLS_KEY_FILE, 'utf8') }
+          : {}),
+      };
+    } catch (error) {
+      if (Object.keys(last).length === 0) throw error;
+    }
+    return last;
+  };
+}
+
+/** kafkajs's own socket factory, with the TLS files read again for each connection. */
+function socketsReading(files: () => ConnectionOptions): ISocketFactory {
+  return ({ host, port, ssl, onConnect }) => {
+    const socket = ssl
+      ? tlsConnect({ host, port, ...(isIP(host) ? {} : { servername: host }), ...ssl, ...files() }, onConnect)
+      : plainConnect({ host, port }, onConnect);
+    socket.setKeepAlive(true, 60_000);
+    return socket;
+  };
+}
+
+/**
+ * kafkajs's TLS and SASL options from settings loadEnv has checked (see kafkaSecurityProblems).
+ * TLS files are read again for each connection (tlsFiles); SASL secrets once, at start, so a
+ * rotated password takes a restart, as a rolled pod does.
  */
 export function kafkaSecurity(env: KafkaSecuritySettings): KafkaSecurity {
   const security: KafkaSecurity = {};
   if (env.KAFKA_TLS) {
-    const files = {
-      ...(env.KAFKA_TLS_CA_FILE ? { ca: [readFileSync(env.KAFKA_TLS_CA_FILE, 'utf8')] } : {}),
-      ...(env.KAFKA_TLS_CERT_FILE && env.KAFKA_TLS_KEY_FILE
-        ? { cert: readFileSync(env.KAFKA_TLS_CERT_FILE, 'utf8'), key: readFileSync(env.KAFKA_TLS_KEY_FILE, 'utf8') }
-        : {}),
-    };
-    security.ssl = Object.keys(files).length > 0 ? files : true;
+    const files = tlsFiles(env);
+    const first = files();
+    security.ssl = Object.keys(first).length > 0 ? first : true;
+    if (security.ssl !== true) security.socketFactory = socketsReading(files);
   }
   if (env.KAFKA_SASL_MECHANISM) {
     const username = env.KAFKA_SASL_USERNAME ?? secretFile(env.KAFKA_SASL_USERNAME_FILE!);
