@@ -67,8 +67,10 @@ switch (command) {
     for (const kind of ['topics', 'users']) {
       const result = nodeScript('tools/runtime/strimzi-topics.cjs', [kind], env, ['ignore', 'pipe', 'inherit']);
       if (result.status !== 0) process.exit(result.status ?? 1);
-      writeFileSync(join(root, `deploy/strimzi/kafka-${kind}.yaml`), result.stdout);
-      log(`wrote deploy/strimzi/kafka-${kind}.yaml`);
+      // The users live beside the apps' pods (namespace payments), the topics beside the cluster.
+      const file = kind === 'users' ? 'deploy/strimzi/users/kafka-users.yaml' : 'deploy/strimzi/kafka-topics.yaml';
+      writeFileSync(join(root, file), result.stdout);
+      log(`wrote ${file}`);
     }
     break;
   default:

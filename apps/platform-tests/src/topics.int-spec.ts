@@ -25,7 +25,18 @@ describe('Kafka topics as declarations', () => {
   };
   const topicsApply = () => nodeScriptSync('tools/runtime/topics-apply.cjs', { KAFKA_BROKERS: broker.brokers });
 
+  const topicsCheck = () =>
+    nodeScriptSync('tools/runtime/topics-apply.cjs', { KAFKA_BROKERS: broker.brokers, TOPICS_CHECK_SECONDS: '1' }, [
+      '--check',
+    ]);
+
   it('starts an app without its topics not ready, naming what is missing, and ready once an operator applies them', async () => {
+    // Where another owner makes them (Strimzi), the check writes nothing and fails naming them.
+    const unchecked = topicsCheck();
+    expect(unchecked.status).toBe(1);
+    expect(unchecked.stderr).toContain('not as declared: partner.events.v1');
+    expect(await platformTopicsOnBroker()).toEqual([]);
+
     const app = spawnApp('pos-ingest', { PORT: String(port), KAFKA_BROKERS: broker.brokers });
     try {
       const notReady = await eventually(async () => {
@@ -47,6 +58,11 @@ describe('Kafka topics as declarations', () => {
       // Applied again, it finds nothing to do.
       const again = topicsApply();
       expect([again.status, again.stdout.trim()]).toEqual([0, `${allTopics.length} topics as declared`]);
+      const checked = topicsCheck();
+      expect([checked.status, checked.stdout.trim()]).toEqual([
+        0,
+        `${allTopics.length} topics as declared (checked, not written)`,
+      ]);
     } finally {
       app.process.kill('SIGTERM');
       await app.exited;

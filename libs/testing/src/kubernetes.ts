@@ -94,8 +94,11 @@ export function renderOverlay(overlay: Overlay): KubeObject[] {
  * edited by `edit` (what `kustomize edit set image` or a change of a setting does), rendered.
  */
 export function renderOverlayEdited(overlay: Overlay, edit: (kustomization: string) => string): KubeObject[] {
-  const copy = mkdtempSync(join(tmpdir(), 'k8s-release-'));
+  // deploy/k8s with what it includes from beside it (deploy/strimzi/users).
+  const deploy = mkdtempSync(join(tmpdir(), 'k8s-release-'));
+  const copy = join(deploy, 'k8s');
   cpSync(resolve(repoRoot, 'deploy/k8s'), copy, { recursive: true });
+  cpSync(resolve(repoRoot, 'deploy/strimzi'), join(deploy, 'strimzi'), { recursive: true });
   const file = join(copy, 'overlays', overlay, 'kustomization.yaml');
   const before = readFileSync(file, 'utf8');
   const after = edit(before);

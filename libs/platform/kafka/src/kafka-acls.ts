@@ -86,6 +86,14 @@ export function topicsOperatorAcls(topics: readonly TopicSpec[]): AclGrant[] {
   return topics.map((spec) => topic(spec, ['Create', 'Describe', 'Alter', 'AlterConfigs', 'DescribeConfigs']));
 }
 
+/**
+ * Where Strimzi owns the topics (its KafkaTopic resources), the topics step only checks them
+ * (`topics-apply.cjs --check`): it may describe the declared topics and nothing more.
+ */
+export function topicsCheckerAcls(topics: readonly TopicSpec[]): AclGrant[] {
+  return topics.map((spec) => topic(spec, ['Describe', 'DescribeConfigs']));
+}
+
 const operationTypes: Record<Operation, AclOperationTypes> = {
   Read: AclOperationTypes.READ,
   Write: AclOperationTypes.WRITE,
@@ -130,11 +138,14 @@ function strimziUser(name: string, grants: AclGrant[]): object {
   };
 }
 
-/** deploy/strimzi/kafka-users.yaml as `npm run topics:manifests` writes it: every app's user and the two operators'. */
+/**
+ * deploy/strimzi/users/kafka-users.yaml as `npm run topics:manifests` writes it: every app's user
+ * and the two operators'. Strimzi owns the topics there, so the topics user only checks them.
+ */
 export function strimziUsersYaml(topics: readonly TopicSpec[]): string {
   const users = [
     ...(Object.keys(topicUsage) as KafkaApp[]).map((app) => strimziUser(app, kafkaAclsOf(app))),
-    strimziUser(topicsOperator, topicsOperatorAcls(topics)),
+    strimziUser(topicsOperator, topicsCheckerAcls(topics)),
     strimziUser(dlqReplayOperator, dlqReplayOperatorAcls()),
   ];
   const header =
