@@ -41,7 +41,7 @@ describe('readiness and the schema', () => {
     await drop?.();
   });
 
-  it('is refused, naming the migration, until the schema has it, then ready', async () => {
+  it('is refused, naming the migration, until the schema has it and its run has granted it, then ready', async () => {
     const before = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(before.statusCode).toBe(503);
     expect(before.json()).toMatchObject({
@@ -52,11 +52,18 @@ describe('readiness and the schema', () => {
       },
     });
 
+    // The Job's run: the migration's row commits first, the login's grants after it.
+    await database.query(`COMMENT ON SCHEMA gateway IS 'migrated through an earlier release'`);
     await database.query('INSERT INTO gateway.migrations (id, timestamp, name) VALUES ($1, $2, $3)', [
       withheld.id,
       withheld.timestamp,
       withheld.name,
     ]);
+    const granting = await app.inject({ method: 'GET', url: '/health/ready' });
+    expect(granting.statusCode).toBe(503);
+    expect(granting.json().data.checks.schema.reason).toContain('has not finished granting');
+
+    await database.query(`COMMENT ON SCHEMA gateway IS 'migrated through ${withheld.name}'`);
     const after = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(after.statusCode).toBe(200);
     expect(after.json().data).toMatchObject({ schema: { status: 'up' }, topics: { status: 'up' } });

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -117,29 +118,36 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     }
   });
 
-  it("spreads each app's pods over zones as a rule (on a laptop's one node, as a preference), then nodes", () => {
-    const zones =
-      overlay === 'production' ? { whenUnsatisfiable: 'DoNotSchedule' } : { whenUnsatisfiable: 'ScheduleAnyway' };
+  it("spreads each app's pods over zones as a rule that a lost zone leaves room under, then nodes", () => {
     for (const deployment of ofKind('Deployment').filter(isApp)) {
+      const name = deployment.metadata.name;
       const spread = (podSpecOf(deployment) as { topologySpreadConstraints?: Record<string, unknown>[] })
         .topologySpreadConstraints;
-      const selector = { matchLabels: { 'app.kubernetes.io/name': deployment.metadata.name } };
-      expect([deployment.metadata.name, spread]).toEqual([
-        deployment.metadata.name,
+      const selector = { matchLabels: { 'app.kubernetes.io/name': name } };
+      const zone = 'topology.kubernetes.io/zone';
+      // On a laptop's single node, with no zone label, the rule is a preference.
+      const rule =
+        overlay === 'production'
+          ? { topologyKey: zone, whenUnsatisfiable: 'DoNotSchedule', minDomains: 3, labelSelector: selector }
+          : { topologyKey: zone, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: selector };
+      expect([name, spread]).toEqual([
+        name,
         [
-          expect.objectContaining({ topologyKey: 'topology.kubernetes.io/zone', labelSelector: selector, ...zones }),
-          expect.objectContaining({
-            topologyKey: 'kubernetes.io/hostname',
-            whenUnsatisfiable: 'ScheduleAnyway',
-            labelSelector: selector,
-          }),
+          expect.objectContaining(rule),
+          expect.objectContaining({ topologyKey: zone, maxSkew: 1, whenUnsatisfiable: 'ScheduleAnyway' }),
+          expect.objectContaining({ topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway' }),
         ],
       ]);
-      // Three zones counted even before each has a pod; a laptop has none.
-      expect([deployment.metadata.name, spread?.[0].minDomains]).toEqual([
-        deployment.metadata.name,
-        overlay === 'production' ? 3 : undefined,
-      ]);
+      if (overlay === 'production') {
+        // While a zone is empty, each other zone holds at most maxSkew pods: two hold the maximum.
+        const scaler = [...ofKind('HorizontalPodAutoscaler'), ...ofKind('ScaledObject')].find(
+          (object) => (object.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name === name,
+        )!.spec as { maxReplicas?: number; maxReplicaCount?: number };
+        const maximum = scaler.maxReplicas ?? scaler.maxReplicaCount ?? 0;
+        expect([name, 2 * (spread![0].maxSkew as number) >= maximum]).toEqual([name, true]);
+      } else {
+        expect([name, spread![0].minDomains]).toEqual([name, undefined]);
+      }
     }
   });
 
@@ -599,10 +607,61 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
       containerEnvironment(objects, podSpecOf(named('Deployment', 'checkout-gateway')!).containers[0]).KAFKA_BROKERS,
     );
     expect(job.spec).not.toHaveProperty('ttlSecondsAfterFinished');
+    // Argo CD: the namespace, its account and the network policies, then the Job and its
+    // ConfigMap, then the apps.
+    const wave = (object?: KubeObject) =>
+      (object?.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.[
+        'argocd.argoproj.io/sync-wave'
+      ];
+    expect([wave(job), wave(release)]).toEqual(['-1', '-1']);
+    // Whatever makes a Secret the Job mounts (a KafkaUser, an ExternalSecret), and the accounts
+    // and policies it runs under, come before it; Secrets made outside the overlay are there already.
+    const jobSecrets = ((pod as { volumes?: { secret?: { secretName: string } }[] }).volumes ?? []).flatMap((volume) =>
+      volume.secret ? [volume.secret.secretName] : [],
+    );
+    const makers = objects.filter(
+      (object) =>
+        (object.kind === 'KafkaUser' && jobSecrets.includes(object.metadata.name)) ||
+        (object.kind === 'ExternalSecret' &&
+          jobSecrets.includes((object.spec as { target: { name: string } }).target.name)),
+    );
+    const first = [...makers, ...ofKind('Namespace'), ...ofKind('ServiceAccount'), ...ofKind('NetworkPolicy')];
+    expect(
+      first.filter((object) => wave(object) !== '-2').map((object) => `${object.kind}/${object.metadata.name}`),
+    ).toEqual([]);
+    if (overlay === 'production') expect(makers.length).toBe(2); // the topics user and the cluster CA
+    expect(ofKind('Deployment').map(wave)).toEqual(ofKind('Deployment').map(() => undefined));
     const config = objects.find(
       (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('platform-config'),
     );
     expect(config?.data?.MIGRATE_ON_START).toBe('false');
+  });
+});
+
+/**
+ * The migration Job's pod template as both overlays render it, less what payments-migrate's
+ * hash covers already (the images, its own name): what its TEMPLATE value must digest.
+ */
+function migrationJobShape(): string {
+  const shapes = overlays.map((overlay) => {
+    const [job] = renderOverlay(overlay).filter((object) => object.kind === 'Job');
+    return JSON.stringify((job.spec as { template: unknown }).template)
+      .replace(/"image":"[^"]*?(payments\/[a-z-]+)[:@][^"]*"/g, '"image":"$1"')
+      .replaceAll(job.metadata.name, 'payments-migrate');
+  });
+  return createHash('sha256').update(shapes.join('\n')).digest('hex').slice(0, 12);
+}
+
+describe('the migration Job and its name', () => {
+  it("is renamed by any change of its template, which payments-migrate's TEMPLATE digests", () => {
+    // A change of the Job's steps, resources, volumes or a component's patch of it changes its
+    // template, which no apply may change in place: TEMPLATE changes with it, and so the name.
+    const base = readFileSync(join(repoRoot, 'deploy/k8s/base/kustomization.yaml'), 'utf8');
+    const recorded = /- TEMPLATE=(\w+)/.exec(base)?.[1];
+    expect([recorded, 'set TEMPLATE in deploy/k8s/base/kustomization.yaml to']).toEqual([
+      migrationJobShape(),
+      'set TEMPLATE in deploy/k8s/base/kustomization.yaml to',
+    ]);
   });
 });
 

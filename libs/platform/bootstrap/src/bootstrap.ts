@@ -4,7 +4,7 @@ import { DynamicModule, Logger as NestLogger, Module, Type } from '@nestjs/commo
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InvalidEnvironmentError, loadEnv, PlatformEnv, trustedProxies } from '@payments/platform-config';
-import { AppDatabase, migrate, postgresOptions } from '@payments/platform-database';
+import { AppDatabase, migrate, postgresOptions, SchemaState } from '@payments/platform-database';
 import {
   answerClientError,
   cacheValidationMetadataLookups,
@@ -108,10 +108,12 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
   if (spec.docs) setupApiDocs(app, spec.docs);
   await app.init();
   if (spec.kafkaConsumer ?? true) {
-    const consumers = app.get(KafkaConsumers).start();
-    // Without its topics the app still serves, answering not-ready with what is missing; its
-    // consumers join once an operator has applied the topics.
-    if (app.get(KafkaAdmin).topicsPresent) await consumers;
+    // Without its topics, or before its release's migrations ran, the app still serves, answering
+    // not-ready with what is missing; its consumers join once both are in place.
+    const schema = app.get(SchemaState);
+    const inPlace = app.get(KafkaAdmin).topicsPresent && (await schema.behind().catch(() => 'unread')) === null;
+    const consumers = schema.untilCurrent().then(() => app.get(KafkaConsumers).start());
+    if (inPlace) await consumers;
     else consumers.catch((error: Error) => new NestLogger('kafka').error(`consumers did not start: ${error.message}`));
   }
   return app;

@@ -2,6 +2,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 
 import { grantSchemaToAppRole } from './app-role';
 import { ensureDatabase } from './ensure-database';
+import { markMigrated } from './schema-state';
 import { TableGrants } from './table-grants';
 
 export interface MigrateOptions {
@@ -31,6 +32,7 @@ export async function migrate(options: DataSourceOptions, { appRole, grants }: M
     await runner.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     if (appRole && grants) await grantSchemaToAppRole(runner, options.schema, appRole, grants);
+    await markMigrated(runner, options.schema);
     return applied.map((migration) => migration.name);
   } finally {
     await runner

@@ -1,36 +1,89 @@
-import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource, QueryRunner } from 'typeorm';
 
 import { migrationsTable } from './table-grants';
 
+const markPrefix = 'migrated through ';
+
+/** A migration's timestamp: the 13 digits TypeORM ends its name with. */
+const timestampOf = (name: string) => Number(/(\d{13})$/.exec(name)?.[1] ?? 0);
+
 /**
- * Whether the app's schema has every migration the app ships. A release's migrations run in a
- * Job of their own while its pods start, so a pod of the new release serves only once they ran
- * (its readiness waits on this). Once the schema is seen current it stays so: a schema only
- * moves forward, and later releases' migrations are the old release's to live with.
+ * Records on the schema, once a run's migrations and grants are done, the newest migration it
+ * has: each migration's row commits before the app's login is granted its tables, so the rows
+ * alone would let a pod serve before its login may use them.
+ */
+export async function markMigrated(runner: QueryRunner, schema: string): Promise<void> {
+  const [newest] = (await runner.query(
+    `SELECT name FROM "${schema}"."${migrationsTable}" ORDER BY timestamp DESC, id DESC LIMIT 1`,
+  )) as { name: string }[];
+  if (!newest) return;
+  // COMMENT takes no parameters; a migration's name is a class name, quoted all the same.
+  const mark = `${markPrefix}${newest.name}`.replace(/'/g, "''");
+  await runner.query(`COMMENT ON SCHEMA "${schema}" IS '${mark}'`);
+}
+
+/**
+ * Whether the app's schema has every migration the app ships, and its login the grants that
+ * follow them. A release's migrations run in a Job of their own while its pods start, so a pod
+ * of the new release serves only once they ran (its readiness waits on this). Once the schema
+ * is seen current it stays so: a schema only moves forward, and later releases' migrations are
+ * the old release's to live with.
  */
 @Injectable()
-export class SchemaState {
+export class SchemaState implements OnApplicationShutdown {
+  private readonly logger = new Logger(SchemaState.name);
   private current = false;
+  private stopped = false;
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The migrations this app ships that its schema lacks, by name; none once seen current. */
-  async missingMigrations(): Promise<string[]> {
-    if (this.current) return [];
-    const shipped = this.dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
+  onApplicationShutdown(): void {
+    this.stopped = true;
+  }
+
+  /**
+   * Resolves once the schema is current, looking every 2 s: what the app's Kafka consumers wait
+   * for, so that a pod of a new release handles no message before its migrations ran.
+   */
+  async untilCurrent(): Promise<void> {
+    let said = 0;
+    while (!this.stopped) {
+      const behind = await this.behind().catch((error: Error) => `the schema could not be read: ${error.message}`);
+      if (behind === null) return;
+      if (Date.now() - said > 60_000) {
+        this.logger.warn(`not consuming yet: ${behind}`);
+        said = Date.now();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2000).unref());
+    }
+    throw new Error('stopped before the schema was current');
+  }
+
+  /** Why the schema is not yet the one this release ships, or null once it is. */
+  async behind(): Promise<string | null> {
+    if (this.current) return null;
     const { schema = 'public' } = this.dataSource.options as { schema?: string };
+    const shipped = this.dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
     const applied = await this.dataSource
-      .query<{ name: string }[]>(
-        `SELECT name FROM ${this.dataSource.driver.escape(schema)}.${this.dataSource.driver.escape(migrationsTable)}`,
-      )
+      .query<{ name: string }[]>(`SELECT name FROM "${schema}"."${migrationsTable}"`)
       .catch((error: { code?: string }) => {
         if (error.code === '42P01') return []; // no migrations table: nothing has run yet
         throw error;
       });
     const names = new Set(applied.map((row) => row.name));
     const missing = shipped.filter((name) => !names.has(name));
-    this.current = missing.length === 0;
-    return missing;
+    if (missing.length > 0) return `${missing.length} migrations not applied yet, the first ${missing[0]}`;
+    const [{ mark }] = await this.dataSource.query<{ mark: string | null }[]>(
+      `SELECT obj_description(oid, 'pg_namespace') AS mark FROM pg_namespace WHERE nspname = $1`,
+      [schema],
+    );
+    const through = mark?.startsWith(markPrefix) ? mark.slice(markPrefix.length) : '';
+    const newestShipped = Math.max(0, ...shipped.map(timestampOf));
+    if (timestampOf(through) < newestShipped) {
+      return 'migrated, but its run has not finished granting the app its tables';
+    }
+    this.current = true;
+    return null;
   }
 }

@@ -22,6 +22,8 @@ export class DependencyWatch implements OnApplicationBootstrap, OnApplicationShu
   private readonly up: Gauge<'dependency'>;
   private readonly seen = new Map<Dependency, Observation>();
   private timer?: NodeJS.Timeout;
+  /** Checks not yet settled, by dependency: a stalled one is not doubled. */
+  private readonly unsettled = new Set<Dependency>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -58,10 +60,19 @@ export class DependencyWatch implements OnApplicationBootstrap, OnApplicationShu
     ]);
   }
 
+  /**
+   * One look at a dependency. A check that outlived its 2 s (a query stalled on a dead
+   * connection) is not started again until it settles: each would hold one more of the pool's
+   * connections every 10 s.
+   */
   private async probe(dependency: Dependency, check: () => Promise<unknown>): Promise<void> {
     let seen: Observation;
     try {
-      await withinTimeout(check(), probeTimeoutMs);
+      if (this.unsettled.has(dependency)) throw new Error(`the look before has had no answer either`);
+      this.unsettled.add(dependency);
+      const checking = check().finally(() => this.unsettled.delete(dependency));
+      checking.catch(() => undefined);
+      await withinTimeout(checking, probeTimeoutMs);
       seen = { status: 'up' };
     } catch (error) {
       seen = { status: 'down', reason: error instanceof Error ? error.message : String(error) };

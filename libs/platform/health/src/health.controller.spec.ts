@@ -25,7 +25,10 @@ function instance({ database = 'answers', kafka = 'answers', missing = [] as str
   } as unknown as KafkaAdmin;
   const metrics = new Metrics('test');
   const watch = new DependencyWatch(dataSource, admin, metrics);
-  const schema = { missingMigrations: async () => missing } as unknown as SchemaState;
+  const schema = {
+    behind: async () =>
+      missing.length ? `${missing.length} migrations not applied yet, the first ${missing[0]}` : null,
+  } as unknown as SchemaState;
   const shutdown = new ShutdownState();
   return { controller: new HealthController(schema, admin, shutdown, watch), watch, shutdown, metrics };
 }
@@ -91,5 +94,34 @@ describe('readiness', () => {
     expect(await controller.ready()).toMatchObject({ schema: { status: 'up' } });
     shutdown.beforeApplicationShutdown();
     expect((await refusal(controller.ready())).message).toBe('shutting down');
+  });
+});
+
+describe('the dependency watch', () => {
+  it('does not start a second query while the first one has had no answer', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
+    try {
+      let queries = 0;
+      const dataSource = {
+        query: () => {
+          queries += 1;
+          return new Promise(() => undefined);
+        },
+      } as unknown as DataSource;
+      const admin = { reachable: async () => undefined } as unknown as KafkaAdmin;
+      const watch = new DependencyWatch(dataSource, admin, new Metrics('test'));
+      for (let look = 0; look < 3; look += 1) {
+        const looked = watch.look();
+        await jest.advanceTimersByTimeAsync(2000);
+        await looked;
+      }
+      expect(queries).toBe(1);
+      expect(watch.observations().postgresql).toEqual({
+        status: 'down',
+        reason: 'the look before has had no answer either',
+      });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -69,9 +69,8 @@ export class HealthController {
 
   private async schemaCheck(): Promise<CheckResult> {
     try {
-      const missing = await withinTimeout(this.schema.missingMigrations(), schemaReadTimeoutMs);
-      if (missing.length === 0) return { status: 'up' };
-      return { status: 'down', reason: `${missing.length} migrations not applied yet, the first ${missing[0]}` };
+      const behind = await withinTimeout(this.schema.behind(), schemaReadTimeoutMs);
+      return behind === null ? { status: 'up' } : { status: 'down', reason: behind };
     } catch (error) {
       return { status: 'down', reason: `the schema could not be read: ${(error as Error).message}` };
     }

@@ -84,3 +84,13 @@ describe('the ports a webhook may use', () => {
     ).toBeNull();
   });
 });
+
+describe('a URL refused for its address and its port', () => {
+  it('is told about its address, which says more', async () => {
+    const policy = { live: false, allowPrivate: false, check: 'literal' } as const;
+    expect(await webhookUrlRefusal('http://127.0.0.1:8000/callback', policy)).toContain('resolves to a private');
+    expect(await webhookUrlRefusal('https://hooks.example.com:8443/in', policy)).toBe(
+      'Webhook URLs must use port 443 or 80, not 8443',
+    );
+  });
+});

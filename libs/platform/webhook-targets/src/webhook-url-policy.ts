@@ -30,19 +30,21 @@ export async function webhookUrlRefusal(
   const parsed = new URL(url);
   if (live && parsed.protocol !== 'https:') return 'Live webhook URLs must use https';
   if (!['http:', 'https:'].includes(parsed.protocol)) return 'Webhook URLs must use https or http';
-  if (!(!live && allowPrivate) && !webhookPorts.includes(portOf(parsed))) {
-    return `Webhook URLs must use port ${webhookPorts.join(' or ')}, not ${portOf(parsed)}`;
-  }
+  // Told after what the address says, when that refuses the URL as well: it says more.
+  const portRefusal =
+    !(!live && allowPrivate) && !webhookPorts.includes(portOf(parsed))
+      ? `Webhook URLs must use port ${webhookPorts.join(' or ')}, not ${portOf(parsed)}`
+      : null;
   const host = hostOf(parsed);
   const literal = isIP(host) ? host : host.toLowerCase() === 'localhost' ? '127.0.0.1' : null;
-  if (literal === null && check === 'literal') return null;
+  if (literal === null && check === 'literal') return portRefusal;
   const addresses =
     literal !== null ? [literal] : (await lookup(host, { all: true }).catch(() => [])).map((entry) => entry.address);
-  if (addresses.length === 0) return check === 'resolved' ? `${parsed.hostname} does not resolve` : null;
+  if (addresses.length === 0) return check === 'resolved' ? `${parsed.hostname} does not resolve` : portRefusal;
   if (!addresses.every((address) => isAllowedAddress(address, !live && allowPrivate))) {
     return `${parsed.hostname} resolves to a private, loopback, link-local or metadata address`;
   }
-  return null;
+  return portRefusal;
 }
 
 /** Refuses `url` with 422 WEBHOOK_URL_NOT_ALLOWED, as PUT /webhooks/endpoint does, when it could never be delivered to. */

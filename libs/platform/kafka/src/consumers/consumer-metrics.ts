@@ -70,8 +70,15 @@ export class ConsumerMetrics {
 
   watch(groups: Watched[]): void {
     if (groups.length === 0) return;
-    const refresh = () =>
-      this.refresh(groups).catch((error: unknown) => this.logger.warn({ err: error }, 'could not read consumer lag'));
+    // A refresh slower than the interval (a slow broker) is not doubled by the next.
+    let refreshing = false;
+    const refresh = async () => {
+      if (refreshing) return;
+      refreshing = true;
+      await this.refresh(groups)
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'could not read consumer lag'))
+        .finally(() => (refreshing = false));
+    };
     void refresh();
     this.timer = setInterval(() => void refresh(), refreshEveryMs);
     this.timer.unref();
@@ -110,13 +117,14 @@ export class ConsumerMetrics {
       );
       for (const topic of topics) {
         const ends = await this.admin.endOffsets(topic.name);
+        // A committed offset below the log's start (retention deleted what followed it) counts from the start.
+        const position = (partition: number, low: number) =>
+          Math.max(low, committed.get(`${topic.name}:${partition}`) ?? low);
         const behind = ends.reduce(
-          (sum, { partition, high, low }) =>
-            sum + Math.max(0, high - (committed.get(`${topic.name}:${partition}`) ?? low)),
+          (sum, { partition, high, low }) => sum + Math.max(0, high - position(partition, low)),
           0,
         );
         this.lag.set({ group: groupId, topic: topic.name }, behind);
-        const position = (partition: number, low: number) => committed.get(`${topic.name}:${partition}`) ?? low;
         const age = behind === 0 ? 0 : await this.oldestUnhandledAge(topic.name, ends, position);
         this.lagAge.set({ group: groupId, topic: topic.name }, age);
         const parked = deadLetterTopicOf(topic).name;
