@@ -12,14 +12,20 @@ const { kafkaBrokerList, loadEnv, PlatformEnv } = require('@payments/platform-co
 const { applyTopics, createKafkaClient, kafkaSecurity, topicShortfalls } = require('@payments/platform-kafka');
 
 const checkOnly = process.argv.includes('--check');
-const checkForMs = Number(process.env.TOPICS_CHECK_SECONDS ?? 300) * 1000;
+const checkSeconds = Number(process.env.TOPICS_CHECK_SECONDS ?? 300);
+if (!Number.isInteger(checkSeconds) || checkSeconds < 0) {
+  console.error('TOPICS_CHECK_SECONDS must be a whole number of seconds');
+  process.exit(78);
+}
+const checkForMs = checkSeconds * 1000;
 const checkEveryMs = 5000;
 
 /** Waits for the topics another owner makes; true once every one is there as declared. */
 async function topicsArrive(admin) {
   const until = Date.now() + checkForMs;
   for (;;) {
-    const shortfalls = await topicShortfalls(admin, allTopics);
+    // A broker briefly away is waited for as the topics are.
+    const shortfalls = await topicShortfalls(admin, allTopics).catch((error) => [`the cluster: ${error.message}`]);
     if (shortfalls.length === 0) return true;
     if (Date.now() >= until) {
       for (const shortfall of shortfalls) console.error(`not as declared: ${shortfall}`);

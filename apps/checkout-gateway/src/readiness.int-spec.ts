@@ -1,8 +1,10 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '@payments/platform-bootstrap';
 import { loadEnv } from '@payments/platform-config';
+import { grantsDigest, SchemaState } from '@payments/platform-database';
 import { privateDatabaseUrl, testEnvironment } from '@payments/testing';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 
 import { gatewayApp } from './app';
 
@@ -67,5 +69,18 @@ describe('readiness and the schema', () => {
     const after = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(after.statusCode).toBe(200);
     expect(after.json().data).toMatchObject({ schema: { status: 'up' }, topics: { status: 'up' } });
+  });
+
+  it("waits for a release that changes only its login's grants, which adds no migration, to be granted", async () => {
+    const dataSource = app.get(DataSource);
+    const { database: gateway } = gatewayApp;
+    const newest = withheld.name;
+    // The schema as the last release's run left it: the same migrations, that release's grants.
+    await database.query(
+      `COMMENT ON SCHEMA gateway IS 'migrated through ${newest} granting ${grantsDigest(gateway.grants)}'`,
+    );
+    const regranted = { ...gateway, grants: { ...gateway.grants, key_audit: ['SELECT'] as const } };
+    expect(await new SchemaState(dataSource, regranted).behind()).toContain('has not finished granting');
+    expect(await new SchemaState(dataSource, gateway).behind()).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { allTopics, Topics } from '@payments/contracts';
+import { isDevelopmentKey } from '@payments/platform-config';
 import { strimziTopicsYaml, strimziUsersYaml } from '@payments/platform-kafka';
 import { webhookPorts } from '@payments/platform-webhook-targets';
 import {
@@ -594,6 +595,13 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
     }
     expect(owners.size).toBe(1);
     expect(apps.map((app) => app.replace(/-/g, '_'))).not.toContain([...owners][0]);
+    // The owner's login is a Secret of its own, which no app's pods read.
+    const readByApps = ofKind('Deployment').flatMap((deployment) =>
+      podSpecOf(deployment).containers.flatMap((container) =>
+        (container.env ?? []).flatMap((variable) => variable.valueFrom?.secretKeyRef?.name ?? []),
+      ),
+    );
+    expect(readByApps).not.toContain('payments-database-owner');
     // The owner's login runs beside the database's address and nothing else: no key, no Kafka user.
     const read = steps.map((step) => [step.name, Object.keys(containerEnvironment(objects, step)).sort()]);
     expect(read).toEqual(steps.map((step) => [step.name, ['DATABASE_APP_ROLE', 'DATABASE_URL', 'SERVICE_NAME']]));
@@ -614,22 +622,33 @@ describe.each(overlays)('the %s Kubernetes overlay', (overlay) => {
         'argocd.argoproj.io/sync-wave'
       ];
     expect([wave(job), wave(release)]).toEqual(['-1', '-1']);
-    // Whatever makes a Secret the Job mounts (a KafkaUser, an ExternalSecret), and the accounts
-    // and policies it runs under, come before it; Secrets made outside the overlay are there already.
-    const jobSecrets = ((pod as { volumes?: { secret?: { secretName: string } }[] }).volumes ?? []).flatMap((volume) =>
-      volume.secret ? [volume.secret.secretName] : [],
-    );
-    const makers = objects.filter(
-      (object) =>
-        (object.kind === 'KafkaUser' && jobSecrets.includes(object.metadata.name)) ||
-        (object.kind === 'ExternalSecret' &&
-          jobSecrets.includes((object.spec as { target: { name: string } }).target.name)),
-    );
+    // Whatever makes a Secret the Job reads or mounts (a KafkaUser, an ExternalSecret), and the
+    // accounts and policies it runs under, come before it.
+    const jobSecrets = [
+      ...((pod as { volumes?: { secret?: { secretName: string } }[] }).volumes ?? []).flatMap((volume) =>
+        volume.secret ? [volume.secret.secretName] : [],
+      ),
+      ...[...pod.containers, ...(pod.initContainers ?? [])].flatMap((container) =>
+        (container.env ?? []).flatMap((variable) =>
+          variable.valueFrom?.secretKeyRef ? [variable.valueFrom.secretKeyRef.name] : [],
+        ),
+      ),
+    ];
+    const madeHere = (object: KubeObject) =>
+      object.kind === 'KafkaUser'
+        ? object.metadata.name
+        : object.kind === 'ExternalSecret'
+          ? (object.spec as { target: { name: string } }).target.name
+          : undefined;
+    const makers = objects.filter((object) => jobSecrets.includes(madeHere(object) ?? ''));
     const first = [...makers, ...ofKind('Namespace'), ...ofKind('ServiceAccount'), ...ofKind('NetworkPolicy')];
     expect(
       first.filter((object) => wave(object) !== '-2').map((object) => `${object.kind}/${object.metadata.name}`),
     ).toEqual([]);
-    if (overlay === 'production') expect(makers.length).toBe(2); // the topics user and the cluster CA
+    if (overlay === 'production') {
+      // Every Secret the Job needs is made by the overlay, from the secret manager or by Strimzi.
+      expect([...new Set(jobSecrets)].filter((name) => !makers.some((maker) => madeHere(maker) === name))).toEqual([]);
+    }
     expect(ofKind('Deployment').map(wave)).toEqual(ofKind('Deployment').map(() => undefined));
     const config = objects.find(
       (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('platform-config'),
@@ -651,6 +670,38 @@ function migrationJobShape(): string {
   });
   return createHash('sha256').update(shapes.join('\n')).digest('hex').slice(0, 12);
 }
+
+describe('the development keys', () => {
+  it('are refused in production, which never allows them, and are all the local overlay and compose carry', () => {
+    const production = renderOverlay('production');
+    const containers = production
+      .filter((object) => ['Deployment', 'Job', 'CronJob'].includes(object.kind))
+      .flatMap((object) => {
+        const pod =
+          object.kind === 'CronJob'
+            ? podSpecOf((object.spec as { jobTemplate: KubeObject }).jobTemplate)
+            : podSpecOf(object);
+        return [...pod.containers, ...(pod.initContainers ?? [])];
+      });
+    const allowing = containers.filter(
+      (container) => containerEnvironment(production, container).ALLOW_DEVELOPMENT_KEYS !== undefined,
+    );
+    expect(allowing.map((container) => container.name)).toEqual([]);
+    // Every key the local overlay and docker-compose.yml carry in the open is one production refuses.
+    const keys = renderOverlay('local')
+      .filter((object) => object.kind === 'Secret' && object.metadata.name.startsWith('payments-keys'))
+      .flatMap((secret) => Object.values(secret.data ?? {}).map((value) => Buffer.from(value, 'base64').toString()));
+    const compose = [
+      ...readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8').matchAll(/^x-[a-z-]*key: &[a-z-]+ (\S+)$/gm),
+    ].map((match) => match[1]);
+    expect(keys.length).toBeGreaterThanOrEqual(5);
+    expect(compose.length).toBeGreaterThanOrEqual(5);
+    for (const key of [...keys, ...compose]) {
+      const encoding = /^[0-9A-F]{32}$/i.test(key) ? 'hex' : 'base64';
+      expect([key, isDevelopmentKey(key, encoding)]).toEqual([key, true]);
+    }
+  });
+});
 
 describe('the migration Job and its name', () => {
   it("is renamed by any change of its template, which payments-migrate's TEMPLATE digests", () => {
@@ -890,8 +941,13 @@ describe('the Strimzi resources in deploy/strimzi', () => {
       expect([app, mounted.includes(app), users.some((user) => user.metadata.name === app)]).toEqual([app, true, true]);
     }
     // The cluster CA's Secret, copied into the apps' namespace by the one account allowed to read it.
-    const copied = production.find((object) => object.kind === 'ExternalSecret')!;
-    expect(copied.spec).toMatchObject({ target: { name: 'payments-kafka-cluster-ca-cert' } });
+    const copied = production.find(
+      (object) => object.kind === 'ExternalSecret' && object.metadata.name === 'payments-kafka-cluster-ca-cert',
+    )!;
+    expect(copied.spec).toMatchObject({
+      secretStoreRef: { kind: 'SecretStore', name: 'kafka-cluster-ca' },
+      target: { name: 'payments-kafka-cluster-ca-cert' },
+    });
     expect(mounted).toContain('payments-kafka-cluster-ca-cert');
     const reader = cluster.find((object) => object.kind === 'RoleBinding')!;
     expect((reader as unknown as { subjects: unknown[] }).subjects).toEqual([

@@ -62,8 +62,11 @@ export interface KubePodSpec {
  * with stand-in values of the right form, so an app's validation can still be run on the rest.
  */
 export const externalSecrets: Record<string, Record<string, string>> = {
+  'payments-database-owner': {
+    url: 'postgres://payments:secret@payments.postgres.example.ng:5432/payments?sslmode=verify-full&sslrootcert=/etc/postgresql/ca.crt',
+  },
   'payments-database': Object.fromEntries(
-    ['owner', 'checkout-gateway', 'card-processor', 'pos-ingest', 'outlet-service', 'webhook-dispatcher'].map(
+    ['checkout-gateway', 'card-processor', 'pos-ingest', 'outlet-service', 'webhook-dispatcher'].map(
       // A managed PostgreSQL, its certificate verified against the CA the pods mount (components/managed-postgres).
       (login) => [
         login,
@@ -125,9 +128,15 @@ export function podSpecOf(object: KubeObject): KubePodSpec {
 export function containerEnvironment(objects: KubeObject[], container: KubeContainer): Record<string, string> {
   const configMap = (name: string) => objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === name)?.data;
   const secret = (name: string, key: string) => {
-    const found = objects.find((o) => o.kind === 'Secret' && o.metadata.name.startsWith(name));
+    // A generated Secret's name carries a hash after its own: payments-database, not payments-database-owner.
+    const found = objects.find(
+      (o) =>
+        o.kind === 'Secret' &&
+        (o.metadata.name === name ||
+          (/^-[a-z0-9]{10}$/.test(o.metadata.name.slice(name.length)) && o.metadata.name.startsWith(name))),
+    );
     if (found?.data?.[key] !== undefined) return Buffer.from(found.data[key], 'base64').toString('utf8');
-    const external = Object.entries(externalSecrets).find(([prefix]) => name.startsWith(prefix))?.[1];
+    const external = externalSecrets[name];
     return external?.[key];
   };
   const environment: Record<string, string> = {};

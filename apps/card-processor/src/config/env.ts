@@ -1,4 +1,4 @@
-import { BooleanSetting, IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { BooleanSetting, DevelopmentKeyRefused, IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
 import { PinSecurityModuleSetting } from '@payments/platform-pin-security';
 import { IsOptional, Matches } from 'class-validator';
 
@@ -42,6 +42,7 @@ export class Env extends PlatformEnv {
   /** The key PIN blocks travel under to the sandbox host (DE52). */
   @IsOptional()
   @Matches(doubleLengthKey, { message: 'must be a double-length TDES key as 32 hex characters' })
+  @DevelopmentKeyRefused('hex')
   CARD_NETWORK_SANDBOX_ZONE_PIN_KEY?: string = undefined;
 
   /** The switch live businesses' cards go to; unset, live businesses are refused card payments. */
@@ -57,6 +58,7 @@ export class Env extends PlatformEnv {
 
   @IsOptional()
   @Matches(doubleLengthKey, { message: 'must be a double-length TDES key as 32 hex characters' })
+  @DevelopmentKeyRefused('hex')
   CARD_NETWORK_LIVE_ZONE_PIN_KEY?: string = undefined;
 
   /** PEM file of the CA a TLS host's certificate must chain to; unset, the system's CAs. */

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { DynamicModule, Logger as NestLogger, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { withinTimeout } from '@payments/platform-async';
 import { InvalidEnvironmentError, loadEnv, PlatformEnv, trustedProxies } from '@payments/platform-config';
 import { AppDatabase, migrate, postgresOptions, SchemaState } from '@payments/platform-database';
 import {
@@ -11,6 +12,7 @@ import {
   EnvelopingFastifyAdapter,
   toErrorEnvelope,
 } from '@payments/platform-envelope';
+import { ShutdownState } from '@payments/platform-health';
 import { KafkaAdmin, KafkaConsumers } from '@payments/platform-kafka';
 import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
 import { Metrics } from '@payments/platform-metrics';
@@ -111,10 +113,19 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
     // Without its topics, or before its release's migrations ran, the app still serves, answering
     // not-ready with what is missing; its consumers join once both are in place.
     const schema = app.get(SchemaState);
-    const inPlace = app.get(KafkaAdmin).topicsPresent && (await schema.behind().catch(() => 'unread')) === null;
+    const inPlace =
+      app.get(KafkaAdmin).topicsPresent && (await withinTimeout(schema.behind(), 2000).catch(() => 'unread')) === null;
     const consumers = schema.untilCurrent().then(() => app.get(KafkaConsumers).start());
     if (inPlace) await consumers;
-    else consumers.catch((error: Error) => new NestLogger('kafka').error(`consumers did not start: ${error.message}`));
+    else {
+      // Joined later, a failure to join must not leave a ready pod that consumes nothing: the
+      // process stops (gracefully), and its orchestrator starts it again.
+      consumers.catch((error: Error) => {
+        if (app.get(ShutdownState).draining) return;
+        new NestLogger('kafka').error(`consumers did not start, stopping: ${error.message}`);
+        process.kill(process.pid, 'SIGTERM');
+      });
+    }
   }
   return app;
 }

@@ -34,6 +34,12 @@ export class PlatformEnv {
   @IsIn(logLevels)
   LOG_LEVEL: (typeof logLevels)[number] = 'info';
 
+  /**
+   * A laptop's platform (docker-compose.yml, the local Kubernetes overlay) runs as production
+   * with the development keys this repository publishes; anywhere else they stop the app.
+   */
+  @BooleanSetting() ALLOW_DEVELOPMENT_KEYS: boolean = false;
+
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// connection URL' })
   DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/payments';
 

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, Matches, Max, Min, ValidateBy } from 'class-validator';
 
 /** The rules a setting's variable must meet, one decorator a kind of setting. */
 
@@ -22,7 +22,40 @@ export function BooleanSetting(): PropertyDecorator {
   };
 }
 
-/** A 32-byte key, base64-encoded, as `openssl rand -base64 32` prints it. */
+/**
+ * Whether a key is one of the development keys docker-compose.yml and the local Kubernetes
+ * overlay carry in the open: each of them decodes to text that starts `local-`.
+ */
+export function isDevelopmentKey(value: string, encoding: 'base64' | 'hex'): boolean {
+  return Buffer.from(value, encoding).toString('latin1').startsWith('local-');
+}
+
+/**
+ * Refuses a development key where NODE_ENV is production, unless ALLOW_DEVELOPMENT_KEYS says
+ * the environment is a laptop's (compose, the local overlay): anyone can read those keys.
+ */
+export function DevelopmentKeyRefused(encoding: 'base64' | 'hex'): PropertyDecorator {
+  return ValidateBy({
+    name: 'developmentKeyRefused',
+    validator: {
+      validate: (value: unknown, args) => {
+        const env = args?.object as { NODE_ENV?: string; ALLOW_DEVELOPMENT_KEYS?: boolean };
+        if (env.NODE_ENV !== 'production' || env.ALLOW_DEVELOPMENT_KEYS === true) return true;
+        return typeof value !== 'string' || !isDevelopmentKey(value, encoding);
+      },
+      defaultMessage: () =>
+        'is a development key, published in this repository: production needs its own (docs/deploy.md)',
+    },
+  });
+}
+
+/** A 32-byte key, base64-encoded, as `openssl rand -base64 32` prints it; never a development key in production. */
 export function KeySetting(): PropertyDecorator {
-  return Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes, base64-encoded (openssl rand -base64 32)' });
+  return (target, key) => {
+    Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes, base64-encoded (openssl rand -base64 32)' })(
+      target,
+      key,
+    );
+    DevelopmentKeyRefused('base64')(target, key);
+  };
 }

@@ -32,7 +32,8 @@ export async function migrate(options: DataSourceOptions, { appRole, grants }: M
     await runner.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     if (appRole && grants) await grantSchemaToAppRole(runner, options.schema, appRole, grants);
-    await markMigrated(runner, options.schema);
+    const shipped = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
+    await markMigrated(runner, options.schema, shipped, grants);
     return applied.map((migration) => migration.name);
   } finally {
     await runner

@@ -1,25 +1,47 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DataSource, QueryRunner } from 'typeorm';
 
-import { migrationsTable } from './table-grants';
+import { APP_DATABASE } from './database.module';
+import { AppDatabase } from './postgres-options';
+import { migrationsTable, TableGrants } from './table-grants';
 
 const markPrefix = 'migrated through ';
+const grantsInfix = ' granting ';
+
+/** A short digest of an app's table grants, so that a release that changes only them is told apart. */
+export function grantsDigest(grants: TableGrants): string {
+  const sorted = Object.keys(grants)
+    .sort()
+    .map((table) => [table, [...grants[table]].sort()]);
+  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 12);
+}
+
+/** The newest migration of a list, by the timestamp its name ends with. */
+function newestOf(names: string[]): string | undefined {
+  return [...names].sort((a, b) => timestampOf(a) - timestampOf(b)).at(-1);
+}
 
 /** A migration's timestamp: the 13 digits TypeORM ends its name with. */
 const timestampOf = (name: string) => Number(/(\d{13})$/.exec(name)?.[1] ?? 0);
 
 /**
- * Records on the schema, once a run's migrations and grants are done, the newest migration it
- * has: each migration's row commits before the app's login is granted its tables, so the rows
- * alone would let a pod serve before its login may use them.
+ * Records on the schema, once a run's migrations and grants are done, the newest migration the
+ * run shipped and a digest of the grants it gave: each migration's row commits before the app's
+ * login is granted its tables, so the rows alone would let a pod serve before its login may use
+ * them, and a release that changes only the grants adds no row at all.
  */
-export async function markMigrated(runner: QueryRunner, schema: string): Promise<void> {
-  const [newest] = (await runner.query(
-    `SELECT name FROM "${schema}"."${migrationsTable}" ORDER BY timestamp DESC, id DESC LIMIT 1`,
-  )) as { name: string }[];
+export async function markMigrated(
+  runner: QueryRunner,
+  schema: string,
+  shipped: string[],
+  grants?: TableGrants,
+): Promise<void> {
+  const newest = newestOf(shipped);
   if (!newest) return;
   // COMMENT takes no parameters; a migration's name is a class name, quoted all the same.
-  const mark = `${markPrefix}${newest.name}`.replace(/'/g, "''");
+  const mark = `${markPrefix}${newest}${grants ? `${grantsInfix}${grantsDigest(grants)}` : ''}`.replace(/'/g, "''");
   await runner.query(`COMMENT ON SCHEMA "${schema}" IS '${mark}'`);
 }
 
@@ -31,14 +53,18 @@ export async function markMigrated(runner: QueryRunner, schema: string): Promise
  * the old release's to live with.
  */
 @Injectable()
-export class SchemaState implements OnApplicationShutdown {
+export class SchemaState implements BeforeApplicationShutdown {
   private readonly logger = new Logger(SchemaState.name);
   private current = false;
   private stopped = false;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() @Inject(APP_DATABASE) private readonly database?: AppDatabase,
+  ) {}
 
-  onApplicationShutdown(): void {
+  /** Before the consumers stop: a schema seen current during the drain starts none. */
+  beforeApplicationShutdown(): void {
     this.stopped = true;
   }
 
@@ -50,7 +76,10 @@ export class SchemaState implements OnApplicationShutdown {
     let said = 0;
     while (!this.stopped) {
       const behind = await this.behind().catch((error: Error) => `the schema could not be read: ${error.message}`);
-      if (behind === null) return;
+      if (behind === null) {
+        if (this.stopped) break;
+        return;
+      }
       if (Date.now() - said > 60_000) {
         this.logger.warn(`not consuming yet: ${behind}`);
         said = Date.now();
@@ -78,11 +107,15 @@ export class SchemaState implements OnApplicationShutdown {
       `SELECT obj_description(oid, 'pg_namespace') AS mark FROM pg_namespace WHERE nspname = $1`,
       [schema],
     );
-    const through = mark?.startsWith(markPrefix) ? mark.slice(markPrefix.length) : '';
-    const newestShipped = Math.max(0, ...shipped.map(timestampOf));
-    if (timestampOf(through) < newestShipped) {
-      return 'migrated, but its run has not finished granting the app its tables';
-    }
+    const [through = '', granted] = mark?.startsWith(markPrefix)
+      ? mark.slice(markPrefix.length).split(grantsInfix)
+      : [];
+    const newestShipped = timestampOf(newestOf(shipped) ?? '');
+    const unfinished = 'migrated, but its run has not finished granting the app its tables';
+    if (timestampOf(through) < newestShipped) return unfinished;
+    // The same release's run: its grants must be this release's (a later release's may differ).
+    const ours = this.database ? grantsDigest(this.database.grants) : undefined;
+    if (timestampOf(through) === newestShipped && granted && ours && granted !== ours) return unfinished;
     this.current = true;
     return null;
   }

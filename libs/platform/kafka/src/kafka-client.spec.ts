@@ -37,14 +37,17 @@ describe('kafkaSecurity', () => {
   });
 
   it('trusts a renewed CA bundle from the next connection on, and keeps the last one while the file is away', () => {
-    const ca = file('renewed-ca.pem', 'OLD CA\n');
+    const pem = (name: string) => `-----BEGIN CERTIFICATE-----\n${name}\n-----END CERTIFICATE-----\n`;
+    const ca = file('renewed-ca.pem', pem('OLD'));
     const files = tlsFiles(loadEnv(PlatformEnv, { KAFKA_TLS: 'true', KAFKA_TLS_CA_FILE: ca }));
-    expect(files().ca).toEqual(['OLD CA\n']);
+    expect(files().ca).toEqual([pem('OLD')]);
     // Strimzi's renewal: the Secret holds the new CA beside the old one for a while.
-    writeFileSync(ca, 'OLD CA\nNEW CA\n');
-    expect(files().ca).toEqual(['OLD CA\nNEW CA\n']);
-    // A mounted Secret is swapped by a symlink; a read that falls between keeps the last bundle.
+    writeFileSync(ca, pem('OLD') + pem('NEW'));
+    expect(files().ca).toEqual([pem('OLD') + pem('NEW')]);
+    // Caught mid-swap: an empty file, then none. The last whole bundle stays.
+    writeFileSync(ca, '');
+    expect(files().ca).toEqual([pem('OLD') + pem('NEW')]);
     rmSync(ca);
-    expect(files().ca).toEqual(['OLD CA\nNEW CA\n']);
+    expect(files().ca).toEqual([pem('OLD') + pem('NEW')]);
   });
 });

@@ -49,8 +49,11 @@ export function tlsFiles(env: KafkaSecuritySettings): () => ConnectionOptions {
   let last: ConnectionOptions = {};
   return () => {
     try {
+      const ca = env.KAFKA_TLS_CA_FILE ? readFileSync(env.KAFKA_TLS_CA_FILE, 'utf8') : undefined;
+      // A file caught empty or half-written mid-swap holds no whole certificate: keep the last.
+      if (ca !== undefined && !/-----END CERTIFICATE-----/.test(ca) && Object.keys(last).length > 0) return last;
       last = {
-        ...(env.KAFKA_TLS_CA_FILE ? { ca: [readFileSync(env.KAFKA_TLS_CA_FILE, 'utf8')] } : {}),
+        ...(ca !== undefined ? { ca: [ca] } : {}),
         ...(env.KAFKA_TLS_CERT_FILE && env.KAFKA_TLS_KEY_FILE
           ? { cert: readFileSync(env.KAFKA_TLS_CERT_FILE, 'utf8'), key: readFileSync(env.KAFKA_TLS_KEY_FILE, 'utf8') }
           : {}),

@@ -63,6 +63,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
 
   /** Joins a consumer group per traffic class that has handlers; resolves once each has joined. */
   async start(): Promise<void> {
+    if (this.stopping) return; // shutting down before the consumers were due to join
     const handlers = this.handlers();
     const classes = new Map<TrafficClass, Handler[]>();
     for (const handler of handlers) {
