@@ -677,10 +677,7 @@ describe('the development keys', () => {
     const containers = production
       .filter((object) => ['Deployment', 'Job', 'CronJob'].includes(object.kind))
       .flatMap((object) => {
-        const pod =
-          object.kind === 'CronJob'
-            ? podSpecOf((object.spec as { jobTemplate: KubeObject }).jobTemplate)
-            : podSpecOf(object);
+        const pod = podOf(object);
         return [...pod.containers, ...(pod.initContainers ?? [])];
       });
     const allowing = containers.filter(
