@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '@payments/platform-bootstrap';
 import { loadEnv } from '@payments/platform-config';
-import { grantsDigest, SchemaState } from '@payments/platform-database';
+import { grantSchemaToAppRole, SchemaState } from '@payments/platform-database';
 import { privateDatabaseUrl, testEnvironment } from '@payments/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -16,11 +16,13 @@ describe('readiness and the schema', () => {
   let app: NestFastifyApplication;
   let database: Client;
   let drop: () => Promise<void>;
+  let privateUrl: string;
   let withheld: { id: number; timestamp: string; name: string };
 
   beforeAll(async () => {
     const privateDatabase = await privateDatabaseUrl(gatewayApp.database);
     drop = privateDatabase.drop;
+    privateUrl = privateDatabase.url;
     database = new Client({ connectionString: privateDatabase.url });
     await database.connect();
     // As if the Job had not yet run the release's last migration.
@@ -71,16 +73,42 @@ describe('readiness and the schema', () => {
     expect(after.json().data).toMatchObject({ schema: { status: 'up' }, topics: { status: 'up' } });
   });
 
-  it("waits for a release that changes only its login's grants, which adds no migration, to be granted", async () => {
-    const dataSource = app.get(DataSource);
+  it("waits for its login's own grants, whether or not a migration came with them", async () => {
     const { database: gateway } = gatewayApp;
-    const newest = withheld.name;
-    // The schema as the last release's run left it: the same migrations, that release's grants.
-    await database.query(
-      `COMMENT ON SCHEMA gateway IS 'migrated through ${newest} granting ${grantsDigest(gateway.grants)}'`,
-    );
-    const regranted = { ...gateway, grants: { ...gateway.grants, key_audit: ['SELECT'] as const } };
-    expect(await new SchemaState(dataSource, regranted).behind()).toContain('has not finished granting');
-    expect(await new SchemaState(dataSource, gateway).behind()).toBeNull();
+    const role = `readiness_${process.pid}`;
+    await database.query(`CREATE ROLE "${role}" LOGIN`);
+    const owner = new DataSource({ type: 'postgres', url: privateUrl, schema: 'gateway' });
+    const login = new URL(privateUrl);
+    login.username = role;
+    const asLogin = new DataSource({
+      type: 'postgres',
+      url: login.toString(),
+      schema: 'gateway',
+      migrations: gateway.migrations,
+    });
+    try {
+      await owner.initialize();
+      await asLogin.initialize();
+      const runner = owner.createQueryRunner();
+      await grantSchemaToAppRole(runner, 'gateway', role, gateway.grants);
+      await runner.release();
+
+      // A release that changes only the grants, whose run has not granted them yet.
+      const widened = { ...gateway, grants: { ...gateway.grants, key_audit: ['SELECT', 'INSERT', 'DELETE'] as const } };
+      expect(await new SchemaState(asLogin, widened).behind()).toBe(
+        "the app's login is not yet granted 1 privileges, the first key_audit: DELETE",
+      );
+      const column = { ...gateway, grants: { ...gateway.grants, checkouts: ['SELECT', 'UPDATE (amount)'] as const } };
+      expect(await new SchemaState(asLogin, column).behind()).toContain('the first checkouts: UPDATE (amount)');
+      // This release's grants, and an earlier release's narrower ones (a rollback's pods).
+      expect(await new SchemaState(asLogin, gateway).behind()).toBeNull();
+      const narrower = { ...gateway, grants: { ...gateway.grants, card_attempts: ['SELECT'] as const } };
+      expect(await new SchemaState(asLogin, narrower).behind()).toBeNull();
+    } finally {
+      await asLogin.destroy().catch(() => undefined);
+      await owner.destroy().catch(() => undefined);
+      await database.query(`DROP OWNED BY "${role}"`);
+      await database.query(`DROP ROLE "${role}"`);
+    }
   });
 });

@@ -33,7 +33,7 @@ export async function migrate(options: DataSourceOptions, { appRole, grants }: M
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     if (appRole && grants) await grantSchemaToAppRole(runner, options.schema, appRole, grants);
     const shipped = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
-    await markMigrated(runner, options.schema, shipped, grants);
+    await markMigrated(runner, options.schema, shipped);
     return applied.map((migration) => migration.name);
   } finally {
     await runner

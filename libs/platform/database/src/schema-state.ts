@@ -1,22 +1,11 @@
-import { createHash } from 'node:crypto';
-
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DataSource, QueryRunner } from 'typeorm';
 
 import { APP_DATABASE } from './database.module';
 import { AppDatabase } from './postgres-options';
-import { migrationsTable, TableGrants } from './table-grants';
+import { migrationsTable, schemaGrants, TableGrants } from './table-grants';
 
 const markPrefix = 'migrated through ';
-const grantsInfix = ' granting ';
-
-/** A short digest of an app's table grants, so that a release that changes only them is told apart. */
-export function grantsDigest(grants: TableGrants): string {
-  const sorted = Object.keys(grants)
-    .sort()
-    .map((table) => [table, [...grants[table]].sort()]);
-  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 12);
-}
 
 /** The newest migration of a list, by the timestamp its name ends with. */
 function newestOf(names: string[]): string | undefined {
@@ -28,21 +17,43 @@ const timestampOf = (name: string) => Number(/(\d{13})$/.exec(name)?.[1] ?? 0);
 
 /**
  * Records on the schema, once a run's migrations and grants are done, the newest migration the
- * run shipped and a digest of the grants it gave: each migration's row commits before the app's
- * login is granted its tables, so the rows alone would let a pod serve before its login may use
- * them, and a release that changes only the grants adds no row at all.
+ * run shipped: each migration's row commits before the app's login is granted its tables, so
+ * the rows alone would let a pod serve before its login may use them.
  */
-export async function markMigrated(
-  runner: QueryRunner,
-  schema: string,
-  shipped: string[],
-  grants?: TableGrants,
-): Promise<void> {
+export async function markMigrated(runner: QueryRunner, schema: string, shipped: string[]): Promise<void> {
   const newest = newestOf(shipped);
   if (!newest) return;
   // COMMENT takes no parameters; a migration's name is a class name, quoted all the same.
-  const mark = `${markPrefix}${newest}${grants ? `${grantsInfix}${grantsDigest(grants)}` : ''}`.replace(/'/g, "''");
-  await runner.query(`COMMENT ON SCHEMA "${schema}" IS '${mark}'`);
+  await runner.query(`COMMENT ON SCHEMA "${schema}" IS '${`${markPrefix}${newest}`.replace(/'/g, "''")}'`);
+}
+
+/**
+ * The privileges of `grants` the connected login lacks in `schema`, as "table: privilege".
+ * What the login holds, not what a run recorded: a release that changes only the grants adds no
+ * migration, and a rollback's pods need only their own release's grants, which a later run may
+ * have widened.
+ */
+async function missingPrivileges(dataSource: DataSource, schema: string, grants: TableGrants): Promise<string[]> {
+  type Wanted = { table: string; action: string; column: string | null };
+  const wanted = Object.entries(schemaGrants(grants)).flatMap(([table, privileges]) =>
+    privileges.flatMap((privilege): Wanted[] => {
+      const [, action, columns] = /^(\w+)(?: \((.*)\))?$/.exec(privilege) ?? [];
+      return columns
+        ? columns.split(', ').map((column) => ({ table, action, column }))
+        : [{ table, action, column: null }];
+    }),
+  );
+  const rows = await dataSource.query<{ missing: string }[]>(
+    `SELECT table_name || ': ' || action || coalesce(' (' || column_name || ')', '') AS missing
+       FROM unnest($2::text[], $3::text[], $4::text[]) AS wanted(table_name, action, column_name)
+      WHERE to_regclass(format('%I.%I', $1::text, table_name)) IS NULL
+         OR NOT CASE WHEN column_name IS NULL
+                     THEN has_table_privilege(format('%I.%I', $1::text, table_name), action)
+                     ELSE has_column_privilege(format('%I.%I', $1::text, table_name), column_name, action)
+                END`,
+    [schema, wanted.map((want) => want.table), wanted.map((want) => want.action), wanted.map((want) => want.column)],
+  );
+  return rows.map((row) => row.missing);
 }
 
 /**
@@ -107,15 +118,14 @@ export class SchemaState implements BeforeApplicationShutdown {
       `SELECT obj_description(oid, 'pg_namespace') AS mark FROM pg_namespace WHERE nspname = $1`,
       [schema],
     );
-    const [through = '', granted] = mark?.startsWith(markPrefix)
-      ? mark.slice(markPrefix.length).split(grantsInfix)
-      : [];
-    const newestShipped = timestampOf(newestOf(shipped) ?? '');
-    const unfinished = 'migrated, but its run has not finished granting the app its tables';
-    if (timestampOf(through) < newestShipped) return unfinished;
-    // The same release's run: its grants must be this release's (a later release's may differ).
-    const ours = this.database ? grantsDigest(this.database.grants) : undefined;
-    if (timestampOf(through) === newestShipped && granted && ours && granted !== ours) return unfinished;
+    const through = mark?.startsWith(markPrefix) ? mark.slice(markPrefix.length) : '';
+    if (timestampOf(through) < timestampOf(newestOf(shipped) ?? '')) {
+      return 'migrated, but its run has not finished granting the app its tables';
+    }
+    const missingGrants = this.database ? await missingPrivileges(this.dataSource, schema, this.database.grants) : [];
+    if (missingGrants.length > 0) {
+      return `the app's login is not yet granted ${missingGrants.length} privileges, the first ${missingGrants[0]}`;
+    }
     this.current = true;
     return null;
   }
