@@ -12,7 +12,6 @@ import {
   EnvelopingFastifyAdapter,
   toErrorEnvelope,
 } from '@payments/platform-envelope';
-import { ShutdownState } from '@payments/platform-health';
 import { KafkaAdmin, KafkaConsumers } from '@payments/platform-kafka';
 import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
 import { Metrics } from '@payments/platform-metrics';
@@ -115,17 +114,11 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
     const schema = app.get(SchemaState);
     const inPlace =
       app.get(KafkaAdmin).topicsPresent && (await withinTimeout(schema.behind(), 2000).catch(() => 'unread')) === null;
-    const consumers = schema.untilCurrent().then(() => app.get(KafkaConsumers).start());
-    if (inPlace) await consumers;
-    else {
-      // Joined later, a failure to join must not leave a ready pod that consumes nothing: the
-      // process stops (gracefully), and its orchestrator starts it again.
-      consumers.catch((error: Error) => {
-        if (app.get(ShutdownState).draining) return;
-        new NestLogger('kafka').error(`consumers did not start, stopping: ${error.message}`);
-        process.kill(process.pid, 'SIGTERM');
-      });
-    }
+    const consumers = app.get(KafkaConsumers);
+    // In place, a failure to join fails the start; joined later, it is retried (startUntilJoined).
+    const joining = schema.untilCurrent().then(() => (inPlace ? consumers.start() : consumers.startUntilJoined()));
+    if (inPlace) await joining;
+    else joining.catch(() => undefined); // untilCurrent rejects only when the app stops first
   }
   return app;
 }

@@ -1,6 +1,6 @@
 import { SchemaState } from '@payments/platform-database';
 import { DomainError } from '@payments/platform-envelope';
-import { KafkaAdmin } from '@payments/platform-kafka';
+import { KafkaAdmin, KafkaConsumers } from '@payments/platform-kafka';
 import { Metrics } from '@payments/platform-metrics';
 import { DataSource } from 'typeorm';
 
@@ -16,7 +16,13 @@ const behave = (behaviour: Behaviour) =>
       ? Promise.reject(new Error('connection refused'))
       : new Promise<void>(() => undefined);
 
-function instance({ database = 'answers', kafka = 'answers', missing = [] as string[], topics = true } = {}) {
+function instance({
+  database = 'answers',
+  kafka = 'answers',
+  missing = [] as string[],
+  topics = true,
+  joinProblem = null as string | null,
+} = {}) {
   const dataSource = { query: () => behave(database as Behaviour) } as unknown as DataSource;
   const admin = {
     reachable: () => behave(kafka as Behaviour),
@@ -30,7 +36,8 @@ function instance({ database = 'answers', kafka = 'answers', missing = [] as str
       missing.length ? `${missing.length} migrations not applied yet, the first ${missing[0]}` : null,
   } as unknown as SchemaState;
   const shutdown = new ShutdownState();
-  return { controller: new HealthController(schema, admin, shutdown, watch), watch, shutdown, metrics };
+  const consumers = { joinProblem } as KafkaConsumers;
+  return { controller: new HealthController(schema, admin, shutdown, watch, consumers), watch, shutdown, metrics };
 }
 
 async function refusal(ready: Promise<unknown>): Promise<{ message: string; details: unknown }> {
@@ -86,6 +93,16 @@ describe('readiness', () => {
     const { details } = await refusal(controller.ready());
     expect(details).toMatchObject({
       checks: { topics: { status: 'down', reason: expect.stringContaining('card.commands.v1') } },
+    });
+  });
+
+  it('is refused while its consumers have not joined their groups, saying why', async () => {
+    const { controller } = instance({
+      joinProblem: 'the consumers did not join their groups: SASL authentication failed',
+    });
+    const { details } = await refusal(controller.ready());
+    expect(details).toMatchObject({
+      checks: { consumers: { status: 'down', reason: expect.stringContaining('SASL authentication failed') } },
     });
   });
 

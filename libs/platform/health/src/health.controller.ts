@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { withinTimeout } from '@payments/platform-async';
 import { SchemaState } from '@payments/platform-database';
 import { DomainError, SuccessMessage } from '@payments/platform-envelope';
-import { KafkaAdmin } from '@payments/platform-kafka';
+import { KafkaAdmin, KafkaConsumers } from '@payments/platform-kafka';
 
 import { DependencyWatch, Observation } from './dependency-watch';
 
@@ -30,6 +30,7 @@ export class HealthController {
     private readonly kafka: KafkaAdmin,
     private readonly shutdown: ShutdownState,
     private readonly dependencies: DependencyWatch,
+    private readonly consumers: KafkaConsumers,
   ) {}
 
   /** The process is up and serving HTTP. */
@@ -40,8 +41,8 @@ export class HealthController {
   }
 
   /**
-   * What this instance can do: not draining, its schema has every migration it ships, and its
-   * Kafka topics are there as declared. PostgreSQL and the brokers answering are reported as
+   * What this instance can do: not draining, its schema has every migration it ships, its
+   * Kafka topics are there as declared, and its consumers joined their groups once they could. PostgreSQL and the brokers answering are reported as
    * last seen (DependencyWatch), and watched by the alerts: a blip in either must not empty
    * every Service at once.
    */
@@ -53,6 +54,7 @@ export class HealthController {
       topics: this.kafka.topicsPresent
         ? ({ status: 'up' } as const)
         : ({ status: 'down', reason: this.kafka.topicsProblem() } as const),
+      ...(this.consumers.joinProblem && { consumers: { status: 'down', reason: this.consumers.joinProblem } as const }),
     };
     const seen = this.dependencies.observations();
     const report = {

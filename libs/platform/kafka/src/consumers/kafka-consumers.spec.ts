@@ -57,8 +57,12 @@ class Handlers {
   }
 }
 
-/** A kafkajs stand-in: the test calls eachBatch itself and sees what was resolved, paused and sent. */
-function harness() {
+/**
+ * A kafkajs stand-in: the test calls eachBatch itself and sees what was resolved, paused and sent.
+ * The first `refusedConnects` connects fail, as against a broker that refuses the app.
+ */
+function harness({ refusedConnects = 0 } = {}) {
+  const connections = { refused: 0, disconnected: 0 };
   const handlers = new Handlers();
   /** Each consumer's eachBatch, by the topics it subscribed to. */
   const runs = new Map<string, (payload: EachBatchPayload) => Promise<void>>();
@@ -71,8 +75,13 @@ function harness() {
     return {
       events: { GROUP_JOIN: 'join', CRASH: 'crash' },
       on: (event: string, listener: () => void) => listeners.set(event, [...(listeners.get(event) ?? []), listener]),
-      connect: async () => undefined,
-      disconnect: async () => undefined,
+      connect: async () => {
+        if (connections.refused < refusedConnects) {
+          connections.refused++;
+          throw new Error('SASL authentication failed');
+        }
+      },
+      disconnect: async () => void connections.disconnected++,
       subscribe: async (subscription: { topics: string[] }) => void (topics = subscription.topics),
       run: async (config: { autoCommit?: boolean; eachBatch: (payload: EachBatchPayload) => Promise<void> }) => {
         configs.push(config);
@@ -110,7 +119,7 @@ function harness() {
     env,
     bulkYield,
   );
-  return { consumers, handlers, runs, sent, bulkYield, configs };
+  return { consumers, handlers, runs, sent, bulkYield, configs, connections };
 }
 
 function message(offset: number, value: unknown, headers: Record<string, string> = {}): KafkaMessage {
@@ -171,6 +180,26 @@ describe('KafkaConsumers', () => {
       'pos.outcomes.v1',
     ]);
     expect(new Set(runs.values()).size).toBe(3);
+  });
+
+  it('joins again with backoff after a failed start, saying why meanwhile, and consumes once joined', async () => {
+    const { consumers, runs, connections } = harness({ refusedConnects: 1 });
+    const joined = consumers.startUntilJoined();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(consumers.joinProblem).toBe('the consumers did not join their groups: SASL authentication failed');
+    // Everything the failed start made is let go before the next start.
+    expect(connections.disconnected).toBeGreaterThan(0);
+    await jest.advanceTimersByTimeAsync(999);
+    expect(consumers.joinProblem).not.toBeNull();
+    await jest.advanceTimersByTimeAsync(1);
+    await joined;
+    expect(consumers.joinProblem).toBeNull();
+    expect([...runs.keys()].sort()).toEqual([
+      'card.charges.v1',
+      'outlet.commands.v1',
+      'partner.events.v1',
+      'pos.outcomes.v1',
+    ]);
   });
 
   it("turns off kafkajs's commit after every batch in every group: PeriodicCommits commits instead", async () => {

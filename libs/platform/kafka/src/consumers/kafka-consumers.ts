@@ -29,6 +29,8 @@ type Handler = HandlerSpec & {
 const attemptsBeforeParking = 4;
 /** Requests of one batch worked on at once; replies are batched by the producer. */
 const commandConcurrency = 64;
+/** The longest wait between attempts to join the groups (startUntilJoined). */
+const joinRetryCapMs = 30_000;
 
 /**
  * Runs the app's Kafka handlers (@EventHandler, @CommandHandler): one consumer group per
@@ -46,6 +48,9 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
   private readonly failures = new Map<string, number>();
   private readonly resumeTimers = new Set<NodeJS.Timeout>();
   private stopping = false;
+  /** Counts discarded starts: a consumer of an earlier, failed start is never restarted. */
+  private generation = 0;
+  private failedJoin: string | null = null;
   private readonly replies: CommandReplies;
 
   constructor(
@@ -78,6 +83,41 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
           }))
         : [],
     );
+  }
+
+  /**
+   * start(), again with backoff after each failure, until the groups are joined or the app
+   * stops. Meanwhile `joinProblem` says why, and readiness reports it: a pod that consumes
+   * nothing takes no traffic, and its rollout stalls where the failure shows.
+   */
+  async startUntilJoined(): Promise<void> {
+    for (let attempt = 0; !this.stopping; attempt++) {
+      try {
+        await this.start();
+        this.failedJoin = null;
+        return;
+      } catch (error) {
+        if (this.stopping) return;
+        this.failedJoin = `the consumers did not join their groups: ${(error as Error).message}`;
+        const delayMs = Math.min(joinRetryCapMs, 1000 * 2 ** attempt);
+        this.logger.error({ err: error }, `${this.failedJoin}; trying again in ${delayMs} ms`);
+        await this.discardStarted();
+        await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+      }
+    }
+  }
+
+  /** Why consumers that should be consuming are not, or null. */
+  get joinProblem(): string | null {
+    return this.failedJoin;
+  }
+
+  /** Disconnects what a failed start made, so the next start begins from nothing. */
+  private async discardStarted(): Promise<void> {
+    this.generation++;
+    const [consumers, commits] = [this.consumers.splice(0), this.commits.splice(0)];
+    await Promise.all(commits.map((periodic) => periodic.stop()));
+    await Promise.all(consumers.map((consumer) => consumer.disconnect().catch(() => undefined)));
   }
 
   private groupId(trafficClass: TrafficClass): string {
@@ -125,9 +165,10 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
         await payload.commitOffsetsIfNecessary();
       },
     };
+    const generation = this.generation;
     recoverFromCrashes(consumer, () => consumer.connect().then(() => consumer.run(config)), {
       logger: this.logger,
-      stopping: () => this.stopping,
+      stopping: () => this.stopping || generation !== this.generation,
     });
     await consumer.run(config);
     await joined;
