@@ -66,7 +66,7 @@ try {
   await onPostgres(async (db) => {
     await db.query(`INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, 'test', $2)`, [
       businessId,
-      new Sealer(env.DATA_ENCRYPTION_KEY).seal(posKey, businessId),
+      new Sealer(env.POS_KEY_SEALING_KEY).seal(posKey, businessId),
     ]);
     await db.query(`INSERT INTO pos_ingest.terminals (serial_number, business_id) VALUES ($1, $2)`, [
       serial,

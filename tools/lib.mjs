@@ -180,9 +180,18 @@ export function localSecrets() {
       )
     : {};
   let added = false;
-  for (const name of ['DATA_ENCRYPTION_KEY', 'CARD_DATA_KEY', 'POS_REFERENCE_KEY', 'PIN_MASTER_KEY']) {
+  // A laptop's keys from before one key per purpose: each purpose takes the key that served it,
+  // so what its database holds still opens.
+  const served = {
+    API_KEY_SEALING_KEY: secrets.DATA_ENCRYPTION_KEY,
+    POS_KEY_SEALING_KEY: secrets.DATA_ENCRYPTION_KEY,
+    PAGE_CURSOR_KEY: secrets.DATA_ENCRYPTION_KEY,
+    WEBHOOK_SECRET_SEALING_KEY: secrets.DATA_ENCRYPTION_KEY,
+    CARD_FINGERPRINT_KEY: secrets.CARD_DATA_KEY,
+  };
+  for (const name of [...Object.keys(served), 'CARD_DATA_KEY', 'POS_REFERENCE_KEY', 'PIN_MASTER_KEY']) {
     if (!secrets[name]) {
-      secrets[name] = randomBytes(32).toString('base64');
+      secrets[name] = served[name] ?? randomBytes(32).toString('base64');
       added = true;
     }
   }

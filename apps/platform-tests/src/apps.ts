@@ -19,7 +19,11 @@ export type AppName = keyof typeof appPorts;
 
 /** One data key for every process of a test run, as in a real deployment. */
 export const sharedSecrets = {
-  DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  API_KEY_SEALING_KEY: randomBytes(32).toString('base64'),
+  POS_KEY_SEALING_KEY: randomBytes(32).toString('base64'),
+  PAGE_CURSOR_KEY: randomBytes(32).toString('base64'),
+  WEBHOOK_SECRET_SEALING_KEY: randomBytes(32).toString('base64'),
+  CARD_FINGERPRINT_KEY: randomBytes(32).toString('base64'),
   CARD_DATA_KEY: randomBytes(32).toString('base64'),
   POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
   // The PIN security module's master key: pos-ingest wraps terminal PIN keys under it, card-processor opens them.

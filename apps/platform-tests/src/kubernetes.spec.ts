@@ -707,6 +707,51 @@ describe('the development keys', () => {
   });
 });
 
+describe('the keys', () => {
+  it('gives each app the keys of its own purposes alone, each one the secret manager provides', () => {
+    const production = renderOverlay('production');
+    const readByApp = Object.fromEntries(
+      production
+        .filter((object) => object.kind === 'Deployment')
+        .map((deployment) => [
+          deployment.metadata.name,
+          podOf(deployment)
+            .containers.flatMap((container) => container.env ?? [])
+            .flatMap((variable) =>
+              variable.valueFrom?.secretKeyRef?.name === 'payments-keys' ? [variable.valueFrom.secretKeyRef.key] : [],
+            )
+            .sort(),
+        ]),
+    );
+    expect(readByApp).toEqual({
+      'checkout-gateway': [
+        'API_KEY_SEALING_KEY',
+        'CARD_DATA_KEY',
+        'CARD_FINGERPRINT_KEY',
+        'PAGE_CURSOR_KEY',
+        'POS_KEY_SEALING_KEY',
+      ],
+      'card-processor': [
+        'CARD_DATA_KEY',
+        'CARD_FINGERPRINT_KEY',
+        'CARD_NETWORK_LIVE_ZONE_PIN_KEY',
+        'CARD_NETWORK_SANDBOX_ZONE_PIN_KEY',
+        'PIN_MASTER_KEY',
+      ],
+      'pos-ingest': ['CARD_DATA_KEY', 'PIN_MASTER_KEY', 'POS_KEY_SEALING_KEY', 'POS_REFERENCE_KEY'],
+      'outlet-service': [],
+      'webhook-dispatcher': ['API_KEY_SEALING_KEY', 'WEBHOOK_SECRET_SEALING_KEY'],
+    });
+    const provided = production
+      .filter((object) => object.kind === 'ExternalSecret')
+      .flatMap((external) => {
+        const spec = external.spec as { target: { name: string }; data: { secretKey: string }[] };
+        return spec.target.name === 'payments-keys' ? spec.data.map((entry) => entry.secretKey) : [];
+      });
+    expect(provided.sort()).toEqual([...new Set(Object.values(readByApp).flat())].sort());
+  });
+});
+
 describe('the migration Job and its name', () => {
   it("is renamed by any change of its template, which payments-migrate's TEMPLATE digests", () => {
     // A change of the Job's steps, resources, volumes or a component's patch of it changes its

@@ -86,10 +86,10 @@ describe('configuration checked at boot', () => {
     expect(app.output()).toMatch(/KAFKA_BROKERS: .*host:port/);
   });
 
-  it('stops the gateway without its data encryption key, naming it', async () => {
-    const app = spawnApp('checkout-gateway', { DATA_ENCRYPTION_KEY: '' });
+  it('stops the gateway without its API key sealing key, naming it', async () => {
+    const app = spawnApp('checkout-gateway', { API_KEY_SEALING_KEY: '' });
     const exit = await exitWithin(app.exited, 20_000);
     expect(exit.code).toBe(78);
-    expect(app.output()).toContain('DATA_ENCRYPTION_KEY: must be 32 bytes');
+    expect(app.output()).toContain('API_KEY_SEALING_KEY: must list 32-byte keys');
   });
 });

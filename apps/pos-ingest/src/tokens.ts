@@ -1,2 +1,2 @@
-/** The Sealer that seals card data for card-processor under CARD_DATA_KEY (pos-ingest's other Sealer keeps POS keys). */
+/** The Sealer that seals card data for card-processor under CARD_DATA_KEY (its PosKeySealer opens POS keys). */
 export const CARD_SEALER = Symbol('CARD_SEALER');

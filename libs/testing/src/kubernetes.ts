@@ -75,7 +75,11 @@ export const externalSecrets: Record<string, Record<string, string>> = {
     ),
   ),
   'payments-keys': {
-    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    API_KEY_SEALING_KEY: randomBytes(32).toString('base64'),
+    POS_KEY_SEALING_KEY: randomBytes(32).toString('base64'),
+    PAGE_CURSOR_KEY: randomBytes(32).toString('base64'),
+    WEBHOOK_SECRET_SEALING_KEY: randomBytes(32).toString('base64'),
+    CARD_FINGERPRINT_KEY: randomBytes(32).toString('base64'),
     CARD_DATA_KEY: randomBytes(32).toString('base64'),
     POS_REFERENCE_KEY: randomBytes(32).toString('base64'),
     CARD_NETWORK_SANDBOX_ZONE_PIN_KEY: randomBytes(16).toString('hex'),

@@ -129,6 +129,7 @@ class FakeOutbox extends Outbox {
 
 const declined = '4000000000000002';
 const cardKey = randomBytes(32).toString('base64');
+const fingerprintKey = randomBytes(32).toString('base64');
 const sealer = new Sealer(cardKey);
 const businessId = 'biz-1';
 let checkouts = 0;
@@ -141,7 +142,7 @@ function setup({ networks = connected('sandbox') } = {}) {
     manager: {} as EntityManager,
     transaction: (work: (em: EntityManager) => unknown) => work({} as EntityManager),
   };
-  const env = Object.assign(new Env(), { CARD_DATA_KEY: cardKey });
+  const env = Object.assign(new Env(), { CARD_DATA_KEY: cardKey, CARD_FINGERPRINT_KEY: fingerprintKey });
   const service = new CardChargesService(
     dataSource as unknown as DataSource,
     charges as unknown as CardChargesRepository,
@@ -171,7 +172,7 @@ function setup({ networks = connected('sandbox') } = {}) {
       checkoutReference,
       sealedAuthorization: sealer.seal(JSON.stringify(fields), checkoutReference),
     });
-  const fingerprints = new CardFingerprints(cardKey);
+  const fingerprints = new CardFingerprints(fingerprintKey);
   const outcome = (cardNumber?: string) =>
     service.outcome({
       businessId,

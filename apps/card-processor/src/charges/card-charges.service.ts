@@ -68,7 +68,7 @@ export class CardChargesService implements PaymentSettler {
     private readonly networks: CardNetworks,
     env: Env,
   ) {
-    this.fingerprints = new CardFingerprints(env.CARD_DATA_KEY);
+    this.fingerprints = new CardFingerprints(env.CARD_FINGERPRINT_KEY);
     authoriser.register('checkout', this);
   }
 

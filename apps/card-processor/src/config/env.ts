@@ -1,4 +1,11 @@
-import { BooleanSetting, DevelopmentKeyRefused, IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import {
+  BooleanSetting,
+  DevelopmentKeyRefused,
+  IntSetting,
+  KeyRingSetting,
+  KeySetting,
+  PlatformEnv,
+} from '@payments/platform-config';
 import { PinSecurityModuleSetting } from '@payments/platform-pin-security';
 import { IsOptional, Matches } from 'class-validator';
 
@@ -12,8 +19,11 @@ export class Env extends PlatformEnv {
   override SERVICE_NAME: string = 'card-processor';
   override PORT: number = 3001;
 
-  /** Opens card data sealed by pos-ingest (and the gateway); the same key on both sides. */
-  @KeySetting() CARD_DATA_KEY: string = '';
+  /** Opens card data sealed by pos-ingest and the gateway, and seals what it keeps (a key ring, the same on every side). */
+  @KeyRingSetting() CARD_DATA_KEY: string = '';
+
+  /** The gateway's card fingerprint key: a verification step must come from the charge's card. */
+  @KeySetting() CARD_FINGERPRINT_KEY: string = '';
 
   /**
    * The PIN security module's local master key (32 bytes, base64), the same as pos-ingest's: it

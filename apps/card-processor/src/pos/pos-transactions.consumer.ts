@@ -122,9 +122,14 @@ export class PosTransactionsConsumer implements PaymentSettler {
     try {
       return JSON.parse(this.cardSealer.open(transaction.sealedCard, transaction.reference)) as PosSealedCard;
     } catch (error) {
-      throw new PoisonMessageError(`card data of ${transaction.reference} cannot be opened with this CARD_DATA_KEY`, {
-        cause: error,
-      });
+      // The sealer's reason names the key by its id (a key ring's missing key), never the key.
+      const reason = (error as Error).message;
+      throw new PoisonMessageError(
+        `card data of ${transaction.reference} cannot be opened with CARD_DATA_KEY: ${reason}`,
+        {
+          cause: error,
+        },
+      );
     }
   }
 }

@@ -6,7 +6,7 @@ import {
   RolledKeysResponse,
   Topics,
 } from '@payments/contracts';
-import { hashSecret, Sealer } from '@payments/platform-crypto';
+import { ApiKeySealer, hashSecret } from '@payments/platform-crypto';
 import { apiError } from '@payments/platform-envelope';
 import { Outbox } from '@payments/platform-outbox';
 import { DataSource } from 'typeorm';
@@ -40,11 +40,11 @@ export class BusinessKeysService {
     private readonly keys: BusinessKeysRepository,
     private readonly businesses: BusinessesService,
     private readonly outbox: Outbox,
-    private readonly sealer: Sealer,
+    private readonly apiKeys: ApiKeySealer,
   ) {}
 
   async roll(business: Business, request: RollRequest): Promise<RolledKeysResponse> {
-    const issued = issueKeyPair(business.id, business.mode, this.sealer);
+    const issued = issueKeyPair(business.id, business.mode, this.apiKeys);
     const previousKeyExpiresAt = await this.dataSource.transaction(async (em) => {
       await this.keys.lockBusiness(em, business.id);
       const current = await this.keys.inUse(em, business.id);

@@ -86,10 +86,14 @@ describe('partners and API keys', () => {
           .find((candidate) => candidate.payload.businessId === partner.businessId),
       );
       expect(event.type).toBe(BusinessProvisionedV1);
-      const sealer = new Sealer(env.DATA_ENCRYPTION_KEY);
+      // Each under its own purpose's key: neither ring opens the other's secret.
+      const apiKeys = new Sealer(env.API_KEY_SEALING_KEY);
+      const posKeys = new Sealer(env.POS_KEY_SEALING_KEY);
       expect(event.payload.sealedApiKey).not.toContain(partner.apiKey);
-      expect(sealer.open(event.payload.sealedApiKey, partner.businessId)).toBe(partner.apiKey);
-      expect(sealer.open(event.payload.sealedPosEncryptionKey, partner.businessId)).toBe(partner.posEncryptionKey);
+      expect(apiKeys.open(event.payload.sealedApiKey, partner.businessId)).toBe(partner.apiKey);
+      expect(posKeys.open(event.payload.sealedPosEncryptionKey, partner.businessId)).toBe(partner.posEncryptionKey);
+      expect(() => apiKeys.open(event.payload.sealedPosEncryptionKey, partner.businessId)).toThrow('does not hold');
+      expect(() => posKeys.open(event.payload.sealedApiKey, partner.businessId)).toThrow('does not hold');
     } finally {
       await collector.stop();
     }

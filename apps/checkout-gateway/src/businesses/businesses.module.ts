@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Sealer } from '@payments/platform-crypto';
+import { ApiKeySealer, PosKeySealer } from '@payments/platform-crypto';
 
 import { Env } from '../config/env';
 import { KafkaClientsModule } from '../kafka-clients/kafka-clients.module';
@@ -28,7 +28,8 @@ import { PartnerAdmission } from './partner-admission';
     OnboardingRepository,
     ApiKeyGuard,
     PartnerAdmission,
-    { provide: Sealer, inject: [Env], useFactory: (env: Env) => new Sealer(env.DATA_ENCRYPTION_KEY) },
+    { provide: ApiKeySealer, inject: [Env], useFactory: (env: Env) => new ApiKeySealer(env.API_KEY_SEALING_KEY) },
+    { provide: PosKeySealer, inject: [Env], useFactory: (env: Env) => new PosKeySealer(env.POS_KEY_SEALING_KEY) },
   ],
   exports: [BusinessesService, ApiKeyGuard, PartnerAdmission, Onboarding],
 })

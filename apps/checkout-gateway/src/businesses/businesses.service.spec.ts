@@ -21,7 +21,14 @@ function withKey(expiresAt: Date | null) {
       return usable ? { business, key: table.key! } : null;
     },
   } as unknown as BusinessKeysRepository;
-  const service = new BusinessesService({} as DataSource, {} as BusinessesRepository, keys, {} as never, {} as never);
+  const service = new BusinessesService(
+    {} as DataSource,
+    {} as BusinessesRepository,
+    keys,
+    {} as never,
+    {} as never,
+    {} as never,
+  );
   return { service, table };
 }
 

@@ -8,12 +8,13 @@ import {
   Topics,
 } from '@payments/contracts';
 import {
+  ApiKeySealer,
   constantTimeEquals,
   hashSecret,
   newUlid,
+  PosKeySealer,
   randomAlphanumeric,
   randomToken,
-  Sealer,
 } from '@payments/platform-crypto';
 import { Outbox } from '@payments/platform-outbox';
 import { LRUCache } from 'lru-cache';
@@ -55,13 +56,14 @@ export class BusinessesService {
     private readonly businesses: BusinessesRepository,
     private readonly keys: BusinessKeysRepository,
     private readonly outbox: Outbox,
-    private readonly sealer: Sealer,
+    private readonly apiKeys: ApiKeySealer,
+    private readonly posKeys: PosKeySealer,
   ) {}
 
   /** Creates the business and its credentials, and announces it to the other services. */
   async provision(partner: NewPartner): Promise<PartnerCredentials> {
     const businessId = newUlid();
-    const keys = issueKeyPair(businessId, partner.mode, this.sealer);
+    const keys = issueKeyPair(businessId, partner.mode, this.apiKeys);
     const credentials: PartnerCredentials = {
       businessId,
       apiKey: keys.apiKey,
@@ -70,7 +72,7 @@ export class BusinessesService {
       webhookUrl: partner.webhookUrl,
     };
     const sealedApiKey = keys.row.apiKeySealed;
-    const sealedPosEncryptionKey = this.sealer.seal(credentials.posEncryptionKey, credentials.businessId);
+    const sealedPosEncryptionKey = this.posKeys.seal(credentials.posEncryptionKey, credentials.businessId);
     await this.dataSource.transaction(async (em) => {
       await this.businesses.insert(em, {
         id: credentials.businessId,

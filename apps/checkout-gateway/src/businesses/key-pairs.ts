@@ -1,5 +1,5 @@
 import { BusinessMode } from '@payments/contracts';
-import { hashSecret, randomToken, Sealer } from '@payments/platform-crypto';
+import { ApiKeySealer, hashSecret, randomToken } from '@payments/platform-crypto';
 
 import { BusinessKey } from './business-key.entity';
 
@@ -10,7 +10,7 @@ export interface IssuedKeyPair {
   row: Pick<BusinessKey, 'apiKeyHash' | 'businessId' | 'apiKeyHint' | 'apiKeySealed' | 'apiSecretHash'>;
 }
 
-export function issueKeyPair(businessId: string, mode: BusinessMode, sealer: Sealer): IssuedKeyPair {
+export function issueKeyPair(businessId: string, mode: BusinessMode, sealer: ApiKeySealer): IssuedKeyPair {
   const prefix = mode === 'live' ? 'live' : 'test';
   const apiKey = `pk_${prefix}_${randomToken(24)}`;
   const apiSecret = `sk_${prefix}_${randomToken(32)}`;

@@ -35,7 +35,7 @@ export class CardTestingDefence implements OnApplicationBootstrap, OnModuleDestr
     metrics: Metrics,
     env: Env,
   ) {
-    this.fingerprints = new CardFingerprints(env.CARD_DATA_KEY);
+    this.fingerprints = new CardFingerprints(env.CARD_FINGERPRINT_KEY);
     this.thresholds = {
       card: parsePolicy('card', env.CARD_TESTING_PER_CARD),
       address: parsePolicy('address', env.CARD_TESTING_PER_ADDRESS),

@@ -13,6 +13,7 @@ import { CardPaymentsService } from './card-payments.service';
 import { CheckoutsService } from './checkouts.service';
 
 const cardKey = randomBytes(32).toString('base64');
+const fingerprintKey = randomBytes(32).toString('base64');
 const card = { cardNumber: '5399000000000001', expiryDate: '12/30', cvv: '123' };
 const business = { id: 'BUS-1', mode: 'test' } as Business;
 
@@ -66,7 +67,11 @@ function setup(checkout: CheckoutResponse, charge: CardChargeState | null, ledge
     checkouts as unknown as CheckoutsService,
     cardTesting as unknown as CardTestingDefence,
     { require: async () => undefined } as unknown as Onboarding,
-    Object.assign(new Env(), { CARD_DATA_KEY: cardKey, CHECKOUT_URL: 'https://pay.example.ng/checkout' }),
+    Object.assign(new Env(), {
+      CARD_DATA_KEY: cardKey,
+      CARD_FINGERPRINT_KEY: fingerprintKey,
+      CHECKOUT_URL: 'https://pay.example.ng/checkout',
+    }),
   );
   return { service, sent, checkouts, attempts };
 }
@@ -86,7 +91,7 @@ describe('CardPaymentsService: a card payment sent to a checkout that has ended'
         type: 'chargeOutcome',
         businessId: 'BUS-1',
         checkoutReference: 'CHK-1',
-        cardFingerprint: new CardFingerprints(cardKey).of(card.cardNumber),
+        cardFingerprint: new CardFingerprints(fingerprintKey).of(card.cardNumber),
       },
     ]);
     expect(checkouts.close).not.toHaveBeenCalled();

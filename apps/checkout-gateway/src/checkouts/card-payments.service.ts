@@ -41,7 +41,7 @@ export class CardPaymentsService {
     private readonly env: Env,
   ) {
     this.sealer = new Sealer(env.CARD_DATA_KEY);
-    this.fingerprints = new CardFingerprints(env.CARD_DATA_KEY);
+    this.fingerprints = new CardFingerprints(env.CARD_FINGERPRINT_KEY);
   }
 
   /**

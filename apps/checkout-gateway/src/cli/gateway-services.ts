@@ -1,5 +1,5 @@
 import { withAppDatabase } from '@payments/platform-bootstrap';
-import { Sealer } from '@payments/platform-crypto';
+import { ApiKeySealer, PosKeySealer } from '@payments/platform-crypto';
 import { Outbox } from '@payments/platform-outbox';
 
 import { BusinessKeysRepository } from '../businesses/business-keys.repository';
@@ -23,7 +23,7 @@ export interface GatewayServices {
  */
 export function withGatewayServices<T>(work: (services: GatewayServices) => Promise<T>): Promise<T> {
   return withAppDatabase(Env, database, (dataSource, env) => {
-    const sealer = new Sealer(env.DATA_ENCRYPTION_KEY);
+    const apiKeys = new ApiKeySealer(env.API_KEY_SEALING_KEY);
     const outbox = new Outbox();
     const keysRepository = new BusinessKeysRepository(dataSource);
     const businesses = new BusinessesService(
@@ -31,9 +31,10 @@ export function withGatewayServices<T>(work: (services: GatewayServices) => Prom
       new BusinessesRepository(dataSource),
       keysRepository,
       outbox,
-      sealer,
+      apiKeys,
+      new PosKeySealer(env.POS_KEY_SEALING_KEY),
     );
-    const keys = new BusinessKeysService(dataSource, keysRepository, businesses, outbox, sealer);
+    const keys = new BusinessKeysService(dataSource, keysRepository, businesses, outbox, apiKeys);
     return work({ businesses, keys, onboarding: new OnboardingRepository(dataSource), env });
   });
 }

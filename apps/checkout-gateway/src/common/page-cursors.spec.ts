@@ -68,4 +68,16 @@ describe('PageCursors', () => {
     expect(decoded).not.toContain('2026');
     expect(decoded).not.toContain('9223372036854775807');
   });
+
+  it('reads cursors issued under any key of its ring, through a rotation, and none once their key is dropped', () => {
+    const newKey = randomBytes(32).toString('base64');
+    const issuedBefore = cursors.issue('transactions', 'biz-1', '42');
+    const rotated = new PageCursors(`${newKey},${key}`);
+    const issuedAfter = rotated.issue('transactions', 'biz-1', '43');
+    expect(rotated.read('transactions', 'biz-1', issuedBefore)).toBe('42');
+    expect(rotated.read('transactions', 'biz-1', issuedAfter)).toBe('43');
+    expect(new PageCursors(`${key},${newKey}`).read('transactions', 'biz-1', issuedAfter)).toBe('43');
+    expect(() => new PageCursors(newKey).read('transactions', 'biz-1', issuedBefore)).toThrow(DomainError);
+  });
 });
+

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 import { Provider } from '@nestjs/common';
+import { KeyRing } from '@payments/platform-crypto';
 import { ValidationFailedError } from '@payments/platform-envelope';
 
 import { Env } from '../config/env';
@@ -17,25 +18,27 @@ const tagLength = 16;
  * business. Sealed deterministically (SIV: the IV is an HMAC-SHA256 of the listing, the business
  * and the position, and AES-256-CTR under that IV hides the position), so a cursor is opaque,
  * nothing but this gateway can make one, and no counter or nonce has to be kept. The keys are
- * derived from DATA_ENCRYPTION_KEY, for this use only: a new key makes every cursor given out
- * before answer 422, as one that was never given does.
+ * derived from PAGE_CURSOR_KEY, a key ring: cursors are issued under its first key and read
+ * under any of them, so a rotation ends no cursor; one issued under a key the ring has dropped
+ * answers 422, as one that was never given does.
  */
 export class PageCursors {
-  private readonly macKey: Buffer;
-  private readonly encryptionKey: Buffer;
+  /** Each key of the ring, as the two keys derived from it; the first issues. */
+  private readonly keys: CursorKeys[];
 
-  constructor(dataEncryptionKey: string) {
-    const key = Buffer.from(dataEncryptionKey, 'base64');
-    if (key.length !== 32) throw new Error('page cursors need a 32-byte key, base64-encoded');
-    const derive = (use: string) => Buffer.from(hkdfSync('sha256', key, '', `checkout-gateway page cursor ${use}`, 32));
-    this.macKey = derive('mac');
-    this.encryptionKey = derive('encryption');
+  constructor(pageCursorKeys: string) {
+    this.keys = KeyRing.parse(pageCursorKeys, 'PAGE_CURSOR_KEY').keys.map(({ bytes }) => {
+      const derive = (use: string) =>
+        Buffer.from(hkdfSync('sha256', bytes, '', `checkout-gateway page cursor ${use}`, 32));
+      return { mac: derive('mac'), encryption: derive('encryption') };
+    });
   }
 
   /** The cursor that marks `position` in the business's `listing`. */
   issue(listing: CursorListing, businessId: string, position: string): string {
-    const iv = this.tag(listing, businessId, position);
-    const cipher = createCipheriv('aes-256-ctr', this.encryptionKey, iv);
+    const [keys] = this.keys;
+    const iv = tagOf(keys, listing, businessId, position);
+    const cipher = createCipheriv('aes-256-ctr', keys.encryption, iv);
     return Buffer.concat([iv, cipher.update(position, 'utf8'), cipher.final()]).toString('base64url');
   }
 
@@ -48,18 +51,25 @@ export class PageCursors {
     // Buffer skips what is not base64url: only a cursor that is exactly its bytes' text is read.
     if (bytes.length < tagLength || bytes.toString('base64url') !== cursor) throw notIssued();
     const iv = bytes.subarray(0, tagLength);
-    const decipher = createDecipheriv('aes-256-ctr', this.encryptionKey, iv);
-    const position = Buffer.concat([decipher.update(bytes.subarray(tagLength)), decipher.final()]).toString('utf8');
-    if (!timingSafeEqual(iv, this.tag(listing, businessId, position))) throw notIssued();
-    return position;
+    for (const keys of this.keys) {
+      const decipher = createDecipheriv('aes-256-ctr', keys.encryption, iv);
+      const position = Buffer.concat([decipher.update(bytes.subarray(tagLength)), decipher.final()]).toString('utf8');
+      if (timingSafeEqual(iv, tagOf(keys, listing, businessId, position))) return position;
+    }
+    throw notIssued();
   }
+}
 
-  private tag(listing: CursorListing, businessId: string, position: string): Buffer {
-    return createHmac('sha256', this.macKey)
-      .update(JSON.stringify([listing, businessId, position]))
-      .digest()
-      .subarray(0, tagLength);
-  }
+interface CursorKeys {
+  mac: Buffer;
+  encryption: Buffer;
+}
+
+function tagOf(keys: CursorKeys, listing: CursorListing, businessId: string, position: string): Buffer {
+  return createHmac('sha256', keys.mac)
+    .update(JSON.stringify([listing, businessId, position]))
+    .digest()
+    .subarray(0, tagLength);
 }
 
 /** What a cursor this API did not issue (or issued for another listing or business) answers. */
@@ -67,9 +77,9 @@ export function notIssued(): ValidationFailedError {
   return new ValidationFailedError([{ field: 'cursor', messages: ['cursor must be a nextCursor this API returned'] }]);
 }
 
-/** PageCursors under the gateway's DATA_ENCRYPTION_KEY, for the modules whose listings page. */
+/** PageCursors under the gateway's PAGE_CURSOR_KEY, for the modules whose listings page. */
 export const pageCursorsProvider: Provider = {
   provide: PageCursors,
   inject: [Env],
-  useFactory: (env: Env) => new PageCursors(env.DATA_ENCRYPTION_KEY),
+  useFactory: (env: Env) => new PageCursors(env.PAGE_CURSOR_KEY),
 };

@@ -1,4 +1,4 @@
-import { BooleanSetting, IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { BooleanSetting, IntSetting, KeyRingSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
 import { RateLimitSetting } from '@payments/platform-rate-limit';
 import { SandboxPrivateTargetsSetting } from '@payments/platform-webhook-targets';
 import { IsUrl } from 'class-validator';
@@ -8,14 +8,29 @@ export class Env extends PlatformEnv {
   override SERVICE_NAME: string = 'checkout-gateway';
   override PORT: number = 3000;
 
-  /**
-   * 32 random bytes, base64: seals POS keys and API keys at rest and on Kafka, and (through keys
-   * derived for that use alone) the listings' page cursors: a new key ends every cursor given out.
+  /*
+   * Each key ring below lists 32-byte keys (base64, comma-separated), the first the one that
+   * seals; docs/operations.md "Rotating keys" says how one rotates.
    */
-  @KeySetting() DATA_ENCRYPTION_KEY: string = '';
 
-  /** Seals card data for the hop to card-processor; card-processor holds the same key. */
-  @KeySetting() CARD_DATA_KEY: string = '';
+  /** Seals partners' API keys, at rest and on Kafka; webhook-dispatcher holds the same ring. */
+  @KeyRingSetting() API_KEY_SEALING_KEY: string = '';
+
+  /** Seals businesses' POS encryption keys, at rest and on Kafka; pos-ingest holds the same ring. */
+  @KeyRingSetting() POS_KEY_SEALING_KEY: string = '';
+
+  /** Seals the listings' page cursors: a cursor sealed under a key the ring has dropped answers 422. */
+  @KeyRingSetting() PAGE_CURSOR_KEY: string = '';
+
+  /** Seals card data for the hop to card-processor; card-processor holds the same ring. */
+  @KeyRingSetting() CARD_DATA_KEY: string = '';
+
+  /**
+   * Keys the fingerprints that tell the same card apart without its number (card-testing counts,
+   * and card-processor's check that a verification step is for the charge's card): card-processor
+   * holds the same key. One key, not a ring: a new one makes every card look new.
+   */
+  @KeySetting() CARD_FINGERPRINT_KEY: string = '';
 
   /** The hosted checkout page; checkout links are this URL with ?checkoutReference=. */
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })

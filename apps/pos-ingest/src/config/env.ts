@@ -1,4 +1,4 @@
-import { BooleanSetting, IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { BooleanSetting, IntSetting, KeyRingSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
 import { PinSecurityModuleSetting } from '@payments/platform-pin-security';
 import { RateLimitSetting } from '@payments/platform-rate-limit';
 import { IsOptional } from 'class-validator';
@@ -12,11 +12,11 @@ export class Env extends PlatformEnv {
    * themselves, and on Node 20 AsyncLocalStorage would cost every submission's promises.
    */
   override LOG_REQUEST_CONTEXT: boolean = false;
-  /** The gateway's key: opens the sealed POS keys of integrators. */
-  @KeySetting() DATA_ENCRYPTION_KEY: string = '';
+  /** The gateway's ring (a key ring, docs/operations.md "Rotating keys"): opens the sealed POS keys of integrators. */
+  @KeyRingSetting() POS_KEY_SEALING_KEY: string = '';
 
-  /** Seals card data on the POS topic; card-processor holds the same key. */
-  @KeySetting() CARD_DATA_KEY: string = '';
+  /** Seals card data on the POS topic (a key ring); card-processor holds the same ring. */
+  @KeyRingSetting() CARD_DATA_KEY: string = '';
 
   /**
    * The PIN security module's local master key (32 bytes, base64), the same as card-processor's:

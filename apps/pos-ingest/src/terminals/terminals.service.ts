@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BusinessMode } from '@payments/contracts';
-import { Sealer } from '@payments/platform-crypto';
+import { PosKeySealer } from '@payments/platform-crypto';
 import { LRUCache } from 'lru-cache';
 
 import { Env } from '../config/env';
@@ -26,7 +26,7 @@ export class TerminalsService {
 
   constructor(
     private readonly terminals: TerminalsRepository,
-    private readonly sealer: Sealer,
+    private readonly sealer: PosKeySealer,
     env: Env,
   ) {
     this.cache = new LRUCache({ max: 50_000, ttl: Math.max(1, env.TERMINAL_CACHE_TTL_MS) });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BusinessMode, PosPayload } from '@payments/contracts';
-import { encryptPosPayload, Sealer } from '@payments/platform-crypto';
+import { encryptPosPayload, PosKeySealer } from '@payments/platform-crypto';
 import { approvedPosCard, samplePosPayload, startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
 import { ulid } from 'ulid';
@@ -25,7 +25,7 @@ export class PosIngestFixture {
     ({ app: this.app } = await startTestApp(
       { ...posIngestApp, kafkaConsumer: false },
       {
-        DATA_ENCRYPTION_KEY: this.dataKey,
+        POS_KEY_SEALING_KEY: this.dataKey,
         CARD_DATA_KEY: this.cardKey,
         POS_REFERENCE_KEY: this.referenceKey,
         // The suites' terminals submit far faster than a till: counted as in production (grants
@@ -56,7 +56,7 @@ export class PosIngestFixture {
     const businessId = ulid();
     await this.dataSource.query(
       `INSERT INTO pos_ingest.integrators (business_id, mode, pos_key_sealed) VALUES ($1, $2, $3)`,
-      [businessId, mode, new Sealer(this.dataKey).seal(posKey, businessId)],
+      [businessId, mode, new PosKeySealer(this.dataKey).seal(posKey, businessId)],
     );
     return { serialNumber: await this.anotherTerminal(businessId), posKey, businessId };
   }

@@ -42,7 +42,7 @@ function controller(env: Record<string, string> = {}) {
     endpoints,
     deliveries,
     worker,
-    loadEnv(Env, { DATA_ENCRYPTION_KEY: dataKey, ...env }),
+    loadEnv(Env, { API_KEY_SEALING_KEY: dataKey, WEBHOOK_SECRET_SEALING_KEY: dataKey, ...env }),
   );
   return new WebhookCommandsController(
     settings,

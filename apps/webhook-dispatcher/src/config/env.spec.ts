@@ -3,7 +3,10 @@ import { describeDeployments } from '@payments/testing';
 
 import { Env } from './env';
 
-const required = { DATA_ENCRYPTION_KEY: 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=' };
+const required = {
+  API_KEY_SEALING_KEY: 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=',
+  WEBHOOK_SECRET_SEALING_KEY: 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=',
+};
 
 describeDeployments('webhook-dispatcher', Env);
 

@@ -1,4 +1,4 @@
-import { IntSetting, KeySetting, PlatformEnv } from '@payments/platform-config';
+import { IntSetting, KeyRingSetting, PlatformEnv } from '@payments/platform-config';
 import { SandboxPrivateTargetsSetting } from '@payments/platform-webhook-targets';
 import { Matches } from 'class-validator';
 
@@ -7,8 +7,11 @@ export class Env extends PlatformEnv {
   override SERVICE_NAME: string = 'webhook-dispatcher';
   override PORT: number = 3004;
 
-  /** Same key as the gateway's: opens the sealed API keys that sign webhooks. */
-  @KeySetting() DATA_ENCRYPTION_KEY: string = '';
+  /** The gateway's ring (a key ring, docs/operations.md "Rotating keys"): opens the sealed API keys that sign webhooks. */
+  @KeyRingSetting() API_KEY_SEALING_KEY: string = '';
+
+  /** Seals the endpoints' signing secrets and the answers of their rolls (a key ring, this app's alone). */
+  @KeyRingSetting() WEBHOOK_SECRET_SEALING_KEY: string = '';
 
   /** Milliseconds to wait after each failed attempt; its length + 1 is the number of attempts. */
   @Matches(/^\d+(,\d+)*$/, { message: 'must be a comma-separated list of milliseconds' })

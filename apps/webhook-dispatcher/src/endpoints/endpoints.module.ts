@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Sealer } from '@payments/platform-crypto';
+import { ApiKeySealer, WebhookSecretSealer } from '@payments/platform-crypto';
 
 import { Env } from '../config/env';
 import { EndpointsRepository } from './endpoints.repository';
@@ -12,7 +12,12 @@ import { SecretRollsRepository } from './secret-rolls.repository';
     EndpointsRepository,
     PartnerEndpointsRepository,
     SecretRollsRepository,
-    { provide: Sealer, inject: [Env], useFactory: (env: Env) => new Sealer(env.DATA_ENCRYPTION_KEY) },
+    { provide: ApiKeySealer, inject: [Env], useFactory: (env: Env) => new ApiKeySealer(env.API_KEY_SEALING_KEY) },
+    {
+      provide: WebhookSecretSealer,
+      inject: [Env],
+      useFactory: (env: Env) => new WebhookSecretSealer(env.WEBHOOK_SECRET_SEALING_KEY),
+    },
   ],
   exports: [EndpointsRepository, PartnerEndpointsRepository, SecretRollsRepository],
 })

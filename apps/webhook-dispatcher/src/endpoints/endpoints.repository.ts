@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
 import { BusinessMode } from '@payments/contracts';
-import { Sealer } from '@payments/platform-crypto';
+import { ApiKeySealer, WebhookSecretSealer } from '@payments/platform-crypto';
 import { firstRow } from '@payments/platform-database';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
@@ -57,7 +57,8 @@ export class EndpointsRepository {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly sealer: Sealer,
+    private readonly apiKeys: ApiKeySealer,
+    private readonly secrets: WebhookSecretSealer,
   ) {}
 
   async provision(
@@ -73,7 +74,7 @@ export class EndpointsRepository {
         endpoint.mode,
         endpoint.url,
         endpoint.sealedApiKey,
-        this.sealer.seal(signingSecret, endpoint.businessId),
+        this.secrets.seal(signingSecret, endpoint.businessId),
       ],
     );
   }
@@ -124,13 +125,13 @@ export class EndpointsRepository {
       mode: row.mode,
       url: row.url,
       // Sealed by the gateway, bound to the business id.
-      apiKey: this.sealer.open(row.api_key_sealed, row.business_id),
+      apiKey: this.apiKeys.open(row.api_key_sealed, row.business_id),
       previousApiKey:
         row.previous_api_key_sealed && row.previous_key_expires_at && row.previous_key_expires_at > new Date()
-          ? this.sealer.open(row.previous_api_key_sealed, row.business_id)
+          ? this.apiKeys.open(row.previous_api_key_sealed, row.business_id)
           : null,
-      signingSecret: this.sealer.open(row.signing_secret_sealed, row.business_id),
-      ...rolledSecrets(this.sealer, row, row.business_id),
+      signingSecret: this.secrets.open(row.signing_secret_sealed, row.business_id),
+      ...rolledSecrets(this.secrets, row, row.business_id),
       status: row.status,
       disabledReason: row.disabled_reason,
       createdAt: row.created_at,
@@ -142,7 +143,7 @@ export class EndpointsRepository {
     this.forSending.delete(businessId);
     await em.query(rollSecretStatement('endpoints', 'business_id'), [
       businessId,
-      this.sealer.seal(newSigningSecret(), businessId),
+      this.secrets.seal(newSigningSecret(), businessId),
       graceHours,
     ]);
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { newUlid, Sealer } from '@payments/platform-crypto';
+import { newUlid, WebhookSecretSealer } from '@payments/platform-crypto';
 import { firstRow } from '@payments/platform-database';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
@@ -60,7 +60,7 @@ export class PartnerEndpointsRepository {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly sealer: Sealer,
+    private readonly sealer: WebhookSecretSealer,
   ) {}
 
   async list(businessId: string): Promise<PartnerEndpoint[]> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { WebhookEndpointDetailResponse } from '@payments/contracts';
-import { Sealer } from '@payments/platform-crypto';
+import { WebhookSecretSealer } from '@payments/platform-crypto';
 import { singleRow } from '@payments/platform-database';
 import { EntityManager } from 'typeorm';
 
@@ -17,7 +17,7 @@ export interface KeyedRoll {
  */
 @Injectable()
 export class SecretRollsRepository {
-  constructor(private readonly sealer: Sealer) {}
+  constructor(private readonly sealer: WebhookSecretSealer) {}
 
   /**
    * Null when this request took the key; otherwise the roll that did. A second request with the

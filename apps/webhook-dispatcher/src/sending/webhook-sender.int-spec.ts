@@ -21,7 +21,11 @@ async function leakyReceiver(): Promise<{ server: Server; url: string; hits: () 
 
 describe('sending a webhook to a private address', () => {
   const sender = new WebhookSender(
-    loadEnv(Env, { DATA_ENCRYPTION_KEY: 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=', WEBHOOK_TIMEOUT_MS: '2000' }),
+    loadEnv(Env, {
+      API_KEY_SEALING_KEY: 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=',
+      WEBHOOK_SECRET_SEALING_KEY: 'bG9jYWwtb25seS1rZXktbmV2ZXItdXNlLWluLXByb2Q=',
+      WEBHOOK_TIMEOUT_MS: '2000',
+    }),
   );
   let receiver: Awaited<ReturnType<typeof leakyReceiver>>;
 

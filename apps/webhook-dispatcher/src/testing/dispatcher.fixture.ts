@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BusinessMode, BusinessProvisionedV1, CommandReply, PartnerEventV1, WebhookCommand } from '@payments/contracts';
-import { Sealer } from '@payments/platform-crypto';
+import { ApiKeySealer } from '@payments/platform-crypto';
 import { commandReply } from '@payments/platform-envelope';
 import { privateDatabaseUrl, startTestApp } from '@payments/testing';
 import { DataSource } from 'typeorm';
@@ -33,7 +33,10 @@ export class DispatcherFixture {
   private settings: Record<string, string> = {};
   private dropDatabase?: () => Promise<void>;
 
-  constructor(readonly dataKey = randomBytes(32).toString('base64')) {}
+  constructor(
+    readonly dataKey = randomBytes(32).toString('base64'),
+    readonly secretKey = randomBytes(32).toString('base64'),
+  ) {}
 
   async start(overrides: Record<string, string> = {}): Promise<this> {
     this.settings = { ...overrides };
@@ -45,7 +48,8 @@ export class DispatcherFixture {
     ({ app: this.app } = await startTestApp(
       { ...webhookDispatcherApp, kafkaConsumer: false },
       {
-        DATA_ENCRYPTION_KEY: this.dataKey,
+        API_KEY_SEALING_KEY: this.dataKey,
+        WEBHOOK_SECRET_SEALING_KEY: this.secretKey,
         WEBHOOK_RETRY_SCHEDULE_MS: '200,400,1500',
         WEBHOOK_TIMEOUT_MS: '1000',
         WEBHOOK_POLL_INTERVAL_MS: '50',
@@ -58,9 +62,9 @@ export class DispatcherFixture {
     return this;
   }
 
-  /** Another instance on the same database, data key and settings, as a second replica runs. */
+  /** Another instance on the same database, keys and settings, as a second replica runs. */
   replica(): Promise<DispatcherFixture> {
-    return new DispatcherFixture(this.dataKey).start(this.settings);
+    return new DispatcherFixture(this.dataKey, this.secretKey).start(this.settings);
   }
 
   get<T>(type: new (...args: never[]) => T): T {
@@ -97,7 +101,7 @@ export class DispatcherFixture {
           name: 'Receiver Ltd',
           mode,
           webhookUrl: url,
-          sealedApiKey: new Sealer(this.dataKey).seal(apiKey, businessId),
+          sealedApiKey: new ApiKeySealer(this.dataKey).seal(apiKey, businessId),
           sealedPosEncryptionKey: 'unused',
         },
       });

@@ -41,7 +41,8 @@ export function DevelopmentKeyRefused(encoding: 'base64' | 'hex'): PropertyDecor
       validate: (value: unknown, args) => {
         const env = args?.object as { NODE_ENV?: string; ALLOW_DEVELOPMENT_KEYS?: boolean };
         if (env.NODE_ENV !== 'production' || env.ALLOW_DEVELOPMENT_KEYS === true) return true;
-        return typeof value !== 'string' || !isDevelopmentKey(value, encoding);
+        // A key ring lists several keys: none of them may be a development key.
+        return typeof value !== 'string' || !value.split(',').some((key) => isDevelopmentKey(key.trim(), encoding));
       },
       defaultMessage: () =>
         'is a development key, published in this repository: production needs its own (docs/deploy.md)',
@@ -56,6 +57,20 @@ export function KeySetting(): PropertyDecorator {
       target,
       key,
     );
+    DevelopmentKeyRefused('base64')(target, key);
+  };
+}
+
+/**
+ * A key ring (libs/platform/crypto KeyRing): one or more 32-byte keys, base64, comma-separated,
+ * the first the one that seals; never a development key in production.
+ */
+export function KeyRingSetting(): PropertyDecorator {
+  return (target, key) => {
+    Matches(/^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$/, {
+      message:
+        'must list 32-byte keys, base64-encoded, comma-separated, the sealing key first (openssl rand -base64 32)',
+    })(target, key);
     DevelopmentKeyRefused('base64')(target, key);
   };
 }

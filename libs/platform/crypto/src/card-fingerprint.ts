@@ -1,15 +1,15 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * A card number as it may be kept and compared: HMAC-SHA256 under CARD_DATA_KEY (base64), hex.
+ * A card number as it may be kept and compared: HMAC-SHA256 under CARD_FINGERPRINT_KEY (base64), hex.
  * The same card gives the same fingerprint in every app that holds the key (card-processor's
  * charges, the gateway's card-testing counts), and the number cannot be recovered from it.
  */
 export class CardFingerprints {
   private readonly key: Buffer;
 
-  constructor(cardDataKey: string) {
-    this.key = Buffer.from(cardDataKey, 'base64');
+  constructor(fingerprintKey: string) {
+    this.key = Buffer.from(fingerprintKey, 'base64');
   }
 
   of(cardNumber: string): string {

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 
 import fc from 'fast-check';
 
+import { keyIdOf, KeyRing } from './key-ring';
 import { Sealer } from './sealing';
 
 const key = randomBytes(32).toString('base64');
@@ -19,7 +20,7 @@ describe('Sealer', () => {
 
   it('draws a fresh IV for every seal, across refills of its random pool', () => {
     const ivs = Array.from({ length: 2000 }, () =>
-      Buffer.from(sealer.seal('x').slice(3), 'base64url').subarray(0, 12).toString('hex'),
+      Buffer.from(sealer.seal('x').split('.')[2], 'base64url').subarray(0, 12).toString('hex'),
     );
     expect(new Set(ivs).size).toBe(ivs.length);
   });
@@ -30,10 +31,10 @@ describe('Sealer', () => {
   });
 
   it('refuses a tampered value', () => {
-    const [prefix, body] = sealer.seal('secret').split('.');
+    const [prefix, id, body] = sealer.seal('secret').split('.');
     const bytes = Buffer.from(body, 'base64url');
     bytes[14] ^= 0x01;
-    expect(() => sealer.open(`${prefix}.${bytes.toString('base64url')}`)).toThrow();
+    expect(() => sealer.open(`${prefix}.${id}.${bytes.toString('base64url')}`)).toThrow();
   });
 
   it('refuses a value bound to other associated data', () => {
@@ -44,5 +45,70 @@ describe('Sealer', () => {
 
   it('rejects a key that is not 32 bytes', () => {
     expect(() => new Sealer(randomBytes(16).toString('base64'))).toThrow('32 bytes');
+    expect(() => new Sealer(`${key},${randomBytes(31).toString('base64')}`)).toThrow('entry 2 must be 32 bytes');
+  });
+});
+
+describe('Sealer under a key ring', () => {
+  const oldKey = randomBytes(32).toString('base64');
+  const newKey = randomBytes(32).toString('base64');
+  const idOf = (base64: string) => keyIdOf(Buffer.from(base64, 'base64'));
+
+  it('seals under the first key, naming it, and opens under any key the ring holds, through a rotation', () => {
+    const before = new Sealer(oldKey);
+    const adding = new Sealer(`${oldKey},${newKey}`);
+    const rotated = new Sealer(`${newKey},${oldKey}`);
+    const after = new Sealer(newKey);
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (text, boundTo) => {
+        const sealedBefore = before.seal(text, boundTo);
+        const sealedAfter = rotated.seal(text, boundTo);
+        return (
+          sealedBefore.split('.')[1] === idOf(oldKey) &&
+          adding.seal(text, boundTo).split('.')[1] === idOf(oldKey) &&
+          sealedAfter.split('.')[1] === idOf(newKey) &&
+          // Every step of the rotation opens what the step before and the step after seal.
+          adding.open(sealedAfter, boundTo) === text &&
+          rotated.open(sealedBefore, boundTo) === text &&
+          after.open(sealedAfter, boundTo) === text
+        );
+      }),
+    );
+  });
+
+  it("names the missing key's id, never the key, once a ring no longer holds it", () => {
+    const sealed = new Sealer(oldKey).seal('secret');
+    expect(() => new Sealer(newKey).open(sealed)).toThrow(
+      `sealed under key ${idOf(oldKey)}, which this key ring does not hold`,
+    );
+  });
+
+  it('opens a value sealed before rings (v1, naming no key) under whichever key of the ring sealed it', () => {
+    // v1 was AES-256-GCM of iv | ciphertext | tag under the one key, with no key id.
+    const v1 = (base64: string, text: string) => {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', Buffer.from(base64, 'base64'), iv);
+      cipher.setAAD(Buffer.from('biz-1'));
+      const body = Buffer.concat([cipher.update(text), cipher.final()]);
+      return `v1.${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
+    };
+    const ring = new Sealer(`${newKey},${oldKey}`);
+    expect(ring.open(v1(oldKey, 'sk_live_1'), 'biz-1')).toBe('sk_live_1');
+    expect(ring.isStale(v1(oldKey, 'sk_live_1'))).toBe(true);
+    expect(() => ring.open(v1(randomBytes(32).toString('base64'), 'x'), 'biz-1')).toThrow('does not hold');
+    expect(() => ring.open(v1(oldKey, 'x'), 'biz-2')).toThrow();
+  });
+
+  it('tells a value under an older key from one under the current key', () => {
+    const ring = new Sealer(`${newKey},${oldKey}`);
+    expect(ring.isStale(new Sealer(oldKey).seal('x'))).toBe(true);
+    expect(ring.isStale(ring.seal('x'))).toBe(false);
+    expect(ring.currentKeyId).toBe(idOf(newKey));
+  });
+
+  it('refuses a ring that lists a key twice, and ids that differ per key', () => {
+    expect(() => KeyRing.parse(`${oldKey},${oldKey}`)).toThrow('the same key twice');
+    expect(idOf(oldKey)).not.toBe(idOf(newKey));
+    expect(idOf(oldKey)).toMatch(/^[A-Za-z0-9_-]{8}$/);
   });
 });

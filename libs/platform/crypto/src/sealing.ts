@@ -1,9 +1,13 @@
 import { createCipheriv, createDecipheriv, createSecretKey, KeyObject, randomFillSync } from 'node:crypto';
 
+import { KeyRing } from './key-ring';
+
 const algorithm = 'aes-256-gcm';
 const ivLength = 12;
 const tagLength = 16;
-const version = 'v1';
+/** `v2.<key id>.<body>`; `v1.<body>` names no key (sealed before rings), and is opened by trying each. */
+const version = 'v2';
+const unnamedVersion = 'v1';
 
 /**
  * Random IVs drawn from a buffer refilled from the CSPRNG every 4 KiB: one call into OpenSSL
@@ -27,38 +31,79 @@ class IvPool {
 const ivs = new IvPool();
 
 /**
- * Authenticated encryption for secrets at rest and card fields in transit on Kafka.
- * Output: `v1.<base64url(iv | ciphertext | tag)>`. The version prefix lets us rotate the
- * scheme without guessing what an old value is.
+ * Authenticated encryption for secrets at rest and card fields in transit on Kafka, under a
+ * KeyRing: sealed under the ring's current key, opened with whichever key the value names.
+ * Output: `v2.<key id>.<base64url(iv | ciphertext | tag)>`. The version prefix lets us change
+ * the scheme without guessing what an old value is; the key id lets a key rotate while values
+ * sealed under the one before (a Kafka message in flight, a row not yet resealed) still open.
  */
 export class Sealer {
-  private readonly key: KeyObject;
+  private readonly ring: KeyRing;
+  private readonly keys = new Map<string, KeyObject>();
 
-  constructor(base64Key: string) {
-    const key = Buffer.from(base64Key, 'base64');
-    if (key.length !== 32) throw new Error('a sealing key must be 32 bytes, base64-encoded');
-    this.key = createSecretKey(key);
+  /** `keys`: a ring, or a setting listing one (KeyRing.parse). */
+  constructor(keys: KeyRing | string) {
+    this.ring = typeof keys === 'string' ? KeyRing.parse(keys) : keys;
+    for (const key of this.ring.keys) this.keys.set(key.id, createSecretKey(key.bytes));
+  }
+
+  /** The id of the key seal() uses. */
+  get currentKeyId(): string {
+    return this.ring.current.id;
   }
 
   seal(plaintext: string, associatedData = ''): string {
     const iv = ivs.next();
-    const cipher = createCipheriv(algorithm, this.key, iv, { authTagLength: tagLength });
+    const { id } = this.ring.current;
+    const cipher = createCipheriv(algorithm, this.keys.get(id)!, iv, { authTagLength: tagLength });
     cipher.setAAD(Buffer.from(associatedData, 'utf8'));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return `${version}.${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
+    return `${version}.${id}.${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
   }
 
-  /** Throws when the value was altered, sealed under another key, or bound to other data. */
+  /**
+   * Throws when the value was altered, sealed under a key the ring does not hold (the message
+   * names the key's id, never the key), or bound to other data.
+   */
   open(sealed: string, associatedData = ''): string {
-    const [prefix, encoded] = sealed.split('.', 2);
-    if (prefix !== version || !encoded) throw new Error('not a sealed value');
-    const raw = Buffer.from(encoded, 'base64url');
-    if (raw.length < ivLength + tagLength) throw new Error('not a sealed value');
-    const decipher = createDecipheriv(algorithm, this.key, raw.subarray(0, ivLength), { authTagLength: tagLength });
-    decipher.setAAD(Buffer.from(associatedData, 'utf8'));
-    decipher.setAuthTag(raw.subarray(raw.length - tagLength));
-    return Buffer.concat([decipher.update(raw.subarray(ivLength, raw.length - tagLength)), decipher.final()]).toString(
-      'utf8',
-    );
+    const parts = sealed.split('.');
+    if (parts[0] === version && parts.length === 3) {
+      const key = this.keys.get(parts[1]);
+      if (!key) throw new Error(`sealed under key ${parts[1]}, which this key ring does not hold`);
+      return openWith(key, decode(parts[2]), associatedData);
+    }
+    if (parts[0] === unnamedVersion && parts.length === 2) {
+      const raw = decode(parts[1]);
+      for (const key of this.keys.values()) {
+        try {
+          return openWith(key, raw, associatedData);
+        } catch {
+          // another key of the ring, or none
+        }
+      }
+      throw new Error('sealed under a key this key ring does not hold, or altered');
+    }
+    throw new Error('not a sealed value');
   }
+
+  /** Whether `sealed` is under a key other than the current one: what a reseal rewrites. */
+  isStale(sealed: string): boolean {
+    const [prefix, id] = sealed.split('.');
+    return prefix !== version || id !== this.ring.current.id;
+  }
+}
+
+function decode(encoded: string): Buffer {
+  const raw = Buffer.from(encoded, 'base64url');
+  if (raw.length < ivLength + tagLength) throw new Error('not a sealed value');
+  return raw;
+}
+
+function openWith(key: KeyObject, raw: Buffer, associatedData: string): string {
+  const decipher = createDecipheriv(algorithm, key, raw.subarray(0, ivLength), { authTagLength: tagLength });
+  decipher.setAAD(Buffer.from(associatedData, 'utf8'));
+  decipher.setAuthTag(raw.subarray(raw.length - tagLength));
+  return Buffer.concat([decipher.update(raw.subarray(ivLength, raw.length - tagLength)), decipher.final()]).toString(
+    'utf8',
+  );
 }
