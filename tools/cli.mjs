@@ -8,6 +8,7 @@
 // npm run pos:send -- ...            send an encrypted test transaction to POST /pos
 // npm run dlq:replay -- <topic>      send the messages parked on <topic>.dlq back to <topic>
 // npm run reconcile -- --date ...    reconcile a card settlement date with the ledger and the host (docs/card-network.md)
+// npm run keys:reseal [-- <app>...]  seal again under each key ring's current key (docs/operations.md)
 // npm run topics:apply               make the cluster's topics match their declarations
 // npm run topics:manifests           write them, and each app's Kafka user, as Strimzi resources to deploy/strimzi
 import { writeFileSync } from 'node:fs';
@@ -28,6 +29,17 @@ switch (command) {
       const result = nodeScript('tools/runtime/migrate.cjs', [name], env, ['ignore', 2, 'inherit']);
       if (result.status !== 0) process.exit(result.status ?? 1);
     }
+    break;
+  }
+  case 'keys-reseal': {
+    // The apps that keep something sealed.
+    const names = args.length > 0 ? args : ['checkout-gateway', 'card-processor', 'pos-ingest', 'webhook-dispatcher'];
+    let status = 0;
+    for (const name of names) {
+      const result = nodeScript('tools/runtime/keys-reseal.cjs', [name], env);
+      if (result.status !== 0) status = result.status ?? 1;
+    }
+    process.exit(status);
     break;
   }
   case 'partner-create':

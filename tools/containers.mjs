@@ -130,7 +130,7 @@ const operatorCommands = {
 /** `payments help` in a one-off container of the image lists every command it must carry. */
 function checkOperatorCommands(app) {
   const help = podman(['run', '--rm', '--network', 'none', imageName(app), 'help']).stdout;
-  const missing = ['migrate', 'topics-apply', 'dlq-replay', ...(operatorCommands[app] ?? [])].filter(
+  const missing = ['migrate', 'keys-reseal', 'topics-apply', 'dlq-replay', ...(operatorCommands[app] ?? [])].filter(
     (command) => !help.split(/\s+/).includes(command),
   );
   check(`${app}: carries its operator commands`, missing.length === 0, `missing ${missing.join(', ')} in: ${help}`);

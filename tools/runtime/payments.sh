@@ -5,7 +5,7 @@
 #   docker compose run --rm checkout-gateway partner-create --name "Ada Stores"
 #   kubectl exec deploy/checkout-gateway -- payments partner-create --name "Ada Stores"
 #
-# Every image has migrate, topics-apply and dlq-replay, and the commands of its own app:
+# Every image has migrate, keys-reseal, topics-apply and dlq-replay, and the commands of its own app:
 # partner-create, partner-keys-roll and rate-limit-set (checkout-gateway), reconcile
 # (card-processor), pricing-set (outlet-service), terminal-register, terminal-audit, pos-send and
 # rate-limit-set (pos-ingest).
@@ -17,7 +17,7 @@ run() {
   exec node -r ./tools/runtime/register-paths.cjs "$@"
 }
 commands() {
-  echo "migrate topics-apply dlq-replay $(ls "dist/apps/$APP/src/cli" 2>/dev/null | sed -n 's/\.js$//p' | grep -v -e '-services$' | tr '\n' ' ')"
+  echo "migrate keys-reseal topics-apply dlq-replay $(ls "dist/apps/$APP/src/cli" 2>/dev/null | sed -n 's/\.js$//p' | grep -v -e '-services$' | tr '\n' ' ')"
 }
 
 command=${1:-}
@@ -25,6 +25,7 @@ command=${1:-}
 case "$command" in
   '') run "dist/apps/$APP/src/main.js" ;;
   migrate) run tools/runtime/migrate.cjs "$APP" "$@" ;;
+  keys-reseal) run tools/runtime/keys-reseal.cjs "$APP" "$@" ;;
   topics-apply) run tools/runtime/topics-apply.cjs "$@" ;;
   dlq-replay) run tools/runtime/dlq-replay.cjs "$@" ;;
   help | --help) echo "usage: payments [command [arguments]]; $APP's commands: $(commands)" ;;

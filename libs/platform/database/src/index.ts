@@ -8,3 +8,4 @@ export * from './postgres-options';
 export * from './prepared-query';
 export * from './schema-state';
 export * from './table-grants';
+export * from './reseal';
