@@ -73,6 +73,11 @@ describe('readiness and the schema', () => {
     expect(after.json().data).toMatchObject({ schema: { status: 'up' }, topics: { status: 'up' } });
   });
 
+  it('reads the mark a release before this one wrote, which named a digest of its grants after the migration', async () => {
+    await database.query(`COMMENT ON SCHEMA gateway IS 'migrated through ${withheld.name} granting 0123456789ab'`);
+    expect(await new SchemaState(app.get(DataSource), gatewayApp.database).behind()).toBeNull();
+  });
+
   it("waits for its login's own grants, whether or not a migration came with them", async () => {
     const { database: gateway } = gatewayApp;
     const role = `readiness_${process.pid}`;
@@ -96,7 +101,7 @@ describe('readiness and the schema', () => {
       // A release that changes only the grants, whose run has not granted them yet.
       const widened = { ...gateway, grants: { ...gateway.grants, key_audit: ['SELECT', 'INSERT', 'DELETE'] as const } };
       expect(await new SchemaState(asLogin, widened).behind()).toBe(
-        "the app's login is not yet granted 1 privileges, the first key_audit: DELETE",
+        "the app's login is not yet granted 1 of its privileges, the first key_audit: DELETE",
       );
       const column = { ...gateway, grants: { ...gateway.grants, checkouts: ['SELECT', 'UPDATE (amount)'] as const } };
       expect(await new SchemaState(asLogin, column).behind()).toContain('the first checkouts: UPDATE (amount)');

@@ -12,6 +12,7 @@ import {
   EnvelopingFastifyAdapter,
   toErrorEnvelope,
 } from '@payments/platform-envelope';
+import { ShutdownState } from '@payments/platform-health';
 import { KafkaAdmin, KafkaConsumers } from '@payments/platform-kafka';
 import { requestIdHeader, requestIdOf } from '@payments/platform-logging';
 import { Metrics } from '@payments/platform-metrics';
@@ -118,7 +119,13 @@ export async function createApp<E extends PlatformEnv>(spec: AppSpec<E>, env: E)
     // In place, a failure to join fails the start; joined later, it is retried (startUntilJoined).
     const joining = schema.untilCurrent().then(() => (inPlace ? consumers.start() : consumers.startUntilJoined()));
     if (inPlace) await joining;
-    else joining.catch(() => undefined); // untilCurrent rejects only when the app stops first
+    else {
+      joining.catch((error: Error) => {
+        // untilCurrent rejects when the app stops first; anything else leaves a pod consuming nothing.
+        if (app.get(ShutdownState).draining) return;
+        new NestLogger('kafka').error(`the consumers will not start: ${error.message}`);
+      });
+    }
   }
   return app;
 }

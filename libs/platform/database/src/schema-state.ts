@@ -46,11 +46,10 @@ async function missingPrivileges(dataSource: DataSource, schema: string, grants:
   const rows = await dataSource.query<{ missing: string }[]>(
     `SELECT table_name || ': ' || action || coalesce(' (' || column_name || ')', '') AS missing
        FROM unnest($2::text[], $3::text[], $4::text[]) AS wanted(table_name, action, column_name)
-      WHERE to_regclass(format('%I.%I', $1::text, table_name)) IS NULL
-         OR NOT CASE WHEN column_name IS NULL
-                     THEN has_table_privilege(format('%I.%I', $1::text, table_name), action)
-                     ELSE has_column_privilege(format('%I.%I', $1::text, table_name), column_name, action)
-                END`,
+      WHERE CASE WHEN to_regclass(format('%I.%I', $1::text, table_name)) IS NULL THEN true
+                 WHEN column_name IS NULL THEN NOT has_table_privilege(format('%I.%I', $1::text, table_name), action)
+                 ELSE NOT has_column_privilege(format('%I.%I', $1::text, table_name), column_name, action)
+            END`,
     [schema, wanted.map((want) => want.table), wanted.map((want) => want.action), wanted.map((want) => want.column)],
   );
   return rows.map((row) => row.missing);
@@ -118,13 +117,14 @@ export class SchemaState implements BeforeApplicationShutdown {
       `SELECT obj_description(oid, 'pg_namespace') AS mark FROM pg_namespace WHERE nspname = $1`,
       [schema],
     );
-    const through = mark?.startsWith(markPrefix) ? mark.slice(markPrefix.length) : '';
+    // Releases before this one added " granting <digest>" after the migration's name.
+    const through = mark?.startsWith(markPrefix) ? mark.slice(markPrefix.length).split(' ')[0] : '';
     if (timestampOf(through) < timestampOf(newestOf(shipped) ?? '')) {
       return 'migrated, but its run has not finished granting the app its tables';
     }
     const missingGrants = this.database ? await missingPrivileges(this.dataSource, schema, this.database.grants) : [];
     if (missingGrants.length > 0) {
-      return `the app's login is not yet granted ${missingGrants.length} privileges, the first ${missingGrants[0]}`;
+      return `the app's login is not yet granted ${missingGrants.length} of its privileges, the first ${missingGrants[0]}`;
     }
     this.current = true;
     return null;

@@ -69,12 +69,13 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
   /** Joins a consumer group per traffic class that has handlers; resolves once each has joined. */
   async start(): Promise<void> {
     if (this.stopping) return; // shutting down before the consumers were due to join
+    const generation = this.generation;
     const handlers = this.handlers();
     const classes = new Map<TrafficClass, Handler[]>();
     for (const handler of handlers) {
       classes.set(handler.trafficClass, [...(classes.get(handler.trafficClass) ?? []), handler]);
     }
-    await Promise.all([...classes].map(([trafficClass, own]) => this.run(trafficClass, own)));
+    await Promise.all([...classes].map(([trafficClass, own]) => this.run(trafficClass, own, generation)));
     this.metrics.watch(
       this.consumers.length > 0
         ? [...classes].map(([trafficClass, own]) => ({
@@ -91,6 +92,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
    * nothing takes no traffic, and its rollout stalls where the failure shows.
    */
   async startUntilJoined(): Promise<void> {
+    this.failedJoin = 'the consumers have not joined their groups yet';
     for (let attempt = 0; !this.stopping; attempt++) {
       try {
         await this.start();
@@ -132,14 +134,21 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     this.metrics.stop();
   }
 
-  private async run(trafficClass: TrafficClass, handlers: Handler[]): Promise<void> {
+  private async run(trafficClass: TrafficClass, handlers: Handler[], generation: number): Promise<void> {
     const byTopic = new Map(handlers.map((handler) => [handler.topic.name, handler]));
+    // A start discarded (or the app stopping) while this one awaited: it must not run on unseen.
+    const discarded = () => this.stopping || generation !== this.generation;
     const consumer = await this.consumerFactory.create(trafficClass);
+    if (discarded()) throw new Error('the start was given up before this consumer connected');
     const commits = new PeriodicCommits(consumer);
     this.consumers.push(consumer);
     this.commits.push(commits);
     await consumer.connect();
     await consumer.subscribe({ topics: [...byTopic.keys()], fromBeginning: true });
+    if (discarded()) {
+      await consumer.disconnect();
+      throw new Error('the start was given up while this consumer connected');
+    }
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     const config: ConsumerRunConfig = {
       eachBatchAutoResolve: false,
@@ -165,10 +174,9 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
         await payload.commitOffsetsIfNecessary();
       },
     };
-    const generation = this.generation;
     recoverFromCrashes(consumer, () => consumer.connect().then(() => consumer.run(config)), {
       logger: this.logger,
-      stopping: () => this.stopping || generation !== this.generation,
+      stopping: discarded,
     });
     await consumer.run(config);
     await joined;
