@@ -1,7 +1,8 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PartnerCredentials, TransactionResponse } from '@payments/contracts';
-import { AppDatabase, postgresOptions, schemaGrants, TableGrants } from '@payments/platform-database';
+import { AppDatabase, postgresOptions, schemaGrants, SealedColumn, TableGrants } from '@payments/platform-database';
 import { outboxEntities, OutboxRelay } from '@payments/platform-outbox';
 import { eventually, testEnvironment, uniqueName } from '@payments/testing';
 import { Client } from 'pg';
@@ -196,6 +197,25 @@ describe('least privilege in PostgreSQL', () => {
       ['webhook-dispatcher', 'DELETE FROM webhooks.deliveries'],
     ];
     for (const [app, statement] of refused) expect([statement, await as(app, statement)]).toEqual([statement, '42501']);
+  });
+
+  it('lets each role seal again what its app keeps sealed, so that keys:reseal runs in its own pods', async () => {
+    const checked: string[] = [];
+    for (const app of allApps) {
+      const file = join(repoRoot, 'dist/apps', app, 'src/database/sealed-columns.js');
+      if (!existsSync(file)) continue;
+      const { sealedColumns } = (await import(file)) as { sealedColumns: (env: object) => SealedColumn[] };
+      for (const column of sealedColumns(testEnvironment())) {
+        const table = `${column.schema}.${column.table}`;
+        const where = [...column.key, column.boundTo].map((name) => `${name} IS NULL`).join(' AND ');
+        const statement = `UPDATE ${table} SET ${column.column} = ${column.column} WHERE ${where}`;
+        expect([app, statement, await as(app, statement)]).toEqual([app, statement, 'allowed']);
+        checked.push(`${table}.${column.column}`);
+      }
+    }
+    expect(checked).toEqual(
+      expect.arrayContaining(['gateway.business_keys.api_key_sealed', 'pos_ingest.integrators.pos_key_sealed']),
+    );
   });
 
   it('lets every role prune its sent outbox rows and old dedupe records, as its relay does', async () => {

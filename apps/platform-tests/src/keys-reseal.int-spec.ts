@@ -133,6 +133,45 @@ describe('sealing kept values again under the current key', () => {
     expect(again.map((count) => count.resealed)).toEqual(columns.map(() => 0));
   });
 
+  it('leaves nothing under the old key while the app rolls secrets during the run', async () => {
+    const businesses = Array.from({ length: 200 }, (_, index) => `race_${String(index).padStart(4, '0')}`);
+    await keptUnderOldKeys(businesses);
+    const [older] = sealedColumns(rotated).filter((column) => column.column === 'older_signing_secrets');
+    const rolling = new Sealer(rotated.WEBHOOK_SECRET_SEALING_KEY);
+    // As a secret roll does: the secret rolled away goes first in the array, under the current key.
+    const roll = (business: string, round: number) =>
+      dataSource.query(
+        `UPDATE webhooks.endpoints SET older_signing_secrets = jsonb_build_array(jsonb_build_object('sealed', $2::text, 'expiresAt', '2030-01-01T00:00:00Z')) || older_signing_secrets
+          WHERE business_id = $1`,
+        [business, rolling.seal(`whsec_rolled_${round}_${business}`, business)],
+      );
+    const rolls = async () => {
+      for (let round = 0; round < 3; round += 1) {
+        for (let index = 0; index < businesses.length; index += 20) {
+          await Promise.all(businesses.slice(index, index + 20).map((business) => roll(business, round)));
+        }
+      }
+    };
+    const [count] = await Promise.all([resealColumn(dataSource, older), rolls()]);
+    expect(count.changedMeanwhile).toBe(0);
+    const secrets = new Sealer(newSecretKey);
+    for (const business of businesses) {
+      const [{ older_signing_secrets: entries }] = await dataSource.query(
+        `SELECT older_signing_secrets FROM webhooks.endpoints WHERE business_id = $1`,
+        [business],
+      );
+      expect([business, entries.map((entry: { sealed: string }) => secrets.open(entry.sealed, business))]).toEqual([
+        business,
+        [
+          `whsec_rolled_2_${business}`,
+          `whsec_rolled_1_${business}`,
+          `whsec_rolled_0_${business}`,
+          `whsec_older_${business}`,
+        ],
+      ]);
+    }
+  });
+
   it('is the keys-reseal command, which reports each column and fails on a value no key of the ring opens', async () => {
     const { url } = dataSource.options as { url: string };
     const business = 'biz_unopenable';
@@ -146,9 +185,9 @@ describe('sealing kept values again under the current key', () => {
       'webhook-dispatcher',
     ]);
     expect(result.stdout).toContain(
-      `webhook-dispatcher: webhooks.endpoints.api_key_sealed: 521 sealed, 0 sealed again under key ${new Sealer(newApiKey).currentKeyId}, 1 under no key of the ring (left as they are)`,
+      `webhook-dispatcher: webhooks.endpoints.api_key_sealed: 721 sealed, 200 sealed again under key ${new Sealer(newApiKey).currentKeyId}, 1 under no key of the ring (left as they are)`,
     );
-    expect(result.stdout).toContain('webhooks.endpoints.previous_api_key_sealed: 521 sealed, 1 sealed again');
+    expect(result.stdout).toContain('webhooks.endpoints.previous_api_key_sealed: 721 sealed, 201 sealed again');
     expect(result.status).toBe(3);
     expect((await openedWithNewKeysAlone(business)).slice(1)).toEqual([
       `sk_test_previous_${business}`,

@@ -9,7 +9,11 @@ import { SandboxVerification } from './sandbox-verification';
 @Module({
   providers: [
     SandboxVerification,
-    { provide: CARD_SEALER, inject: [Env], useFactory: (env: Env) => new Sealer(env.CARD_DATA_KEY) },
+    {
+      provide: CARD_SEALER,
+      inject: [Env],
+      useFactory: (env: Env) => new Sealer(env.CARD_DATA_KEY, { format: env.SEALED_FORMAT }),
+    },
   ],
   exports: [SandboxVerification, CARD_SEALER],
 })

@@ -119,8 +119,9 @@ export class PosTransactionsConsumer implements PaymentSettler {
   }
 
   private openCard(transaction: PosTransactionAcceptedV1Payload): PosSealedCard {
+    let opened: string;
     try {
-      return JSON.parse(this.cardSealer.open(transaction.sealedCard, transaction.reference)) as PosSealedCard;
+      opened = this.cardSealer.open(transaction.sealedCard, transaction.reference);
     } catch (error) {
       // The sealer's reason names the key by its id (a key ring's missing key), never the key.
       const reason = (error as Error).message;
@@ -130,6 +131,12 @@ export class PosTransactionsConsumer implements PaymentSettler {
           cause: error,
         },
       );
+    }
+    // Parsed apart: a parse error's message would quote the card data into the parked message's reason.
+    try {
+      return JSON.parse(opened) as PosSealedCard;
+    } catch {
+      throw new PoisonMessageError(`card data of ${transaction.reference} is not a card`);
     }
   }
 }

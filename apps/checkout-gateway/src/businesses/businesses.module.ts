@@ -28,8 +28,16 @@ import { PartnerAdmission } from './partner-admission';
     OnboardingRepository,
     ApiKeyGuard,
     PartnerAdmission,
-    { provide: ApiKeySealer, inject: [Env], useFactory: (env: Env) => new ApiKeySealer(env.API_KEY_SEALING_KEY) },
-    { provide: PosKeySealer, inject: [Env], useFactory: (env: Env) => new PosKeySealer(env.POS_KEY_SEALING_KEY) },
+    {
+      provide: ApiKeySealer,
+      inject: [Env],
+      useFactory: (env: Env) => new ApiKeySealer(env.API_KEY_SEALING_KEY, { format: env.SEALED_FORMAT }),
+    },
+    {
+      provide: PosKeySealer,
+      inject: [Env],
+      useFactory: (env: Env) => new PosKeySealer(env.POS_KEY_SEALING_KEY, { format: env.SEALED_FORMAT }),
+    },
   ],
   exports: [BusinessesService, ApiKeyGuard, PartnerAdmission, Onboarding],
 })

@@ -7,7 +7,7 @@ import { CardAttemptsRepository } from './card-attempts.repository';
 import { CardTestingDefence } from './card-testing.defence';
 
 describe('noting how a card attempt was answered', () => {
-  const env = Object.assign(new Env(), { CARD_DATA_KEY: randomBytes(32).toString('base64') });
+  const env = Object.assign(new Env(), { CARD_FINGERPRINT_KEY: randomBytes(32).toString('base64') });
   const unreachable = {
     answered: () => Promise.reject(new Error('Connection terminated unexpectedly')),
   } as unknown as CardAttemptsRepository;

@@ -37,7 +37,7 @@ describe('card-testing defence in PostgreSQL', () => {
     await Promise.all(
       dataSources.flatMap((dataSource) => Array.from({ length: 8 }, () => dataSource.query('SELECT 1'))),
     );
-    const env = Object.assign(new Env(), { CARD_DATA_KEY: randomBytes(32).toString('base64') });
+    const env = Object.assign(new Env(), { CARD_FINGERPRINT_KEY: randomBytes(32).toString('base64') });
     gateways = dataSources.map(
       (dataSource) => new CardTestingDefence(new CardAttemptsRepository(dataSource), new Metrics('gateway'), env),
     );

@@ -40,7 +40,7 @@ export class CardPaymentsService {
     private readonly onboarding: Onboarding,
     private readonly env: Env,
   ) {
-    this.sealer = new Sealer(env.CARD_DATA_KEY);
+    this.sealer = new Sealer(env.CARD_DATA_KEY, { format: env.SEALED_FORMAT });
     this.fingerprints = new CardFingerprints(env.CARD_FINGERPRINT_KEY);
   }
 

@@ -80,4 +80,3 @@ describe('PageCursors', () => {
     expect(() => new PageCursors(newKey).read('transactions', 'biz-1', issuedBefore)).toThrow(DomainError);
   });
 });
-

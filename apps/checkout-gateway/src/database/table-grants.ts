@@ -6,8 +6,9 @@ export const tableGrants = {
   ...outboxGrants,
   // A key roll locks its business's row (FOR UPDATE), which takes UPDATE.
   businesses: ['SELECT', 'INSERT', 'UPDATE'],
-  // A pair's hashes never change; only when it stops working, and when that was audited.
-  business_keys: ['SELECT', 'INSERT', 'UPDATE (expires_at, expiry_recorded_at)'],
+  // A pair's hashes never change; only when it stops working, and when that was audited, and
+  // its sealed API key when sealed again under a rotated key (keys:reseal).
+  business_keys: ['SELECT', 'INSERT', 'UPDATE (expires_at, expiry_recorded_at, api_key_sealed)'],
   // Recent card attempts, swept once they can no longer count.
   card_attempts: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
   // A checkout's amount and payer details never change; only how it ended.

@@ -4,7 +4,8 @@ import { outboxGrants } from '@payments/platform-outbox';
 /** What pos-ingest's role may do to each table of pos_ingest (docs/deploy.md, least privilege). */
 export const tableGrants = {
   ...outboxGrants,
-  integrators: ['SELECT', 'INSERT'],
+  // A business's POS key never changes; only its seal, under a rotated key (keys:reseal).
+  integrators: ['SELECT', 'INSERT', 'UPDATE (pos_key_sealed)'],
   outlets: ['SELECT', 'INSERT'],
   rate_limit_overrides: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
   // Counters of the current windows, swept once they have ended.

@@ -17,7 +17,11 @@ import { PosMetrics } from './pos-metrics';
     PosService,
     PosMetrics,
     PosRoute,
-    { provide: CARD_SEALER, inject: [Env], useFactory: (env: Env) => new Sealer(env.CARD_DATA_KEY) },
+    {
+      provide: CARD_SEALER,
+      inject: [Env],
+      useFactory: (env: Env) => new Sealer(env.CARD_DATA_KEY, { format: env.SEALED_FORMAT }),
+    },
   ],
 })
 export class PosModule {}

@@ -10,7 +10,11 @@ import { TerminalsService } from './terminals.service';
   providers: [
     TerminalsService,
     TerminalsRepository,
-    { provide: PosKeySealer, inject: [Env], useFactory: (env: Env) => new PosKeySealer(env.POS_KEY_SEALING_KEY) },
+    {
+      provide: PosKeySealer,
+      inject: [Env],
+      useFactory: (env: Env) => new PosKeySealer(env.POS_KEY_SEALING_KEY, { format: env.SEALED_FORMAT }),
+    },
   ],
   exports: [TerminalsService, TerminalsRepository],
 })

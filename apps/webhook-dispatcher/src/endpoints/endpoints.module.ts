@@ -12,11 +12,15 @@ import { SecretRollsRepository } from './secret-rolls.repository';
     EndpointsRepository,
     PartnerEndpointsRepository,
     SecretRollsRepository,
-    { provide: ApiKeySealer, inject: [Env], useFactory: (env: Env) => new ApiKeySealer(env.API_KEY_SEALING_KEY) },
+    {
+      provide: ApiKeySealer,
+      inject: [Env],
+      useFactory: (env: Env) => new ApiKeySealer(env.API_KEY_SEALING_KEY, { format: env.SEALED_FORMAT }),
+    },
     {
       provide: WebhookSecretSealer,
       inject: [Env],
-      useFactory: (env: Env) => new WebhookSecretSealer(env.WEBHOOK_SECRET_SEALING_KEY),
+      useFactory: (env: Env) => new WebhookSecretSealer(env.WEBHOOK_SECRET_SEALING_KEY, { format: env.SEALED_FORMAT }),
     },
   ],
   exports: [EndpointsRepository, PartnerEndpointsRepository, SecretRollsRepository],

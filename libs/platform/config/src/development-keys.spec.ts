@@ -79,6 +79,12 @@ describe('a key ring setting', () => {
     }
   });
 
+  it('refuses a ring that lists a key twice', () => {
+    expect(ringProblemsOf({ SEALING_KEY: `${first},${second},${first}` })).toEqual([
+      'SEALING_KEY: lists the same key twice',
+    ]);
+  });
+
   it('refuses a development key anywhere in the ring in production', () => {
     expect(ringProblemsOf({ ...production, SEALING_KEY: `${first},${published.DATA_KEY}` })).toEqual([
       expect.stringMatching(/^SEALING_KEY: is a development key/),

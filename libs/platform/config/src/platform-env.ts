@@ -40,6 +40,14 @@ export class PlatformEnv {
    */
   @BooleanSetting() ALLOW_DEVELOPMENT_KEYS: boolean = false;
 
+  /**
+   * How sealed values are written: `v2` names the key of its ring that sealed it; `v1`, as
+   * releases before key rings sealed, only while one of them may still run beside this release
+   * (docs/operations.md, "Upgrading from DATA_ENCRYPTION_KEY"). Either is read.
+   */
+  @IsIn(['v1', 'v2'])
+  SEALED_FORMAT: 'v1' | 'v2' = 'v2';
+
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// connection URL' })
   DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/payments';
 

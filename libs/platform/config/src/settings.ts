@@ -71,6 +71,14 @@ export function KeyRingSetting(): PropertyDecorator {
       message:
         'must list 32-byte keys, base64-encoded, comma-separated, the sealing key first (openssl rand -base64 32)',
     })(target, key);
+    ValidateBy({
+      name: 'keyRingDistinct',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value !== 'string' || new Set(value.split(',')).size === value.split(',').length,
+        defaultMessage: () => 'lists the same key twice',
+      },
+    })(target, key);
     DevelopmentKeyRefused('base64')(target, key);
   };
 }

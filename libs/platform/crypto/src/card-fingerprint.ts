@@ -10,6 +10,7 @@ export class CardFingerprints {
 
   constructor(fingerprintKey: string) {
     this.key = Buffer.from(fingerprintKey, 'base64');
+    if (this.key.length !== 32) throw new Error('a card fingerprint key must be 32 bytes, base64-encoded');
   }
 
   of(cardNumber: string): string {

@@ -1,4 +1,4 @@
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 import fc from 'fast-check';
 
@@ -97,6 +97,30 @@ describe('Sealer under a key ring', () => {
     expect(ring.isStale(v1(oldKey, 'sk_live_1'))).toBe(true);
     expect(() => ring.open(v1(randomBytes(32).toString('base64'), 'x'), 'biz-1')).toThrow('does not hold');
     expect(() => ring.open(v1(oldKey, 'x'), 'biz-2')).toThrow();
+  });
+
+  it('seals as releases before rings did while they may still run (format v1), which they and rings open', () => {
+    // How a release before rings opened: v1 only, under its one key.
+    const openedBeforeRings = (sealed: string, base64: string, boundTo: string) => {
+      const [prefix, encoded, extra] = sealed.split('.');
+      if (prefix !== 'v1' || extra !== undefined) throw new Error('not a sealed value');
+      const raw = Buffer.from(encoded, 'base64url');
+      const decipher = createDecipheriv('aes-256-gcm', Buffer.from(base64, 'base64'), raw.subarray(0, 12));
+      decipher.setAAD(Buffer.from(boundTo));
+      decipher.setAuthTag(raw.subarray(raw.length - 16));
+      return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString();
+    };
+    const compatible = new Sealer(`${oldKey},${newKey}`, { format: 'v1' });
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (text, boundTo) => {
+        const sealed = compatible.seal(text, boundTo);
+        return (
+          openedBeforeRings(sealed, oldKey, boundTo) === text &&
+          new Sealer(`${newKey},${oldKey}`).open(sealed, boundTo) === text
+        );
+      }),
+    );
+    expect(() => openedBeforeRings(new Sealer(oldKey).seal('x', 'b'), oldKey, 'b')).toThrow('not a sealed value');
   });
 
   it('tells a value under an older key from one under the current key', () => {

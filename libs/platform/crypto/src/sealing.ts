@@ -10,6 +10,16 @@ const version = 'v2';
 const unnamedVersion = 'v1';
 
 /**
+ * How seal() writes: `v2` names the key; `v1` as releases before key rings sealed, which they
+ * can open, for as long as such a release may still run beside this one (an upgrade's rollout).
+ */
+export type SealedFormat = typeof version | typeof unnamedVersion;
+
+export interface SealerOptions {
+  format?: SealedFormat;
+}
+
+/**
  * Random IVs drawn from a buffer refilled from the CSPRNG every 4 KiB: one call into OpenSSL
  * per 341 seals instead of one each, which cost more than the encryption of a card record.
  * Safe because seal() uses its IV synchronously, before the pool can be refilled.
@@ -40,10 +50,12 @@ const ivs = new IvPool();
 export class Sealer {
   private readonly ring: KeyRing;
   private readonly keys = new Map<string, KeyObject>();
+  readonly format: SealedFormat;
 
   /** `keys`: a ring, or a setting listing one (KeyRing.parse). */
-  constructor(keys: KeyRing | string) {
+  constructor(keys: KeyRing | string, { format = version }: SealerOptions = {}) {
     this.ring = typeof keys === 'string' ? KeyRing.parse(keys) : keys;
+    this.format = format;
     for (const key of this.ring.keys) this.keys.set(key.id, createSecretKey(key.bytes));
   }
 
@@ -58,7 +70,8 @@ export class Sealer {
     const cipher = createCipheriv(algorithm, this.keys.get(id)!, iv, { authTagLength: tagLength });
     cipher.setAAD(Buffer.from(associatedData, 'utf8'));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return `${version}.${id}.${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
+    const encoded = Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+    return this.format === version ? `${version}.${id}.${encoded}` : `${unnamedVersion}.${encoded}`;
   }
 
   /**
@@ -86,7 +99,10 @@ export class Sealer {
     throw new Error('not a sealed value');
   }
 
-  /** Whether `sealed` is under a key other than the current one: what a reseal rewrites. */
+  /**
+   * Whether `sealed` is under a key other than the current one: what a reseal rewrites. A `v1`
+   * value names no key, so it always is (a reseal seals as `v2` only).
+   */
   isStale(sealed: string): boolean {
     const [prefix, id] = sealed.split('.');
     return prefix !== version || id !== this.ring.current.id;
