@@ -15,7 +15,7 @@ if (!app) {
   console.error('usage: keys-reseal <app>');
   process.exit(2);
 }
-const source = path.resolve(__dirname, '../../dist/apps', app ?? '', 'src');
+const source = path.resolve(__dirname, '../../dist/apps', app, 'src');
 const sealedColumnsFile = path.join(source, 'database/sealed-columns.js');
 
 async function main() {

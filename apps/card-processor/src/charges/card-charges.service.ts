@@ -80,7 +80,7 @@ export class CardChargesService implements PaymentSettler {
     expiresAt?: string;
     sealedCard: string;
   }): Promise<CardChargeState> {
-    const card = JSON.parse(this.sealer.open(command.sealedCard, command.checkoutReference)) as CardPaymentRequest;
+    const card = this.sealer.openJson<CardPaymentRequest>(command.sealedCard, command.checkoutReference);
     const fingerprint = this.fingerprints.of(card.cardNumber);
     if (command.expiresAt && Date.parse(command.expiresAt) <= Date.now()) {
       throw apiError('CHECKOUT_NOT_PAYABLE', `Checkout ${command.checkoutReference} has expired`);
@@ -155,9 +155,10 @@ export class CardChargesService implements PaymentSettler {
     checkoutReference: string;
     sealedAuthorization: string;
   }): Promise<CardChargeState> {
-    const answer = JSON.parse(
-      this.sealer.open(command.sealedAuthorization, command.checkoutReference),
-    ) as CardAuthorizationRequest;
+    const answer = this.sealer.openJson<CardAuthorizationRequest>(
+      command.sealedAuthorization,
+      command.checkoutReference,
+    );
     const step = await this.dataSource.transaction(async (em): Promise<ChargeStep> => {
       const charge = await this.charges.lockForCheckout(em, command.businessId, command.checkoutReference);
       if (!charge) throw apiError('TRANSACTION_NOT_FOUND', `No card charge for ${command.checkoutReference}`);
@@ -205,7 +206,7 @@ export class CardChargesService implements PaymentSettler {
       // A charge begun before the card network was connected holds no card to send.
       return { charge: await this.finish(em, charge, 'FAILED', 'The card details are no longer held; pay again') };
     }
-    const held = JSON.parse(this.sealer.open(charge.sealed_card, charge.id)) as HeldCard;
+    const held = this.sealer.openJson<HeldCard>(charge.sealed_card, charge.id);
     return this.authorise(em, await this.charges.save(em, charge), held);
   }
 

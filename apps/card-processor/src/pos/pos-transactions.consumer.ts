@@ -119,11 +119,10 @@ export class PosTransactionsConsumer implements PaymentSettler {
   }
 
   private openCard(transaction: PosTransactionAcceptedV1Payload): PosSealedCard {
-    let opened: string;
     try {
-      opened = this.cardSealer.open(transaction.sealedCard, transaction.reference);
+      return this.cardSealer.openJson<PosSealedCard>(transaction.sealedCard, transaction.reference);
     } catch (error) {
-      // The sealer's reason names the key by its id (a key ring's missing key), never the key.
+      // The sealer's reason names a missing key by its id, never the key, and quotes no card data.
       const reason = (error as Error).message;
       throw new PoisonMessageError(
         `card data of ${transaction.reference} cannot be opened with CARD_DATA_KEY: ${reason}`,
@@ -131,12 +130,6 @@ export class PosTransactionsConsumer implements PaymentSettler {
           cause: error,
         },
       );
-    }
-    // Parsed apart: a parse error's message would quote the card data into the parked message's reason.
-    try {
-      return JSON.parse(opened) as PosSealedCard;
-    } catch {
-      throw new PoisonMessageError(`card data of ${transaction.reference} is not a card`);
     }
   }
 }

@@ -10,6 +10,8 @@ export function sealedColumns(env: Env): SealedColumn[] {
   // A business's default endpoint is bound to the business, an endpoint it added to its own id.
   const endpoints = { schema: 'webhooks', table: 'endpoints', key: ['business_id'], boundTo: 'business_id' };
   const added = { schema: 'webhooks', table: 'partner_endpoints', key: ['id'], boundTo: 'id', sealer: secrets };
+  // In the order a roll moves a value (current, previous, older), so that a value a roll moves
+  // while the reseal runs lands in a column still to come.
   return [
     { ...endpoints, column: 'api_key_sealed', sealer: apiKeys },
     { ...endpoints, column: 'previous_api_key_sealed', sealer: apiKeys },

@@ -45,7 +45,7 @@ export class SecretRollsRepository {
       endpointId: row.endpoint_id,
       gracePeriodHours: row.grace_period_hours,
       response: row.response_sealed
-        ? (JSON.parse(this.sealer.open(row.response_sealed, businessId)) as WebhookEndpointDetailResponse)
+        ? this.sealer.openJson<WebhookEndpointDetailResponse>(row.response_sealed, businessId)
         : null,
     };
   }

@@ -37,6 +37,19 @@ describe('Sealer', () => {
     expect(() => sealer.open(`${prefix}.${id}.${bytes.toString('base64url')}`)).toThrow();
   });
 
+  it('opens JSON, and refuses a value that does not parse without quoting what it opened', () => {
+    expect(sealer.openJson(sealer.seal(JSON.stringify({ pan: '5061460410120223210' }), 'c-1'), 'c-1')).toEqual({
+      pan: '5061460410120223210',
+    });
+    const notJson = sealer.seal('5061460410120223210 is no JSON', 'c-1');
+    expect(() => sealer.openJson(notJson, 'c-1')).toThrow('the sealed value is not JSON');
+    try {
+      sealer.openJson(notJson, 'c-1');
+    } catch (error) {
+      expect(String(error)).not.toContain('5061460410120223210');
+    }
+  });
+
   it('refuses a value bound to other associated data', () => {
     const sealed = sealer.seal('4111111111111111', 'charge-1');
     expect(sealer.open(sealed, 'charge-1')).toBe('4111111111111111');

@@ -100,6 +100,20 @@ export class Sealer {
   }
 
   /**
+   * open(), parsed as JSON. A value that opens but does not parse throws without the parser's
+   * message, which quotes what it read: card data or a secret, bound for a log or a parked
+   * message's reason.
+   */
+  openJson<T>(sealed: string, associatedData = ''): T {
+    const opened = this.open(sealed, associatedData);
+    try {
+      return JSON.parse(opened) as T;
+    } catch {
+      throw new Error('the sealed value is not JSON');
+    }
+  }
+
+  /**
    * Whether `sealed` is under a key other than the current one: what a reseal rewrites. A `v1`
    * value names no key, so it always is (a reseal seals as `v2` only).
    */

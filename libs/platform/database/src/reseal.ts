@@ -73,6 +73,7 @@ export async function resealColumn(dataSource: DataSource, sealed: SealedColumn)
         )) as [unknown, number];
         if (written !== 1) {
           if (attempt === attemptsPerRow) {
+            count.examined += resealing.examined;
             count.changedMeanwhile += 1;
             return;
           }

@@ -180,6 +180,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     });
     await consumer.run(config);
     await joined;
+    if (discarded()) return; // its commits were stopped with it
     commits.start();
   }
 
