@@ -176,7 +176,7 @@ export function unmountedFiles(container: KubeContainer, environment: Record<str
 }
 
 /** The environment with every `*_FILE` setting pointing at a readable stand-in, as a mounted file would be. */
-function withStandInFiles(environment: Record<string, string>): Record<string, string> {
+export function withStandInFiles(environment: Record<string, string>): Record<string, string> {
   const standIn = join(mkdtempSync(join(tmpdir(), 'mounted-')), 'file');
   writeFileSync(standIn, 'stand-in\n');
   return Object.fromEntries(
@@ -233,4 +233,27 @@ export function deploymentProblems<E extends PlatformEnv>(
     }
   }
   return problems.map((problem) => `${overlay}: ${problem}`);
+}
+
+/**
+ * What an app's settings class finds wrong with the environment of a CronJob that runs one of
+ * the app's commands (they load the app's settings), in an overlay. Empty when all is well.
+ */
+export function cronJobEnvironmentProblems<E extends PlatformEnv>(
+  overlay: Overlay,
+  name: string,
+  envClass: new () => E,
+): string[] {
+  const objects = renderOverlay(overlay);
+  const cronJob = objects.find((o) => o.kind === 'CronJob' && o.metadata.name === name);
+  if (!cronJob) return [`${overlay}: no CronJob named ${name}`];
+  const pod = podSpecOf((cronJob.spec as { jobTemplate: KubeObject }).jobTemplate);
+  const environment = containerEnvironment(objects, pod.containers[0]);
+  try {
+    loadEnv(envClass, withStandInFiles(environment));
+    return unmountedFiles(pod.containers[0], environment).map((problem) => `${overlay}: ${problem}`);
+  } catch (error) {
+    if (!(error instanceof InvalidEnvironmentError)) throw error;
+    return error.problems.map((problem) => `${overlay}: environment: ${problem}`);
+  }
 }

@@ -1,5 +1,11 @@
-import { describeDeployments } from '@payments/testing';
+import { cronJobEnvironmentProblems, describeDeployments, overlays } from '@payments/testing';
 
 import { Env } from './env';
 
 describeDeployments('card-processor', Env);
+
+describe('the daily card reconciliation in the Kubernetes overlays', () => {
+  it.each(overlays)('%s: runs with an environment that card-processor’s settings accept', (overlay) => {
+    expect(cronJobEnvironmentProblems(overlay, 'card-reconciliation', Env)).toEqual([]);
+  });
+});
