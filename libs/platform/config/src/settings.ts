@@ -61,12 +61,25 @@ export function KeySetting(): PropertyDecorator {
   };
 }
 
+/** The key ring settings each settings class declares, by its prototype. */
+const keyRingSettings = new WeakMap<object, string[]>();
+
+/** The names of the key ring settings of `env` (a settings object), its parents' included. */
+export function keyRingSettingsOf(env: object): string[] {
+  const names: string[] = [];
+  for (let prototype = Object.getPrototypeOf(env); prototype; prototype = Object.getPrototypeOf(prototype)) {
+    names.push(...(keyRingSettings.get(prototype) ?? []));
+  }
+  return [...new Set(names)];
+}
+
 /**
  * A key ring (libs/platform/crypto KeyRing): one or more 32-byte keys, base64, comma-separated,
  * the first the one that seals; never a development key in production.
  */
 export function KeyRingSetting(): PropertyDecorator {
   return (target, key) => {
+    keyRingSettings.set(target, [...(keyRingSettings.get(target) ?? []), String(key)]);
     Matches(/^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$/, {
       message:
         'must list 32-byte keys, base64-encoded, comma-separated, the sealing key first (openssl rand -base64 32)',

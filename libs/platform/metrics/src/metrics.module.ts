@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { PlatformEnv } from '@payments/platform-config';
 
+import { exportKeyRings } from './key-ring-metrics';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 
@@ -8,7 +9,15 @@ import { MetricsController } from './metrics.controller';
 @Module({
   controllers: [MetricsController],
   providers: [
-    { provide: Metrics, inject: [PlatformEnv], useFactory: (env: PlatformEnv) => new Metrics(env.SERVICE_NAME) },
+    {
+      provide: Metrics,
+      inject: [PlatformEnv],
+      useFactory: (env: PlatformEnv) => {
+        const metrics = new Metrics(env.SERVICE_NAME);
+        exportKeyRings(metrics.registry, env);
+        return metrics;
+      },
+    },
   ],
   exports: [Metrics],
 })
