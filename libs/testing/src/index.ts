@@ -15,3 +15,4 @@ export * from './private-cluster';
 export * from './contracts-catalogue';
 export * from './folder-imports';
 export * from './dev-card-host';
+export * from './sealed-before-rings';

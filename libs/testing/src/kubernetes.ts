@@ -202,24 +202,11 @@ export function deploymentProblems<E extends PlatformEnv>(
   const pod = podSpecOf(deployment);
   const container = pod.containers.find((each) => each.name === name);
   if (!container) return [`${overlay}: the Deployment has no container named ${name}`];
-  const environment = containerEnvironment(objects, container);
-  problems.push(...unmountedFiles(container, environment));
-  try {
-    // The files settings name are the pod's mounted secrets, checked above; a stand-in is read here.
-    const env = loadEnv(envClass, withStandInFiles(environment));
-    trustedProxies(env); // it takes requests: in production it must name its proxies
-    if (env.SERVICE_NAME !== name) problems.push(`SERVICE_NAME is ${env.SERVICE_NAME}`);
-    const port = container.ports?.find((each) => each.name === 'http')?.containerPort;
-    if (port !== env.PORT) problems.push(`the http port is ${port}, the app listens on ${env.PORT}`);
-    const drainSeconds = env.SHUTDOWN_TIMEOUT_MS / 1000 + (container.lifecycle?.preStop?.sleep?.seconds ?? 0);
-    if ((pod.terminationGracePeriodSeconds ?? 30) <= drainSeconds) {
-      problems.push(`terminationGracePeriodSeconds must exceed the preStop pause and the drain (${drainSeconds} s)`);
-    }
-  } catch (error) {
-    if (!(error instanceof InvalidEnvironmentError)) throw error;
-    problems.push(...error.problems.map((problem) => `environment: ${problem}`));
-  }
-  problems.push(...unreadOrMisplacedVariables(name, declared, environment));
+  const settings = containerEnvironmentProblems(objects, container, envClass, (env) =>
+    servingProblems(name, pod, container, env),
+  );
+  problems.push(...unmountedFiles(container, settings.environment), ...settings.problems);
+  problems.push(...unreadOrMisplacedVariables(name, declared, settings.environment));
   const probes = {
     liveness: container.livenessProbe?.httpGet,
     readiness: container.readinessProbe?.httpGet,
@@ -235,6 +222,20 @@ export function deploymentProblems<E extends PlatformEnv>(
   return problems.map((problem) => `${overlay}: ${problem}`);
 }
 
+/** What a Deployment's app, its settings loaded, gets wrong as a server: its proxies, name, port and drain. */
+function servingProblems(name: string, pod: KubePodSpec, container: KubeContainer, env: PlatformEnv): string[] {
+  const problems: string[] = [];
+  trustedProxies(env); // it takes requests: in production it must name its proxies
+  if (env.SERVICE_NAME !== name) problems.push(`SERVICE_NAME is ${env.SERVICE_NAME}`);
+  const port = container.ports?.find((each) => each.name === 'http')?.containerPort;
+  if (port !== env.PORT) problems.push(`the http port is ${port}, the app listens on ${env.PORT}`);
+  const drainSeconds = env.SHUTDOWN_TIMEOUT_MS / 1000 + (container.lifecycle?.preStop?.sleep?.seconds ?? 0);
+  if ((pod.terminationGracePeriodSeconds ?? 30) <= drainSeconds) {
+    problems.push(`terminationGracePeriodSeconds must exceed the preStop pause and the drain (${drainSeconds} s)`);
+  }
+  return problems;
+}
+
 /**
  * What an app's settings class finds wrong with the environment of a CronJob that runs one of
  * the app's commands (they load the app's settings), in an overlay. Empty when all is well.
@@ -248,12 +249,29 @@ export function cronJobEnvironmentProblems<E extends PlatformEnv>(
   const cronJob = objects.find((o) => o.kind === 'CronJob' && o.metadata.name === name);
   if (!cronJob) return [`${overlay}: no CronJob named ${name}`];
   const pod = podSpecOf((cronJob.spec as { jobTemplate: KubeObject }).jobTemplate);
-  const environment = containerEnvironment(objects, pod.containers[0]);
+  const container = pod.containers[0];
+  const settings = containerEnvironmentProblems(objects, container, envClass);
+  // The mounts are looked at once the settings load: until then, those are what to fix.
+  const problems = settings.problems.length > 0 ? settings.problems : unmountedFiles(container, settings.environment);
+  return problems.map((problem) => `${overlay}: ${problem}`);
+}
+
+/**
+ * A container's environment, and what its app's settings class finds wrong with it when loaded
+ * as at boot (each `environment: …`), or else what `check` finds in the settings. A file a
+ * setting names is a mounted secret, which unmountedFiles looks for; a stand-in is read here.
+ */
+function containerEnvironmentProblems<E extends PlatformEnv>(
+  objects: KubeObject[],
+  container: KubeContainer,
+  envClass: new () => E,
+  check: (env: E) => string[] = () => [],
+): { environment: Record<string, string>; problems: string[] } {
+  const environment = containerEnvironment(objects, container);
   try {
-    loadEnv(envClass, withStandInFiles(environment));
-    return unmountedFiles(pod.containers[0], environment).map((problem) => `${overlay}: ${problem}`);
+    return { environment, problems: check(loadEnv(envClass, withStandInFiles(environment))) };
   } catch (error) {
     if (!(error instanceof InvalidEnvironmentError)) throw error;
-    return error.problems.map((problem) => `${overlay}: environment: ${problem}`);
+    return { environment, problems: error.problems.map((problem) => `environment: ${problem}`) };
   }
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Sealer } from '@payments/platform-crypto';
+import { Sealer, sealerFor } from '@payments/platform-crypto';
 
 import { Env } from '../config/env';
 import { CARD_SEALER } from '../tokens';
@@ -12,7 +12,7 @@ import { SandboxVerification } from './sandbox-verification';
     {
       provide: CARD_SEALER,
       inject: [Env],
-      useFactory: (env: Env) => new Sealer(env.CARD_DATA_KEY, { format: env.SEALED_FORMAT }),
+      useFactory: (env: Env) => sealerFor(Sealer, env.CARD_DATA_KEY, env),
     },
   ],
   exports: [SandboxVerification, CARD_SEALER],

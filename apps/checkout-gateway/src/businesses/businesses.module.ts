@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApiKeySealer, PosKeySealer } from '@payments/platform-crypto';
+import { ApiKeySealer, PosKeySealer, sealerFor } from '@payments/platform-crypto';
 
 import { Env } from '../config/env';
 import { KafkaClientsModule } from '../kafka-clients/kafka-clients.module';
@@ -31,12 +31,12 @@ import { PartnerAdmission } from './partner-admission';
     {
       provide: ApiKeySealer,
       inject: [Env],
-      useFactory: (env: Env) => new ApiKeySealer(env.API_KEY_SEALING_KEY, { format: env.SEALED_FORMAT }),
+      useFactory: (env: Env) => sealerFor(ApiKeySealer, env.API_KEY_SEALING_KEY, env),
     },
     {
       provide: PosKeySealer,
       inject: [Env],
-      useFactory: (env: Env) => new PosKeySealer(env.POS_KEY_SEALING_KEY, { format: env.SEALED_FORMAT }),
+      useFactory: (env: Env) => sealerFor(PosKeySealer, env.POS_KEY_SEALING_KEY, env),
     },
   ],
   exports: [BusinessesService, ApiKeyGuard, PartnerAdmission, Onboarding],

@@ -9,7 +9,7 @@ import {
   CheckoutPaymentResult,
   CheckoutResponse,
 } from '@payments/contracts';
-import { CardFingerprints, Sealer } from '@payments/platform-crypto';
+import { CardFingerprints, Sealer, sealerFor } from '@payments/platform-crypto';
 import { DomainError, requireSandboxRail, ValidationFailedError } from '@payments/platform-envelope';
 
 import { Business } from '../businesses/business.entity';
@@ -40,7 +40,7 @@ export class CardPaymentsService {
     private readonly onboarding: Onboarding,
     private readonly env: Env,
   ) {
-    this.sealer = new Sealer(env.CARD_DATA_KEY, { format: env.SEALED_FORMAT });
+    this.sealer = sealerFor(Sealer, env.CARD_DATA_KEY, env);
     this.fingerprints = new CardFingerprints(env.CARD_FINGERPRINT_KEY);
   }
 

@@ -1,5 +1,5 @@
 import { withAppDatabase } from '@payments/platform-bootstrap';
-import { ApiKeySealer, PosKeySealer } from '@payments/platform-crypto';
+import { ApiKeySealer, PosKeySealer, sealerFor } from '@payments/platform-crypto';
 import { Outbox } from '@payments/platform-outbox';
 
 import { BusinessKeysRepository } from '../businesses/business-keys.repository';
@@ -23,7 +23,7 @@ export interface GatewayServices {
  */
 export function withGatewayServices<T>(work: (services: GatewayServices) => Promise<T>): Promise<T> {
   return withAppDatabase(Env, database, (dataSource, env) => {
-    const apiKeys = new ApiKeySealer(env.API_KEY_SEALING_KEY, { format: env.SEALED_FORMAT });
+    const apiKeys = sealerFor(ApiKeySealer, env.API_KEY_SEALING_KEY, env);
     const outbox = new Outbox();
     const keysRepository = new BusinessKeysRepository(dataSource);
     const businesses = new BusinessesService(
@@ -32,7 +32,7 @@ export function withGatewayServices<T>(work: (services: GatewayServices) => Prom
       keysRepository,
       outbox,
       apiKeys,
-      new PosKeySealer(env.POS_KEY_SEALING_KEY, { format: env.SEALED_FORMAT }),
+      sealerFor(PosKeySealer, env.POS_KEY_SEALING_KEY, env),
     );
     const keys = new BusinessKeysService(dataSource, keysRepository, businesses, outbox, apiKeys);
     return work({ businesses, keys, onboarding: new OnboardingRepository(dataSource), env });

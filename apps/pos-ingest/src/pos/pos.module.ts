@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Sealer } from '@payments/platform-crypto';
+import { Sealer, sealerFor } from '@payments/platform-crypto';
 import { RateLimitsModule } from '@payments/platform-rate-limit';
 
 import { Env } from '../config/env';
@@ -20,7 +20,7 @@ import { PosMetrics } from './pos-metrics';
     {
       provide: CARD_SEALER,
       inject: [Env],
-      useFactory: (env: Env) => new Sealer(env.CARD_DATA_KEY, { format: env.SEALED_FORMAT }),
+      useFactory: (env: Env) => sealerFor(Sealer, env.CARD_DATA_KEY, env),
     },
   ],
 })

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PosKeySealer } from '@payments/platform-crypto';
+import { PosKeySealer, sealerFor } from '@payments/platform-crypto';
 
 import { Env } from '../config/env';
 import { TerminalsRepository } from './terminals.repository';
@@ -13,7 +13,7 @@ import { TerminalsService } from './terminals.service';
     {
       provide: PosKeySealer,
       inject: [Env],
-      useFactory: (env: Env) => new PosKeySealer(env.POS_KEY_SEALING_KEY, { format: env.SEALED_FORMAT }),
+      useFactory: (env: Env) => sealerFor(PosKeySealer, env.POS_KEY_SEALING_KEY, env),
     },
   ],
   exports: [TerminalsService, TerminalsRepository],

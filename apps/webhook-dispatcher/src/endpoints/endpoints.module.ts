@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApiKeySealer, WebhookSecretSealer } from '@payments/platform-crypto';
+import { ApiKeySealer, sealerFor, WebhookSecretSealer } from '@payments/platform-crypto';
 
 import { Env } from '../config/env';
 import { EndpointsRepository } from './endpoints.repository';
@@ -15,12 +15,12 @@ import { SecretRollsRepository } from './secret-rolls.repository';
     {
       provide: ApiKeySealer,
       inject: [Env],
-      useFactory: (env: Env) => new ApiKeySealer(env.API_KEY_SEALING_KEY, { format: env.SEALED_FORMAT }),
+      useFactory: (env: Env) => sealerFor(ApiKeySealer, env.API_KEY_SEALING_KEY, env),
     },
     {
       provide: WebhookSecretSealer,
       inject: [Env],
-      useFactory: (env: Env) => new WebhookSecretSealer(env.WEBHOOK_SECRET_SEALING_KEY, { format: env.SEALED_FORMAT }),
+      useFactory: (env: Env) => sealerFor(WebhookSecretSealer, env.WEBHOOK_SECRET_SEALING_KEY, env),
     },
   ],
   exports: [EndpointsRepository, PartnerEndpointsRepository, SecretRollsRepository],

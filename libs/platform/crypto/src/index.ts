@@ -6,3 +6,4 @@ export * from './ids';
 export * from './request-hash';
 export * from './card-fingerprint';
 export * from './purpose-sealers';
+export * from './sealer-for';
