@@ -7,7 +7,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { Options } from 'pino-http';
 
 import { errorWithoutQueryValues } from './query-error-serializer';
-import { redactPaths } from './redaction';
+import { redactPaths, urlWithoutSecrets } from './redaction';
 import { logContextMixin } from './request-context';
 import { RequestLineHook } from './request-line';
 
@@ -27,7 +27,11 @@ export function pinoHttpOptions(env: Pick<PlatformEnv, 'LOG_LEVEL' | 'SERVICE_NA
     redact: { paths: redactPaths, censor: '[redacted]' },
     mixin: logContextMixin,
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      req: (req: { id: string; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: urlWithoutSecrets(req.url),
+      }),
       err: errorWithoutQueryValues,
     },
   };

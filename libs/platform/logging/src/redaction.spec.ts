@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 
 import pino from 'pino';
 
-import { redactPaths } from './redaction';
+import { redactPaths, urlWithoutSecrets } from './redaction';
 
 function captureLog(write: (logger: pino.Logger) => void): string {
   let output = '';
@@ -50,5 +50,15 @@ describe('log redaction', () => {
     );
     expect(line).not.toMatch(/pk_test_abc|sk_test_def/);
     expect(line).toContain('"accept":"json"');
+  });
+});
+
+describe('urlWithoutSecrets', () => {
+  it.each([
+    ['/dashboard/sign-up?invitation=abc_DEF-123', '/dashboard/sign-up?invitation=[redacted]'],
+    ['/x?a=1&Invitation=abc&b=2', '/x?a=1&Invitation=[redacted]&b=2'],
+    ['/checkout?checkoutReference=CHK-1', '/checkout?checkoutReference=CHK-1'],
+  ])('keeps %s as %s', (url, kept) => {
+    expect(urlWithoutSecrets(url)).toBe(kept);
   });
 });

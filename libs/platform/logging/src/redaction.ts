@@ -29,3 +29,14 @@ export const redactPaths: string[] = [
   ...sensitiveHeaders.flatMap((header) => [`req.headers["${header}"]`, `res.headers["${header}"]`]),
   ...sensitiveFields.flatMap((field) => [field, `*.${field}`, `*.*.${field}`, `*.*.*.${field}`]),
 ];
+
+/** Query parameters that carry a bearer token (a dashboard invitation link's): never logged or traced. */
+const secretQueryParameters = ['invitation'];
+
+/** The URL as logs and traces may keep it: a secret parameter's value replaced. */
+export function urlWithoutSecrets(url: string): string {
+  return url.replace(
+    new RegExp(`([?&](?:${secretQueryParameters.join('|')})=)[^&#]*`, 'gi'),
+    (_match, name: string) => `${name}[redacted]`,
+  );
+}

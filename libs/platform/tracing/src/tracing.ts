@@ -11,6 +11,7 @@ import {
   SpanExporter,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { urlWithoutSecrets } from '@payments/platform-logging';
 import type { FastifyPluginCallback } from 'fastify';
 
 let provider: NodeTracerProvider | undefined;
@@ -54,7 +55,10 @@ export function startTracing(
     // Probes and scrapes every few seconds would bury the traces worth reading.
     ignorePaths: ({ url }) => url.startsWith('/health') || url.startsWith('/metrics'),
     // Named by route, as HTTP server spans are: "POST /transfer/internal".
-    requestHook: (span, request) => span.updateName(`${request.method} ${request.routeOptions.url ?? 'unmatched'}`),
+    requestHook: (span, request) => {
+      span.updateName(`${request.method} ${request.routeOptions.url ?? 'unmatched'}`);
+      span.setAttribute('url.path', urlWithoutSecrets(request.url));
+    },
     lifecycleHook: (span, { hookName, request }) => {
       if (hookName === 'handler') span.updateName(`handle ${request.method} ${request.routeOptions.url}`);
     },
