@@ -4,6 +4,7 @@ import { AppSpec } from '@payments/platform-bootstrap';
 import { BusinessesModule } from './businesses/businesses.module';
 import { CheckoutsModule } from './checkouts/checkouts.module';
 import { Env } from './config/env';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { database } from './database/data-source';
 import { HostedPageModule } from './hosted-page/hosted-page.module';
 import { OutletsModule } from './outlets/outlets.module';
@@ -29,6 +30,7 @@ export const gatewayApp: AppSpec<Env> = {
     RefundsModule,
     SandboxModule,
     WebhooksModule,
+    DashboardModule,
   ],
   docs: {
     title: 'Payments API',

@@ -128,6 +128,38 @@ describe('npm run partner:create with the platform running', () => {
     expect(created.stderr).toContain('Every service knows the business');
   });
 
+  it("with --owner-email prints the owner's one-time sign-up link, which the dashboard opens", async () => {
+    const created = npmRun('partner:create', [
+      '--name',
+      'Owned Ltd',
+      '--owner-email',
+      ' Owner@Owned.example ',
+      '--json',
+    ]);
+    expect(created.status).toBe(0);
+    const { businessId, ownerSignUpLink } = JSON.parse(created.stdout) as {
+      businessId: string;
+      ownerSignUpLink: string;
+    };
+    const link = new URL(ownerSignUpLink);
+    expect(link.pathname).toBe('/dashboard/sign-up');
+    expect(created.stderr).not.toContain(link.searchParams.get('invitation'));
+    const page = await fetch(`http://127.0.0.1:${appPorts['checkout-gateway']}${link.pathname}${link.search}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Join Owned Ltd');
+    expect(html).toContain('owner@owned.example');
+    const audit = await queryTestDatabase<{ action: string; actor: string }>(
+      `SELECT action, actor FROM gateway.audit_events WHERE business_id = $1`,
+      [businessId],
+    );
+    expect(audit).toEqual([{ action: 'member.invited', actor: 'partner:create' }]);
+
+    const refused = npmRun('partner:create', ['--name', 'Nobody Ltd', '--owner-email', 'not an email', '--json']);
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toBe('');
+  });
+
   it('answers 503 with Retry-After, never INVALID_TENANT, while the services have not heard of the business', async () => {
     // The onboarding event is held back: written while no gateway runs to publish it, then marked sent.
     const index = apps.findIndex((app) => app.name === 'checkout-gateway');

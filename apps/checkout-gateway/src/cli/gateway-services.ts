@@ -8,12 +8,14 @@ import { BusinessesRepository } from '../businesses/businesses.repository';
 import { BusinessesService } from '../businesses/businesses.service';
 import { OnboardingRepository } from '../businesses/onboarding.repository';
 import { Env } from '../config/env';
+import { MembersRepository } from '../dashboard/members.repository';
 import { database } from '../database/data-source';
 
 export interface GatewayServices {
   businesses: BusinessesService;
   keys: BusinessKeysService;
   onboarding: OnboardingRepository;
+  members: MembersRepository;
   env: Env;
 }
 
@@ -35,6 +37,12 @@ export function withGatewayServices<T>(work: (services: GatewayServices) => Prom
       sealerFor(PosKeySealer, env.POS_KEY_SEALING_KEY, env),
     );
     const keys = new BusinessKeysService(dataSource, keysRepository, businesses, outbox, apiKeys);
-    return work({ businesses, keys, onboarding: new OnboardingRepository(dataSource), env });
+    return work({
+      businesses,
+      keys,
+      onboarding: new OnboardingRepository(dataSource),
+      members: new MembersRepository(dataSource),
+      env,
+    });
   });
 }

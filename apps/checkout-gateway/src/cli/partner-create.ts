@@ -5,6 +5,10 @@ import { commandOptions, fail, runCommand } from '@payments/platform-bootstrap';
 import { webhookUrlRefusal } from '@payments/platform-webhook-targets';
 
 import { waitForOnboarding } from '../businesses/onboarding-wait';
+import { Env } from '../config/env';
+import { normalisedEmail } from '../dashboard/dashboard-auth.service';
+import { dashboardSignUpLink } from '../dashboard/dashboard-links';
+import { invitationLifetimeDays, MembersRepository } from '../dashboard/members.repository';
 import { withGatewayServices } from './gateway-services';
 
 const commandLine = {
@@ -12,6 +16,7 @@ const commandLine = {
   options: {
     name: { type: 'string', value: '"Acme Ltd"', required: true },
     'webhook-url': { type: 'string', value: 'URL' },
+    'owner-email': { type: 'string', value: 'EMAIL' },
     live: { type: 'boolean' },
     json: { type: 'boolean' },
     'wait-seconds': { type: 'string', value: 'SECONDS', default: '60' },
@@ -40,7 +45,10 @@ async function main(): Promise<void> {
     return fail(`--wait-seconds must be a whole number from 0 to ${longestWaitSeconds}`);
   }
 
-  await withGatewayServices(async ({ businesses, onboarding, env }) => {
+  const ownerEmail = values['owner-email'] === undefined ? undefined : normalisedEmail(values['owner-email']);
+  if (values['owner-email'] !== undefined && !ownerEmail) return fail('--owner-email must be an email address');
+
+  await withGatewayServices(async ({ businesses, onboarding, members, env }) => {
     // Refused now, as PUT /webhooks/endpoint would, rather than by every delivery for days.
     const refusal =
       webhookUrl &&
@@ -51,8 +59,19 @@ async function main(): Promise<void> {
       }));
     if (refusal) return fail(`--webhook-url is not allowed (WEBHOOK_URL_NOT_ALLOWED): ${refusal}`);
     const credentials = await businesses.provision({ name, mode: values.live ? 'live' : 'test', webhookUrl });
+    // An invitation that cannot be made must not take the credentials with it: they print regardless.
+    const owner = ownerEmail ? await ownerInvitation(members, env, credentials.businessId, ownerEmail) : undefined;
+    const ownerSignUpLink = owner && 'link' in owner ? owner.link : undefined;
     // Printed before the wait: whatever happens to it, the only copy of the secret is not lost.
-    process.stdout.write(values.json ? `${JSON.stringify(credentials)}\n` : describe(name, credentials));
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify({ ...credentials, ...(ownerSignUpLink ? { ownerSignUpLink } : {}) })}\n`
+        : describe(name, credentials, ownerSignUpLink),
+    );
+    if (owner && 'failure' in owner) {
+      process.stderr.write(`The owner's invitation could not be made: ${owner.failure}\n`);
+      process.exitCode = 1;
+    }
     const pending = await waitForOnboarding(() => onboarding.awaits(credentials.businessId), waitSeconds * 1000);
     if (pending.length === 0) {
       process.stderr.write('Every service knows the business: its requests are served from now on.\n');
@@ -63,6 +82,21 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   });
+}
+
+/** The owner's one-time sign-up link, or why it could not be made. */
+async function ownerInvitation(
+  members: MembersRepository,
+  env: Env,
+  businessId: string,
+  email: string,
+): Promise<{ link: string } | { failure: string }> {
+  try {
+    const token = await members.invite({ businessId, email, role: 'owner', invitedBy: null });
+    return { link: dashboardSignUpLink(env.CHECKOUT_URL, token) };
+  } catch (error) {
+    return { failure: (error as Error).message };
+  }
 }
 
 const untilThen = 'until it has, requests that need them answer 503 SERVICE_UNAVAILABLE with Retry-After.';
@@ -79,13 +113,19 @@ function notOnboarded(pending: string[], waitSeconds: number): string {
   ].join('\n');
 }
 
-function describe(name: string, credentials: PartnerCredentials): string {
+function describe(name: string, credentials: PartnerCredentials, ownerSignUpLink: string | undefined): string {
   return [
     `Created business "${name}" (${credentials.businessId})`,
     `  x-api-key:          ${credentials.apiKey}`,
     `  x-api-secret:       ${credentials.apiSecret}`,
     `  POS encryption key: ${credentials.posEncryptionKey}`,
     `  webhook URL:        ${credentials.webhookUrl ?? '(none)'}`,
+    ...(ownerSignUpLink
+      ? [
+          `  owner's sign-up:    ${ownerSignUpLink}`,
+          `    (the dashboard link works once, for ${invitationLifetimeDays} days: send it to the owner only)`,
+        ]
+      : []),
     'The secret and the POS key are shown only now: store them safely.',
     '',
   ].join('\n');

@@ -16,6 +16,16 @@ export const tableGrants = {
   // A key is claimed, then answered once; never freed for another request.
   idempotency_keys: ['SELECT', 'INSERT', 'UPDATE (response)'],
   key_audit: ['SELECT', 'INSERT'],
+  // The dashboard's trail: written once, never changed.
+  audit_events: ['SELECT', 'INSERT'],
+  member_devices: ['SELECT', 'INSERT'],
+  // A link is used once: only when it was.
+  member_invitations: ['SELECT', 'INSERT', 'UPDATE (accepted_at)'],
+  // A session is seen, then ended; swept once expired.
+  member_sessions: ['SELECT', 'INSERT', 'UPDATE (seen_at)', 'DELETE'],
+  members: ['SELECT', 'INSERT'],
+  // Counters of the current windows, swept once they have ended.
+  sign_in_attempts: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
   rate_limit_overrides: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
   // Counters of the current windows, swept once they have ended.
   rate_limit_windows: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],

@@ -12,6 +12,7 @@ import { BusinessOnboarding1763769600048 } from './1763769600048-business-onboar
 import { RateLimitKeys1763769600050 } from './1763769600050-rate-limit-keys';
 import { CardAttemptsInFlight1763769600058 } from './1763769600058-card-attempts-in-flight';
 import { TransactionOutlets1763769600059 } from './1763769600059-transaction-outlets';
+import { DashboardMembers1763769600067 } from './1763769600067-dashboard-members';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   RateLimitKeys1763769600050,
   CardAttemptsInFlight1763769600058,
   TransactionOutlets1763769600059,
+  DashboardMembers1763769600067,
 ];

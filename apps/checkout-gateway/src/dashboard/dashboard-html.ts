@@ -1,0 +1,130 @@
+import { escapeHtml } from '../hosted-page/page-html';
+import { invitationLifetimeDays, Member } from './members.repository';
+import { MemberRole, roleLabels } from './roles';
+
+/** The dashboard's pages, rendered on the server: no script, so forms work as they are. */
+export const dashboardStylesheet = '/dashboard/assets/dashboard.css';
+
+function layout(title: string, body: string, stylesheetVersion: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)} · Dashboard</title>
+<link rel="stylesheet" href="${dashboardStylesheet}?v=${stylesheetVersion}">
+</head>
+<body>
+${body}
+</body>
+</html>`;
+}
+
+function hidden(formToken: string): string {
+  return `<input type="hidden" name="_csrf" value="${escapeHtml(formToken)}">`;
+}
+
+function problem(message: string | undefined): string {
+  return message ? `<p class="error" role="alert" id="problem">${escapeHtml(message)}</p>` : '';
+}
+
+export function renderSignIn(page: { formToken: string; problem?: string; email?: string }, version: string): string {
+  return layout(
+    'Sign in',
+    `<main><section class="card narrow" aria-labelledby="title">
+<h1 id="title">Sign in</h1>
+${problem(page.problem)}
+<form method="post" action="/dashboard/sign-in">
+${hidden(page.formToken)}
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(page.email ?? '')}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>
+</section></main>`,
+    version,
+  );
+}
+
+export function renderSignUp(
+  page: {
+    formToken: string;
+    invitation: string;
+    businessName: string;
+    email: string;
+    role: MemberRole;
+    problem?: string;
+  },
+  version: string,
+): string {
+  return layout(
+    'Create your account',
+    `<main><section class="card narrow" aria-labelledby="title">
+<h1 id="title">Join ${escapeHtml(page.businessName)}</h1>
+<p>You are invited as <strong>${roleLabels[page.role]}</strong>, signing in as <strong>${escapeHtml(page.email)}</strong>.</p>
+${problem(page.problem)}
+<form method="post" action="/dashboard/sign-up">
+${hidden(page.formToken)}
+<input type="hidden" name="invitation" value="${escapeHtml(page.invitation)}">
+<input type="email" name="email" autocomplete="username" value="${escapeHtml(page.email)}" hidden readonly>
+<label for="password">Password (at least 12 characters)</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
+<label for="confirmation">Password again</label>
+<input id="confirmation" name="confirmation" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
+<button type="submit">Create account</button>
+</form>
+</section></main>`,
+    version,
+  );
+}
+
+/** An invitation link that is unknown, used or expired: the same page for each. */
+export function renderLinkUnusable(version: string): string {
+  return layout(
+    'Link no longer works',
+    `<main><section class="card narrow" aria-labelledby="title">
+<h1 id="title">This link no longer works</h1>
+<p>Invitation links work once, for ${invitationLifetimeDays} days. Ask an owner of the business for a new one, or <a href="/dashboard/sign-in">sign in</a> if you have an account.</p>
+</section></main>`,
+    version,
+  );
+}
+
+export function renderHome(
+  page: { member: Member; formToken: string; team: Pick<Member, 'email' | 'role' | 'created_at'>[] },
+  version: string,
+): string {
+  const { member } = page;
+  const rows = page.team
+    .map(
+      (each) =>
+        `<tr><td>${escapeHtml(each.email)}</td><td>${roleLabels[each.role]}</td><td>${each.created_at.toISOString().slice(0, 10)}</td></tr>`,
+    )
+    .join('\n');
+  return layout(
+    member.business_name,
+    `<header class="bar">
+<p>${escapeHtml(member.business_name)}</p>
+<form method="post" action="/dashboard/sign-out">${hidden(page.formToken)}<button class="quiet" type="submit">Sign out</button></form>
+</header>
+<main>
+<section class="card" aria-labelledby="you">
+<h1 id="you">Signed in as ${escapeHtml(member.email)}</h1>
+<p class="muted">${roleLabels[member.role]} of ${escapeHtml(member.business_name)}</p>
+<form method="post" action="/dashboard/sign-out-everywhere">${hidden(page.formToken)}<button class="quiet" type="submit">Sign out everywhere</button></form>
+</section>
+<section class="card" aria-labelledby="team">
+<h2 id="team">Team</h2>
+<table>
+<thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Joined</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+</section>
+</main>`,
+    version,
+  );
+}

@@ -1,0 +1,10 @@
+/** What each member may do: developers keys and webhooks, operations money and outlets, viewers nothing. */
+export const memberRoles = ['owner', 'developer', 'operations', 'viewer'] as const;
+export type MemberRole = (typeof memberRoles)[number];
+
+export const roleLabels: Record<MemberRole, string> = {
+  owner: 'Owner',
+  developer: 'Developer',
+  operations: 'Operations',
+  viewer: 'Viewer',
+};
