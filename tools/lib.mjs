@@ -189,7 +189,10 @@ export function localSecrets() {
     WEBHOOK_SECRET_SEALING_KEY: secrets.DATA_ENCRYPTION_KEY,
     CARD_FINGERPRINT_KEY: secrets.CARD_DATA_KEY,
   };
-  for (const name of [...Object.keys(served), 'CARD_DATA_KEY', 'POS_REFERENCE_KEY', 'PIN_MASTER_KEY']) {
+  // The rest start with a key of their own: no older key served them (MEMBER_SECRET_SEALING_KEY,
+  // whose purpose came later, included).
+  const fresh = ['CARD_DATA_KEY', 'POS_REFERENCE_KEY', 'PIN_MASTER_KEY', 'MEMBER_SECRET_SEALING_KEY'];
+  for (const name of [...Object.keys(served), ...fresh]) {
     if (!secrets[name]) {
       secrets[name] = served[name] ?? randomBytes(32).toString('base64');
       added = true;

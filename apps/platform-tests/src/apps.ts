@@ -22,6 +22,7 @@ export const sharedSecrets = {
   API_KEY_SEALING_KEY: randomBytes(32).toString('base64'),
   POS_KEY_SEALING_KEY: randomBytes(32).toString('base64'),
   PAGE_CURSOR_KEY: randomBytes(32).toString('base64'),
+  MEMBER_SECRET_SEALING_KEY: randomBytes(32).toString('base64'),
   WEBHOOK_SECRET_SEALING_KEY: randomBytes(32).toString('base64'),
   CARD_FINGERPRINT_KEY: randomBytes(32).toString('base64'),
   CARD_DATA_KEY: randomBytes(32).toString('base64'),

@@ -728,6 +728,7 @@ describe('the keys', () => {
         'API_KEY_SEALING_KEY',
         'CARD_DATA_KEY',
         'CARD_FINGERPRINT_KEY',
+        'MEMBER_SECRET_SEALING_KEY',
         'PAGE_CURSOR_KEY',
         'POS_KEY_SEALING_KEY',
       ],

@@ -22,6 +22,9 @@ export class Env extends PlatformEnv {
   /** Seals the listings' page cursors: a cursor sealed under a key the ring has dropped answers 422. */
   @KeyRingSetting() PAGE_CURSOR_KEY: string = '';
 
+  /** Seals dashboard members' two-factor (TOTP) secrets, each bound to its member; no other app holds it. */
+  @KeyRingSetting() MEMBER_SECRET_SEALING_KEY: string = '';
+
   /** Seals card data for the hop to card-processor; card-processor holds the same ring. */
   @KeyRingSetting() CARD_DATA_KEY: string = '';
 

@@ -20,3 +20,8 @@ export class PosKeySealer extends Sealer {
 export class WebhookSecretSealer extends Sealer {
   protected readonly purpose = 'webhook secrets';
 }
+
+/** Dashboard members' two-factor (TOTP) secrets, each bound to its member, kept by checkout-gateway (MEMBER_SECRET_SEALING_KEY). */
+export class MemberSecretSealer extends Sealer {
+  protected readonly purpose = 'member secrets';
+}
