@@ -6,6 +6,7 @@ import { Member, MembersRepository } from './members.repository';
 import { hashPassword, nobodysHash, passwordLength, passwordMatches } from './passwords';
 import { SessionsRepository } from './sessions.repository';
 import { attemptKeys, SignInAttempts } from './sign-in-attempts';
+import { TwoFactor } from './two-factor';
 
 /** Where a request came from, as the audit trail and the sign-in limits count it. */
 export interface Caller {
@@ -14,9 +15,12 @@ export interface Caller {
   deviceToken?: string;
 }
 
+/** Signed in, or, for a member with a second factor, waiting for their code. */
 export type SignInResult =
-  | { signedIn: true; member: Member; sessionToken: string; deviceToken?: string }
+  | { signedIn: true; member: Member; sessionToken: string; deviceToken?: string; awaitingCode: boolean }
   | { signedIn: false; why: 'refused' | 'held-back' };
+
+export type CodeResult = { accepted: true; sessionToken: string } | { accepted: false; why: 'wrong' | 'held-back' };
 
 export type SignUpResult =
   | { signedUp: true; member: Member; sessionToken: string; deviceToken: string }
@@ -52,6 +56,7 @@ export class DashboardAuth {
     private readonly members: MembersRepository,
     private readonly sessions: SessionsRepository,
     private readonly attempts: SignInAttempts,
+    private readonly twoFactor: TwoFactor,
   ) {}
 
   async signIn(email: string | undefined, password: unknown, caller: Caller): Promise<SignInResult> {
@@ -65,20 +70,43 @@ export class DashboardAuth {
     const matches = await passwordMatches(typed, member?.password_hash ?? nobodysHash);
     if (!member || !matches) return { signedIn: false, why: 'refused' };
     await this.attempts.succeeded(keys);
+    const { password_hash: _hash, ...signedIn } = member;
+    const awaitingCode = member.two_factor;
+    const sessionToken = await this.sessions.start(member.id, clientAddressKey(caller.address), awaitingCode);
+    if (!awaitingCode) await this.recordSignIn(signedIn, caller);
+    return {
+      signedIn: true,
+      member: signedIn,
+      sessionToken,
+      awaitingCode,
+      deviceToken: knownDevice ? undefined : await this.members.rememberDevice(member.id),
+    };
+  }
+
+  /**
+   * The code that completes a sign-in begun with the password: a new session in place of the
+   * waiting one. Too many wrong codes end the waiting session: the password is asked again.
+   */
+  async completeWithCode(waitingToken: string, member: Member, code: unknown, caller: Caller): Promise<CodeResult> {
+    if (!(await this.attempts.admit({ code: `code:${member.id}` }))) {
+      await this.sessions.end(waitingToken);
+      return { accepted: false, why: 'held-back' };
+    }
+    if (!(await this.twoFactor.codeMatches(member.id, code))) return { accepted: false, why: 'wrong' };
+    await this.sessions.end(waitingToken);
     const sessionToken = await this.sessions.start(member.id, clientAddressKey(caller.address));
+    await this.recordSignIn(member, caller);
+    return { accepted: true, sessionToken };
+  }
+
+  private async recordSignIn(member: Member, caller: Caller): Promise<void> {
     await this.members.record(this.dataSource.manager, {
       businessId: member.business_id,
       actorKind: 'member',
       actor: member.email,
-      action: 'member.signed-in',
+      action: member.two_factor ? 'member.signed-in-with-two-factors' : 'member.signed-in',
       clientAddress: clientAddressKey(caller.address),
     });
-    return {
-      signedIn: true,
-      member,
-      sessionToken,
-      deviceToken: knownDevice ? undefined : await this.members.rememberDevice(member.id),
-    };
   }
 
   async signUp(

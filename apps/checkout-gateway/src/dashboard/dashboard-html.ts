@@ -11,7 +11,7 @@ function layout(title: string, body: string, stylesheetVersion: string): string 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escapeHtml(title)} · Dashboard</title>
 <link rel="stylesheet" href="${dashboardStylesheet}?v=${stylesheetVersion}">
 </head>
@@ -105,10 +105,7 @@ export function renderHome(
     .join('\n');
   return layout(
     member.business_name,
-    `<header class="bar">
-<p>${escapeHtml(member.business_name)}</p>
-<form method="post" action="/dashboard/sign-out">${hidden(page.formToken)}<button class="quiet" type="submit">Sign out</button></form>
-</header>
+    `${bar(member, page.formToken)}
 <main>
 <section class="card" aria-labelledby="you">
 <h1 id="you">Signed in as ${escapeHtml(member.email)}</h1>
@@ -127,4 +124,94 @@ ${rows}
 </main>`,
     version,
   );
+}
+
+/** The second step of a sign-in: the code from the member's authenticator app. */
+export function renderCodeStep(page: { formToken: string; problem?: string }, version: string): string {
+  return layout(
+    'Enter your code',
+    `<main><section class="card narrow" aria-labelledby="title">
+<h1 id="title">Enter your code</h1>
+<p>Open your authenticator app and enter the six-digit code it shows for the dashboard.</p>
+${problem(page.problem)}
+<form method="post" action="/dashboard/two-factor">
+${hidden(page.formToken)}
+<label for="code">Code</label>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required>
+<button type="submit">Sign in</button>
+</form>
+</section></main>`,
+    version,
+  );
+}
+
+/** Two-factor sign-in: whether the member has it, and, for an owner, whether everyone must. */
+export function renderSecurity(page: { member: Member; formToken: string; notice?: string }, version: string): string {
+  const { member } = page;
+  const own = member.two_factor
+    ? '<p id="two-factor-status">Two-factor sign-in is <strong>on</strong>: you sign in with your password and a code from your authenticator app.</p>'
+    : `<p id="two-factor-status">Two-factor sign-in is <strong>off</strong>.</p>
+<form method="post" action="/dashboard/two-factor/set-up">${hidden(page.formToken)}<button type="submit">Set up an authenticator app</button></form>`;
+  const requirement =
+    member.role !== 'owner'
+      ? ''
+      : `<section class="card" aria-labelledby="everyone">
+<h2 id="everyone">Everyone in ${escapeHtml(member.business_name)}</h2>
+<p>${member.two_factor_required ? 'Every member must sign in with two factors.' : 'Members may sign in with their password alone.'}</p>
+${
+  member.two_factor
+    ? `<form method="post" action="/dashboard/two-factor/requirement">${hidden(page.formToken)}
+<input type="hidden" name="required" value="${member.two_factor_required ? 'no' : 'yes'}">
+<button class="quiet" type="submit">${member.two_factor_required ? 'Stop requiring two factors' : 'Require two factors of everyone'}</button></form>`
+    : '<p class="muted">Set up your own first.</p>'
+}
+</section>`;
+  return layout(
+    'Security',
+    `${bar(member, page.formToken)}
+<main>
+${page.notice ? `<p class="error" role="alert" id="notice">${escapeHtml(page.notice)}</p>` : ''}
+<section class="card" aria-labelledby="title">
+<h1 id="title">Two-factor sign-in</h1>
+${own}
+</section>
+${requirement}
+</main>`,
+    version,
+  );
+}
+
+/** The secret to add to an authenticator app, as a QR code and as text, and the code that confirms it. */
+export function renderSetUp(
+  page: { member: Member; formToken: string; secret: string; qrSvg: string; problem?: string },
+  version: string,
+): string {
+  const grouped = page.secret.replace(/(.{4})/g, '$1 ').trim();
+  return layout(
+    'Set up two-factor sign-in',
+    `${bar(page.member, page.formToken)}
+<main><section class="card" aria-labelledby="title">
+<h1 id="title">Set up two-factor sign-in</h1>
+<p>Scan this code with your authenticator app, or type the key below into it.</p>
+<figure class="qr" role="img" aria-label="QR code of the key below">${page.qrSvg}</figure>
+<p>Key: <code id="secret">${escapeHtml(grouped)}</code></p>
+${problem(page.problem)}
+<form method="post" action="/dashboard/two-factor/confirm">
+${hidden(page.formToken)}
+<label for="code">The six-digit code your app shows</label>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required>
+<button type="submit">Turn on</button>
+</form>
+</section></main>`,
+    version,
+  );
+}
+
+/** The bar atop a signed-in member's pages. */
+function bar(member: Member, formToken: string): string {
+  return `<header class="bar">
+<p>${escapeHtml(member.business_name)}</p>
+<nav aria-label="Dashboard"><a href="/dashboard">Home</a> <a href="/dashboard/security">Security</a></nav>
+<form method="post" action="/dashboard/sign-out">${hidden(formToken)}<button class="quiet" type="submit">Sign out</button></form>
+</header>`;
 }

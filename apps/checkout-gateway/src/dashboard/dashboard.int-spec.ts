@@ -1,10 +1,12 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startTestApp } from '@payments/testing';
+import { Secret, TOTP } from 'otpauth';
 import { DataSource } from 'typeorm';
 
 import { gatewayApp } from '../app';
 import { BusinessesService } from '../businesses/businesses.service';
 import { MembersRepository } from './members.repository';
+import { MemberRole } from './roles';
 import { signInLimits } from './sign-in-attempts';
 
 /** A browser's cookies, as Set-Cookie left them, and the form token of the last page it saw. */
@@ -85,12 +87,12 @@ describe('dashboard accounts and sessions', () => {
   afterAll(() => app.close());
 
   const uniqueEmail = () => `person${Date.now()}-${(serial += 1)}@acme.example`;
-  const invite = (email: string, businessId = acme) =>
-    members.invite({ businessId, email, role: 'owner', invitedBy: null });
+  const invite = (email: string, businessId = acme, role: MemberRole = 'owner') =>
+    members.invite({ businessId, email, role, invitedBy: null });
 
   /** A member of `businessId` signed up from an invitation in `browser`. */
-  async function signedUp(browser: Browser, email = uniqueEmail(), businessId = acme) {
-    const token = await invite(email, businessId);
+  async function signedUp(browser: Browser, email = uniqueEmail(), businessId = acme, role: MemberRole = 'owner') {
+    const token = await invite(email, businessId, role);
     expect((await browser.get(`/dashboard/sign-up?invitation=${token}`)).statusCode).toBe(200);
     const response = await browser.post('/dashboard/sign-up', { invitation: token, password, confirmation: password });
     expect(response.statusCode).toBe(303);
@@ -252,5 +254,100 @@ describe('dashboard accounts and sessions', () => {
     )) as { token_hash: string }[];
     expect(rows.some((row) => row.token_hash === token)).toBe(false);
     expect(browser.has('__Host-dashboard-session')).toBe(true);
+  });
+  /** The code an authenticator app shows `stepsAhead` time steps from now. */
+  const codeOf = (secret: string, stepsAhead = 0) =>
+    new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
+
+  /** A signed-in member's authenticator set up and confirmed: its secret. */
+  async function withTwoFactor(browser: Browser): Promise<string> {
+    await browser.get('/dashboard/security');
+    const setUp = await browser.post('/dashboard/two-factor/set-up', {});
+    expect(setUp.statusCode).toBe(200);
+    expect(setUp.body).toContain('<svg');
+    const secret = /id="secret">([^<]+)</.exec(setUp.body)![1].replace(/ /g, '');
+    const wrong = await browser.post('/dashboard/two-factor/confirm', { code: '000000' });
+    expect(wrong.statusCode).toBe(422);
+    expect((await browser.post('/dashboard/two-factor/confirm', { code: codeOf(secret) })).statusCode).toBe(303);
+    expect((await browser.get('/dashboard/security')).body).toContain('Two-factor sign-in is <strong>on</strong>');
+    return secret;
+  }
+
+  /** A sign-in with the password only: the session it leaves waits for the code. */
+  async function passwordStep(browser: Browser, email: string) {
+    await browser.get('/dashboard/sign-in');
+    const answer = await browser.post('/dashboard/sign-in', { email, password });
+    expect(answer.statusCode).toBe(303);
+    expect(answer.headers.location).toBe('/dashboard/two-factor');
+    await browser.get('/dashboard/two-factor');
+  }
+
+  it('signs a member with an authenticator in with the password and a code, each code once', async () => {
+    const browser = new Browser(app, '192.0.2.60');
+    const { email } = await signedUp(browser);
+    const secret = await withTwoFactor(browser);
+    const sealed = (await dataSource.query(`SELECT totp_secret_sealed FROM gateway.members WHERE email = $1`, [
+      email,
+    ])) as { totp_secret_sealed: string }[];
+    expect(sealed[0].totp_secret_sealed).not.toContain(secret);
+
+    const later = new Browser(app, '192.0.2.61');
+    await passwordStep(later, email);
+    expect((await later.get('/dashboard')).statusCode).toBe(303);
+    expect((await later.post('/dashboard/two-factor', { code: '123456' })).statusCode).toBe(401);
+    const code = codeOf(secret, 1);
+    const accepted = await later.post('/dashboard/two-factor', { code });
+    expect(accepted.statusCode).toBe(303);
+    expect((await later.get('/dashboard')).statusCode).toBe(200);
+
+    const replay = new Browser(app, '192.0.2.62');
+    await passwordStep(replay, email);
+    expect((await replay.post('/dashboard/two-factor', { code })).statusCode).toBe(401);
+  });
+
+  it('lets one code sign in once, however many requests carry it at the same moment', async () => {
+    const first = new Browser(app, '192.0.2.70');
+    const { email } = await signedUp(first);
+    const secret = await withTwoFactor(first);
+    const browsers = Array.from({ length: 5 }, (_, i) => new Browser(app, `192.0.2.${71 + i}`));
+    for (const browser of browsers) await passwordStep(browser, email);
+    const code = codeOf(secret, 1);
+    const answers = await Promise.all(browsers.map((browser) => browser.post('/dashboard/two-factor', { code })));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([303, 401, 401, 401, 401]);
+  });
+
+  it('ends a sign-in waiting for its code after too many wrong codes', async () => {
+    const first = new Browser(app, '192.0.2.80');
+    const { email } = await signedUp(first);
+    await withTwoFactor(first);
+    const guesser = new Browser(app, '192.0.2.81');
+    await passwordStep(guesser, email);
+    const answers = [];
+    for (let i = 0; i <= signInLimits.code.attempts; i += 1) {
+      answers.push((await guesser.post('/dashboard/two-factor', { code: String(100000 + i) })).statusCode);
+    }
+    expect(answers.at(-1)).toBe(429);
+    expect((await guesser.get('/dashboard/two-factor')).headers.location).toBe('/dashboard/sign-in');
+  });
+
+  it('lets an owner with two factors require them of everyone, and nobody else', async () => {
+    const owner = new Browser(app, '192.0.2.90');
+    await signedUp(owner, uniqueEmail(), other);
+    await owner.get('/dashboard/security');
+    expect((await owner.post('/dashboard/two-factor/requirement', { required: 'yes' })).statusCode).toBe(403);
+    await withTwoFactor(owner);
+    expect((await owner.post('/dashboard/two-factor/requirement', { required: 'yes' })).statusCode).toBe(303);
+
+    const viewer = new Browser(app, '192.0.2.91');
+    await signedUp(viewer, `${uniqueEmail()}.viewer`, other, 'viewer');
+    const home = await viewer.get('/dashboard');
+    expect(home.headers.location).toBe('/dashboard/security');
+    expect((await viewer.get('/dashboard/security')).body).toContain('requires two-factor sign-in');
+    expect((await viewer.post('/dashboard/two-factor/requirement', { required: 'no' })).statusCode).toBe(403);
+    const audit = (await dataSource.query(
+      `SELECT action FROM gateway.audit_events WHERE business_id = $1 AND action LIKE 'business.%'`,
+      [other],
+    )) as { action: string }[];
+    expect(audit).toEqual([{ action: 'business.two-factor-required' }]);
   });
 });

@@ -12,9 +12,15 @@ export interface Member {
   business_name: string;
   email: string;
   role: MemberRole;
-  password_hash: string;
+  /** Signs in with a code from an authenticator app as well as the password. */
+  two_factor: boolean;
+  /** The business's owners require every member to sign in with two factors. */
+  two_factor_required: boolean;
   created_at: Date;
 }
+
+/** A member as a sign-in checks them: with the password's hash, which nothing else reads. */
+export type MemberWithPassword = Member & { password_hash: string };
 
 /** An invitation as its link shows it: to whom, for which business, and whether it still works. */
 export interface Invitation {
@@ -38,7 +44,9 @@ export interface AuditEvent {
 /** How long an invitation's link works. */
 export const invitationLifetimeDays = 7;
 
-const memberColumns = `m.id, m.business_id, b.name AS business_name, m.email, m.role, m.password_hash, m.created_at`;
+/** A member's columns, `m` joined with its business `b`. */
+export const memberColumns = `m.id, m.business_id, b.name AS business_name, m.email, m.role,
+  m.totp_enabled_at IS NOT NULL AS two_factor, b.members_need_two_factor AS two_factor_required, m.created_at`;
 
 /** gateway.members and their invitations, devices and audit trail. */
 @Injectable()
@@ -131,10 +139,10 @@ export class MembersRepository {
     });
   }
 
-  async byEmail(email: string): Promise<Member | undefined> {
-    return firstRow<Member>(
+  async byEmail(email: string): Promise<MemberWithPassword | undefined> {
+    return firstRow<MemberWithPassword>(
       this.dataSource,
-      `SELECT ${memberColumns} FROM gateway.members m JOIN gateway.businesses b ON b.id = m.business_id WHERE m.email = $1`,
+      `SELECT ${memberColumns}, m.password_hash FROM gateway.members m JOIN gateway.businesses b ON b.id = m.business_id WHERE m.email = $1`,
       [email],
     );
   }

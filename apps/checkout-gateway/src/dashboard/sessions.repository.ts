@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { firstRow } from '@payments/platform-database';
 import { DataSource } from 'typeorm';
 
-import { Member } from './members.repository';
+import { Member, memberColumns } from './members.repository';
 import { newToken, tokenHash } from './tokens';
 
 /**
@@ -16,27 +16,30 @@ export const sessionLifetime = { hours: 12, idleMinutes: 30 } as const;
 export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** A new session's token. */
-  async start(memberId: string, clientAddress: string): Promise<string> {
+  /**
+   * A new session's token. One begun with the password alone waits for the member's code, for
+   * a few minutes at most, and shows no page until then.
+   */
+  async start(memberId: string, clientAddress: string, awaitingCode = false): Promise<string> {
     const token = newToken();
     await this.dataSource.query(
-      `INSERT INTO gateway.member_sessions (token_hash, member_id, client_address, expires_at)
-       VALUES ($1, $2, $3, now() + $4 * interval '1 hour')`,
-      [tokenHash(token), memberId, clientAddress, sessionLifetime.hours],
+      `INSERT INTO gateway.member_sessions (token_hash, member_id, client_address, awaiting_code, expires_at)
+       VALUES ($1, $2, $3, $4, now() + CASE WHEN $4 THEN interval '5 minutes' ELSE $5 * interval '1 hour' END)`,
+      [tokenHash(token), memberId, clientAddress, awaitingCode, sessionLifetime.hours],
     );
     return token;
   }
 
   /**
-   * The member whose live session `token` is, and the session seen now. Seen is written at
-   * most once a minute: a page's every request does not write.
+   * The member whose live session `token` is, and whether it still waits for their code; the
+   * session is seen now. Seen is written at most once a minute: a page's every request does
+   * not write.
    */
-  async member(token: string): Promise<Member | undefined> {
+  async find(token: string): Promise<{ member: Member; awaitingCode: boolean } | undefined> {
     const hash = tokenHash(token);
-    const row = await firstRow<Member & { seen_long_ago: boolean }>(
+    const row = await firstRow<Member & { seen_long_ago: boolean; awaiting_code: boolean }>(
       this.dataSource,
-      `SELECT m.id, m.business_id, b.name AS business_name, m.email, m.role, m.password_hash, m.created_at,
-              s.seen_at < now() - interval '1 minute' AS seen_long_ago
+      `SELECT ${memberColumns}, s.awaiting_code, s.seen_at < now() - interval '1 minute' AS seen_long_ago
        FROM gateway.member_sessions s
        JOIN gateway.members m ON m.id = s.member_id
        JOIN gateway.businesses b ON b.id = m.business_id
@@ -44,11 +47,11 @@ export class SessionsRepository {
       [hash, sessionLifetime.idleMinutes],
     );
     if (!row) return undefined;
-    const { seen_long_ago: seenLongAgo, ...member } = row;
+    const { seen_long_ago: seenLongAgo, awaiting_code: awaitingCode, ...member } = row;
     if (seenLongAgo) {
       await this.dataSource.query(`UPDATE gateway.member_sessions SET seen_at = now() WHERE token_hash = $1`, [hash]);
     }
-    return member;
+    return { member, awaitingCode };
   }
 
   async end(token: string): Promise<void> {

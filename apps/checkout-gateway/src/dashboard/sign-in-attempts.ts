@@ -16,6 +16,8 @@ export const signInLimits = {
   pair: { attempts: 5, windowMinutes: 15 },
   address: { attempts: 50, windowMinutes: 15 },
   account: { attempts: 20, windowMinutes: 60 },
+  /** Codes for one member's sign-in, after the password: then the waiting session ends. */
+  code: { attempts: 5, windowMinutes: 15 },
 } as const;
 
 type LimitName = keyof typeof signInLimits;

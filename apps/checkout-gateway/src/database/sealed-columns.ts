@@ -1,4 +1,4 @@
-import { ApiKeySealer, PosKeySealer } from '@payments/platform-crypto';
+import { ApiKeySealer, MemberSecretSealer, PosKeySealer } from '@payments/platform-crypto';
 import { SealedColumn } from '@payments/platform-database';
 
 import { Env } from '../config/env';
@@ -19,6 +19,15 @@ export function sealedColumns(env: Env): SealedColumn[] {
       column: 'api_key_sealed',
       boundTo: 'business_id',
       sealer: apiKeys,
+    },
+    // Null for a member without two factors: the reseal skips those rows.
+    {
+      schema: 'gateway',
+      table: 'members',
+      key: ['id'],
+      column: 'totp_secret_sealed',
+      boundTo: 'id',
+      sealer: new MemberSecretSealer(env.MEMBER_SECRET_SEALING_KEY),
     },
   ];
 }

@@ -23,7 +23,8 @@ export const tableGrants = {
   member_invitations: ['SELECT', 'INSERT', 'UPDATE (accepted_at)'],
   // A session is seen, then ended; swept once expired.
   member_sessions: ['SELECT', 'INSERT', 'UPDATE (seen_at)', 'DELETE'],
-  members: ['SELECT', 'INSERT'],
+  // Only a member's second factor changes, and its sealed secret when sealed again (keys:reseal).
+  members: ['SELECT', 'INSERT', 'UPDATE (totp_secret_sealed, totp_enabled_at, totp_last_step)'],
   // Counters of the current windows, swept once they have ended.
   sign_in_attempts: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
   rate_limit_overrides: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],

@@ -13,6 +13,7 @@ import { RateLimitKeys1763769600050 } from './1763769600050-rate-limit-keys';
 import { CardAttemptsInFlight1763769600058 } from './1763769600058-card-attempts-in-flight';
 import { TransactionOutlets1763769600059 } from './1763769600059-transaction-outlets';
 import { DashboardMembers1763769600067 } from './1763769600067-dashboard-members';
+import { MemberTwoFactor1763769600068 } from './1763769600068-member-two-factor';
 
 /** Every migration of this app, oldest first. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   CardAttemptsInFlight1763769600058,
   TransactionOutlets1763769600059,
   DashboardMembers1763769600067,
+  MemberTwoFactor1763769600068,
 ];
