@@ -1,6 +1,6 @@
 import { escapeHtml } from '../hosted-page/page-html';
 import { invitationLifetimeDays, Member } from './members.repository';
-import { MemberRole, roleLabels } from './roles';
+import { MemberRole, memberRoles, roleLabels } from './roles';
 
 /** The dashboard's pages, rendered on the server: no script, so forms work as they are. */
 export const dashboardStylesheet = '/dashboard/assets/dashboard.css';
@@ -92,17 +92,8 @@ export function renderLinkUnusable(version: string): string {
   );
 }
 
-export function renderHome(
-  page: { member: Member; formToken: string; team: Pick<Member, 'email' | 'role' | 'created_at'>[] },
-  version: string,
-): string {
+export function renderHome(page: { member: Member; formToken: string }, version: string): string {
   const { member } = page;
-  const rows = page.team
-    .map(
-      (each) =>
-        `<tr><td>${escapeHtml(each.email)}</td><td>${roleLabels[each.role]}</td><td>${each.created_at.toISOString().slice(0, 10)}</td></tr>`,
-    )
-    .join('\n');
   return layout(
     member.business_name,
     `${bar(member, page.formToken)}
@@ -112,15 +103,82 @@ export function renderHome(
 <p class="muted">${roleLabels[member.role]} of ${escapeHtml(member.business_name)}</p>
 <form method="post" action="/dashboard/sign-out-everywhere">${hidden(page.formToken)}<button class="quiet" type="submit">Sign out everywhere</button></form>
 </section>
+</main>`,
+    version,
+  );
+}
+
+/** The business's members; an owner also invites, changes roles and removes. */
+export function renderTeam(
+  page: {
+    member: Member;
+    formToken: string;
+    team: Pick<Member, 'id' | 'email' | 'role' | 'created_at'>[];
+    invitationLink?: string;
+    notice?: string;
+  },
+  version: string,
+): string {
+  const { member } = page;
+  const owner = member.role === 'owner';
+  const roleOptions = (selected: MemberRole) =>
+    memberRoles
+      .map((role) => `<option value="${role}"${role === selected ? ' selected' : ''}>${roleLabels[role]}</option>`)
+      .join('');
+  const manage = (each: Pick<Member, 'id' | 'email' | 'role'>, index: number) =>
+    !owner || each.id === member.id
+      ? ''
+      : `<div class="actions">
+<form method="post" action="/dashboard/team/role">${hidden(page.formToken)}<input type="hidden" name="member" value="${escapeHtml(each.id)}">
+<label class="visually-hidden" for="role-${index}">Role of ${escapeHtml(each.email)}</label>
+<select id="role-${index}" name="role">${roleOptions(each.role)}</select>
+<button class="quiet" type="submit">Change role<span class="visually-hidden"> of ${escapeHtml(each.email)}</span></button></form>
+<form method="post" action="/dashboard/team/remove">${hidden(page.formToken)}<input type="hidden" name="member" value="${escapeHtml(each.id)}">
+<button class="quiet danger" type="submit">Remove<span class="visually-hidden"> ${escapeHtml(each.email)}</span></button></form>
+</div>`;
+  const rows = page.team
+    .map(
+      (each, index) =>
+        `<tr><td>${escapeHtml(each.email)}</td><td>${roleLabels[each.role]}</td><td>${each.created_at.toISOString().slice(0, 10)}</td>${owner ? `<td>${manage(each, index)}</td>` : ''}</tr>`,
+    )
+    .join('\n');
+  const invited = page.invitationLink
+    ? `<section class="card" aria-labelledby="link" role="status">
+<h2 id="link">Invitation ready</h2>
+<p>Send this link to them. It works once, for ${invitationLifetimeDays} days, and is not shown again.</p>
+<p><code id="invitation-link">${escapeHtml(page.invitationLink)}</code></p>
+</section>`
+    : '';
+  const invite = owner
+    ? `<section class="card" aria-labelledby="invite">
+<h2 id="invite">Invite someone</h2>
+<form method="post" action="/dashboard/team/invitations">${hidden(page.formToken)}
+<label for="invite-email">Email</label>
+<input id="invite-email" name="email" type="email" required maxlength="254">
+<label for="invite-role">Role</label>
+<select id="invite-role" name="role">${roleOptions('viewer')}</select>
+<button type="submit">Create invitation link</button>
+</form>
+</section>`
+    : '';
+  return layout(
+    'Team',
+    `${bar(member, page.formToken)}
+<main>
+${page.notice ? `<p class="error" role="alert" id="notice">${escapeHtml(page.notice)}</p>` : ''}
+${invited}
 <section class="card" aria-labelledby="team">
-<h2 id="team">Team</h2>
+<h1 id="team">Team</h1>
+<div class="table-wrap" role="region" aria-labelledby="team" tabindex="0">
 <table>
-<thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Joined</th></tr></thead>
+<thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Joined</th>${owner ? '<th scope="col">Change</th>' : ''}</tr></thead>
 <tbody>
 ${rows}
 </tbody>
 </table>
+</div>
 </section>
+${invite}
 </main>`,
     version,
   );
@@ -211,7 +269,7 @@ ${hidden(page.formToken)}
 function bar(member: Member, formToken: string): string {
   return `<header class="bar">
 <p>${escapeHtml(member.business_name)}</p>
-<nav aria-label="Dashboard"><a href="/dashboard">Home</a> <a href="/dashboard/security">Security</a></nav>
+<nav aria-label="Dashboard"><a href="/dashboard">Home</a> <a href="/dashboard/team">Team</a> <a href="/dashboard/security">Security</a></nav>
 <form method="post" action="/dashboard/sign-out">${hidden(formToken)}<button class="quiet" type="submit">Sign out</button></form>
 </header>`;
 }

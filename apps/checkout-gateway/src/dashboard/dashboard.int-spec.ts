@@ -106,6 +106,7 @@ describe('dashboard accounts and sessions', () => {
     expect(home.statusCode).toBe(200);
     expect(home.body).toContain(`Signed in as ${email}`);
     expect(home.body).toContain('Acme Ltd');
+    expect((await browser.get('/dashboard/team')).body).toContain(email);
     expect(home.headers['content-security-policy']).toContain("frame-ancestors 'none'");
 
     const again = new Browser(app, '198.51.100.8');
@@ -238,8 +239,8 @@ describe('dashboard accounts and sessions', () => {
     const { email: ourEmail } = await signedUp(ours);
     const theirs = new Browser(app, '192.0.2.41');
     const { email: theirEmail } = await signedUp(theirs, `${uniqueEmail()}.other`, other);
-    const ourHome = (await ours.get('/dashboard')).body;
-    const theirHome = (await theirs.get('/dashboard')).body;
+    const ourHome = (await ours.get('/dashboard/team')).body;
+    const theirHome = (await theirs.get('/dashboard/team')).body;
     expect(ourHome).toContain(ourEmail);
     expect(ourHome).not.toContain(theirEmail);
     expect(theirHome).toContain('Other Ltd');
@@ -349,5 +350,90 @@ describe('dashboard accounts and sessions', () => {
       [other],
     )) as { action: string }[];
     expect(audit).toEqual([{ action: 'business.two-factor-required' }]);
+  });
+  /** A fresh business with `owners` owners signed in, each in a browser of their own. */
+  async function businessWithOwners(owners: number) {
+    const businessId = (
+      await app.get(BusinessesService).provision({ name: `Team ${serial} Ltd`, mode: 'test', webhookUrl: null })
+    ).businessId;
+    const browsers = [];
+    for (let i = 0; i < owners; i += 1) {
+      const browser = new Browser(app, `192.0.2.${120 + (serial % 100)}`);
+      const { email } = await signedUp(browser, uniqueEmail(), businessId);
+      await browser.get('/dashboard/team');
+      browsers.push({ browser, email, id: (await members.byEmail(email))!.id });
+    }
+    return { businessId, owners: browsers };
+  }
+
+  it('lets an owner invite, change roles and remove, and a viewer change nothing', async () => {
+    const {
+      owners: [owner],
+    } = await businessWithOwners(1);
+    const viewerEmail = uniqueEmail();
+    const invited = await owner.browser.post('/dashboard/team/invitations', { email: viewerEmail, role: 'viewer' });
+    expect(invited.statusCode).toBe(200);
+    const link = new URL(/id="invitation-link">([^<]+)</.exec(invited.body)![1].replace(/&#38;/g, '&'));
+    const viewer = new Browser(app, '192.0.2.140');
+    await viewer.get(`/dashboard/sign-up${link.search}`);
+    expect(
+      (
+        await viewer.post('/dashboard/sign-up', {
+          invitation: link.searchParams.get('invitation')!,
+          password,
+          confirmation: password,
+        })
+      ).statusCode,
+    ).toBe(303);
+    const viewerId = (await members.byEmail(viewerEmail))!.id;
+
+    await viewer.get('/dashboard/team');
+    expect((await viewer.post('/dashboard/team/invitations', { email: uniqueEmail(), role: 'owner' })).statusCode).toBe(
+      403,
+    );
+    expect((await viewer.post('/dashboard/team/role', { member: owner.id, role: 'viewer' })).statusCode).toBe(403);
+    expect((await viewer.post('/dashboard/team/remove', { member: owner.id })).statusCode).toBe(403);
+
+    await owner.browser.get('/dashboard/team');
+    expect(
+      (await owner.browser.post('/dashboard/team/role', { member: viewerId, role: 'operations' })).statusCode,
+    ).toBe(303);
+    expect((await owner.browser.get('/dashboard/team')).body).toMatch(new RegExp(`${viewerEmail}</td><td>Operations`));
+    expect((await owner.browser.post('/dashboard/team/remove', { member: viewerId })).statusCode).toBe(303);
+    expect((await viewer.get('/dashboard')).statusCode).toBe(303);
+    expect(await members.byEmail(viewerEmail)).toBeUndefined();
+  });
+
+  it('keeps an owner however two owners demote each other at the same moment', async () => {
+    const { businessId, owners } = await businessWithOwners(2);
+    const [first, second] = owners;
+    const answers = await Promise.all([
+      first.browser.post('/dashboard/team/role', { member: second.id, role: 'viewer' }),
+      second.browser.post('/dashboard/team/role', { member: first.id, role: 'viewer' }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([303, 403]);
+    const [{ count }] = (await dataSource.query(
+      `SELECT count(*)::int AS count FROM gateway.members WHERE business_id = $1 AND role = 'owner'`,
+      [businessId],
+    )) as { count: number }[];
+    expect(count).toBe(1);
+    const [remaining] = owners.filter((_, i) => answers[i].statusCode === 303);
+    expect(
+      (await remaining.browser.post('/dashboard/team/role', { member: remaining.id, role: 'viewer' })).statusCode,
+    ).toBe(409);
+  });
+
+  it('finds no member of another business, whatever id an owner posts', async () => {
+    const {
+      owners: [owner],
+    } = await businessWithOwners(1);
+    const elsewhere = new Browser(app, '192.0.2.150');
+    const { email } = await signedUp(elsewhere, uniqueEmail(), other, 'viewer');
+    const stranger = (await members.byEmail(email))!;
+    expect((await owner.browser.post('/dashboard/team/role', { member: stranger.id, role: 'owner' })).statusCode).toBe(
+      404,
+    );
+    expect((await owner.browser.post('/dashboard/team/remove', { member: stranger.id })).statusCode).toBe(404);
+    expect((await members.byEmail(email))!.role).toBe('viewer');
   });
 });

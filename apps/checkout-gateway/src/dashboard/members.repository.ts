@@ -62,6 +62,7 @@ export class MembersRepository {
     email: string;
     role: MemberRole;
     invitedBy: string | null;
+    clientAddress?: string;
   }): Promise<string> {
     const token = newToken();
     await this.dataSource.transaction(async (em) => {
@@ -83,6 +84,7 @@ export class MembersRepository {
         actor: invitation.invitedBy ?? 'partner:create',
         action: 'member.invited',
         subject: `${invitation.email} as ${invitation.role}`,
+        clientAddress: invitation.clientAddress,
       });
     });
     return token;

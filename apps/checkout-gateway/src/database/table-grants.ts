@@ -23,8 +23,9 @@ export const tableGrants = {
   member_invitations: ['SELECT', 'INSERT', 'UPDATE (accepted_at)'],
   // A session is seen, then ended; swept once expired.
   member_sessions: ['SELECT', 'INSERT', 'UPDATE (seen_at)', 'DELETE'],
-  // Only a member's second factor changes, and its sealed secret when sealed again (keys:reseal).
-  members: ['SELECT', 'INSERT', 'UPDATE (totp_secret_sealed, totp_enabled_at, totp_last_step)'],
+  // A member's role and second factor change (the sealed secret also when sealed again by
+  // keys:reseal); an owner removes members.
+  members: ['SELECT', 'INSERT', 'UPDATE (role, totp_secret_sealed, totp_enabled_at, totp_last_step)', 'DELETE'],
   // Counters of the current windows, swept once they have ended.
   sign_in_attempts: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],
   rate_limit_overrides: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'],

@@ -96,6 +96,27 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: `Signed in as ${email}` }).waitFor();
 
+    // The owner invites a viewer, who joins from the link and changes nothing.
+    const viewerEmail = `viewer-${Date.now()}@dashboard.example`;
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByLabel('Email', { exact: true }).fill(viewerEmail);
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await page.getByRole('button', { name: 'Create invitation link' }).click();
+    const invitation = new URL(await page.locator('#invitation-link').innerText());
+    faults.push(...(await look(page, 'team')));
+    const viewerContext = await browser.newContext({ viewport: viewports.desktop, bypassCSP: true });
+    const viewer = await viewerContext.newPage();
+    await viewer.goto(`${dashboard}/sign-up${invitation.search}`);
+    await viewer.getByLabel('Password (at least 12 characters)').fill(password);
+    await viewer.getByLabel('Password again').fill(password);
+    await viewer.getByRole('button', { name: 'Create account' }).click();
+    await viewer.getByRole('heading', { name: `Signed in as ${viewerEmail}` }).waitFor();
+    await viewer.getByRole('link', { name: 'Team' }).click();
+    await expect(viewer.getByRole('cell', { name: viewerEmail }).isVisible()).resolves.toBe(true);
+    await expect(viewer.getByRole('button', { name: 'Create invitation link' }).count()).resolves.toBe(0);
+    await expect(viewer.getByRole('button', { name: /Remove/ }).count()).resolves.toBe(0);
+    await viewerContext.close();
+
     expect(faults).toEqual([]);
   });
 
