@@ -7,6 +7,7 @@ import { eventually } from '@payments/testing';
 import fc from 'fast-check';
 
 import { allApps, AppName, appPorts, repoRoot, useApps, waitForReady } from './apps';
+import { DashboardBrowser, dashboardForm, dashboardHeaders, dashboardRoutes } from './fuzz/dashboard-requests';
 import {
   bodyBytes,
   Credentials,
@@ -211,10 +212,12 @@ describe('HTTP fuzz: hostile requests to every route', () => {
   let other: PartnerCredentials;
   const known: Record<string, string[]> = {};
   let serial: string;
+  const ownerEmail = `fuzz-owner-${Date.now()}@fuzz.example`;
+  const neighbourEmail = `fuzz-neighbour-${Date.now()}@fuzz.example`;
 
   beforeAll(async () => {
-    partner = createPartner('Fuzz Partner');
-    other = createPartner('Fuzz Neighbour');
+    partner = createPartner('Fuzz Partner', ['--owner-email', ownerEmail]);
+    other = createPartner('Fuzz Neighbour', ['--owner-email', neighbourEmail]);
     await eventually(
       async () => ((await callGateway(partner, 'GET', '/wallets/settlement')).status === 200 ? true : undefined),
       30_000,
@@ -394,4 +397,78 @@ describe('HTTP fuzz: hostile requests to every route', () => {
       await waitForReady(appPorts[app.name], app, 10_000);
     }
   });
+  it("answers every dashboard request below 500, and never with another business's member", async () => {
+    const gateway = `http://127.0.0.1:${appPorts['checkout-gateway']}`;
+    const owner = await signedUpOwner(partner, gateway);
+    await signedUpOwner(other, gateway);
+    const requests: fc.Arbitrary<FuzzRequest> = fc.constantFrom(...dashboardRoutes).chain((route) =>
+      fc.record({
+        app: fc.constant<AppName>('checkout-gateway'),
+        method: fc.oneof(
+          { weight: 12, arbitrary: fc.constant(route.method) },
+          { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE') },
+        ),
+        path: fc
+          .option(hostileString, { freq: 3 })
+          .map((value) => (value === null ? route.path : `${route.path}?invitation=${percentEncoded(value)}`)),
+        headers: dashboardHeaders(owner, gateway),
+        body: route.method === 'POST' ? dashboardForm(route.path, owner) : fc.constant(undefined),
+      }),
+    );
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(requests, async (fuzz) => {
+        const answer = await send(fuzz.method === 'GET' ? { ...fuzz, body: undefined } : fuzz);
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        const problem =
+          answer.status >= 500 || answer.status < 200
+            ? `answered ${answer.status}`
+            : answer.text.includes(neighbourEmail)
+              ? "showed another business's member"
+              : null;
+        if (problem) {
+          keepForReplay(fuzz);
+          throw new Error(`${fuzz.method} ${fuzz.path.slice(0, 300)}: ${problem}\n${answer.text.slice(0, 500)}`);
+        }
+      }),
+      { numRuns: Math.ceil(runs / 4), seed, endOnFailure: true },
+    );
+    process.stdout.write(`HTTP fuzz, dashboard: answers by status ${JSON.stringify(Object.fromEntries(statuses))}\n`);
+    // Signed-in pages were served, and posts reached the rules.
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+    expect((statuses.get(303) ?? 0) + (statuses.get(403) ?? 0) + (statuses.get(422) ?? 0)).toBeGreaterThan(0);
+  });
 });
+
+/** The business's owner, signed up from partner:create's link: their browser's cookies and form token. */
+async function signedUpOwner(partner: PartnerCredentials, gateway: string): Promise<DashboardBrowser> {
+  const link = new URL((partner as PartnerCredentials & { ownerSignUpLink: string }).ownerSignUpLink);
+  const cookies = new Map<string, string>();
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [name, value] = line.split(';')[0].split('=');
+      cookies.set(name, value);
+    }
+  };
+  const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const formTokenOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
+  const signUpPage = await fetch(`${gateway}/dashboard/sign-up${link.search}`);
+  keep(signUpPage);
+  const password = 'fuzzing is not a password';
+  const signedUp = await fetch(`${gateway}/dashboard/sign-up`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie(), origin: gateway },
+    body: new URLSearchParams({
+      _csrf: formTokenOf(await signUpPage.text()),
+      invitation: link.searchParams.get('invitation')!,
+      password,
+      confirmation: password,
+    }).toString(),
+  });
+  expect(signedUp.status).toBe(303);
+  keep(signedUp);
+  const home = await fetch(`${gateway}/dashboard/team`, { headers: { cookie: cookie() } });
+  expect(home.status).toBe(200);
+  return { cookie: cookie(), formToken: formTokenOf(await home.text()) };
+}
