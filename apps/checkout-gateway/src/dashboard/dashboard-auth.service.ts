@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { Member, MembersRepository } from './members.repository';
 import { hashPassword, nobodysHash, passwordLength, passwordMatches } from './passwords';
 import { SessionsRepository } from './sessions.repository';
-import { attemptKeys, SignInAttempts } from './sign-in-attempts';
+import { attemptKeys, codeKeys, SignInAttempts } from './sign-in-attempts';
 import { TwoFactor } from './two-factor';
 
 /** Where a request came from, as the audit trail and the sign-in limits count it. */
@@ -20,7 +20,8 @@ export type SignInResult =
   | { signedIn: true; member: Member; sessionToken: string; deviceToken?: string; awaitingCode: boolean }
   | { signedIn: false; why: 'refused' | 'held-back' };
 
-export type CodeResult = { accepted: true; sessionToken: string } | { accepted: false; why: 'wrong' | 'held-back' };
+export type CodeResult =
+  { accepted: true; sessionToken: string; deviceToken?: string } | { accepted: false; why: 'wrong' | 'held-back' };
 
 export type SignUpResult =
   | { signedUp: true; member: Member; sessionToken: string; deviceToken: string }
@@ -65,7 +66,10 @@ export class DashboardAuth {
     const member = email ? await this.members.byEmail(email) : undefined;
     // Looked up whether or not the email has an account, so that the time taken tells nothing.
     const knownDevice = await this.members.isDeviceOf(caller.deviceToken, member?.id ?? '');
-    const keys = attemptKeys(email ?? '', caller.address, knownDevice ? caller.deviceToken : undefined);
+    const keys = attemptKeys(email ?? '', caller.address, {
+      device: knownDevice ? caller.deviceToken : undefined,
+      twoFactor: member?.two_factor,
+    });
     if (!(await this.attempts.admit(keys))) return { signedIn: false, why: 'held-back' };
     const matches = await passwordMatches(typed, member?.password_hash ?? nobodysHash);
     if (!member || !matches) return { signedIn: false, why: 'refused' };
@@ -74,29 +78,46 @@ export class DashboardAuth {
     const awaitingCode = member.two_factor;
     const sessionToken = await this.sessions.start(member.id, clientAddressKey(caller.address), awaitingCode);
     if (!awaitingCode) await this.recordSignIn(signedIn, caller);
+    // A browser is remembered once signed in with every factor: the password alone earns nothing.
+    const remember = !knownDevice && !awaitingCode;
     return {
       signedIn: true,
       member: signedIn,
       sessionToken,
       awaitingCode,
-      deviceToken: knownDevice ? undefined : await this.members.rememberDevice(member.id),
+      deviceToken: remember ? await this.members.rememberDevice(member.id) : undefined,
     };
   }
 
   /**
    * The code that completes a sign-in begun with the password: a new session in place of the
-   * waiting one. Too many wrong codes end the waiting session: the password is asked again.
+   * waiting one. Five wrong codes end the waiting session (the password is asked again), and a
+   * hundred in a row, over any number of sign-ins, hold the member's codes back for a day.
    */
   async completeWithCode(waitingToken: string, member: Member, code: unknown, caller: Caller): Promise<CodeResult> {
-    if (!(await this.attempts.admit({ code: `code:${member.id}` }))) {
+    const keys = codeKeys(waitingToken, member.id);
+    if (!(await this.attempts.admit(keys))) {
       await this.sessions.end(waitingToken);
+      await this.members.record(this.dataSource.manager, {
+        businessId: member.business_id,
+        actorKind: 'member',
+        actor: member.email,
+        action: 'member.codes-held-back',
+        clientAddress: clientAddressKey(caller.address),
+      });
       return { accepted: false, why: 'held-back' };
     }
     if (!(await this.twoFactor.codeMatches(member.id, code))) return { accepted: false, why: 'wrong' };
+    await this.attempts.succeeded(keys);
     await this.sessions.end(waitingToken);
     const sessionToken = await this.sessions.start(member.id, clientAddressKey(caller.address));
     await this.recordSignIn(member, caller);
-    return { accepted: true, sessionToken };
+    const knownDevice = await this.members.isDeviceOf(caller.deviceToken, member.id);
+    return {
+      accepted: true,
+      sessionToken,
+      deviceToken: knownDevice ? undefined : await this.members.rememberDevice(member.id),
+    };
   }
 
   private async recordSignIn(member: Member, caller: Caller): Promise<void> {

@@ -1,6 +1,8 @@
 import { parse, serialize } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+import { deviceLifetimeDays } from './members.repository';
+
 /**
  * `__Host-` cookies: sent only to this host, over HTTPS, for every path, and no subdomain can
  * set one in their place. HttpOnly, so no script reads them; SameSite, so no other site's page
@@ -17,7 +19,7 @@ type CookieName = keyof typeof cookieNames;
 
 const lifetimesSeconds: Record<CookieName, number | undefined> = {
   session: undefined,
-  device: 400 * 24 * 3600,
+  device: deviceLifetimeDays * 24 * 3600,
   form: undefined,
 };
 

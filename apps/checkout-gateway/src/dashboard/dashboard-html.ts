@@ -13,7 +13,7 @@ function layout(title: string, body: string, stylesheetVersion: string): string 
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${escapeHtml(title)} · Dashboard</title>
-<link rel="stylesheet" href="${dashboardStylesheet}?v=${stylesheetVersion}">
+<link rel="stylesheet" href="${dashboardStylesheet}?v=${stylesheetVersion}" referrerpolicy="no-referrer">
 </head>
 <body>
 ${body}

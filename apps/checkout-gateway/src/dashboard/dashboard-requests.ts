@@ -70,6 +70,19 @@ export class DashboardRequests {
     return session && !session.awaitingCode ? session : undefined;
   }
 
+  /**
+   * The member a page (other than sign-in's and Security) is shown to, or where to send the
+   * browser instead: to sign in, to enter its code, or to set up the second factor the business
+   * requires. Every such page asks this, so that none forgets a step.
+   */
+  async pageMember(request: FastifyRequest): Promise<SignedIn | { sendTo: string }> {
+    const session = await this.session(request);
+    if (!session) return { sendTo: '/dashboard/sign-in' };
+    if (session.awaitingCode) return { sendTo: '/dashboard/two-factor' };
+    if (mustSetUpTwoFactor(session.member)) return { sendTo: '/dashboard/security' };
+    return { token: session.token, member: session.member };
+  }
+
   /** The browser's session, signed in or still waiting for its code. */
   async session(request: FastifyRequest): Promise<(SignedIn & { awaitingCode: boolean }) | undefined> {
     const token = readCookie(request, 'session');

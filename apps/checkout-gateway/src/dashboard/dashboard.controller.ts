@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
 import { DashboardAssets } from './dashboard-assets';
 import { renderHome } from './dashboard-html';
-import { DashboardRequests, mustSetUpTwoFactor, page, redirect } from './dashboard-requests';
+import { DashboardRequests, page, redirect } from './dashboard-requests';
 import { formToken } from './tokens';
 
 /** A signed-in member's home, and the pages' stylesheet. */
@@ -22,9 +22,8 @@ export class DashboardController {
   @Get()
   @RawResponse()
   async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const signedIn = await this.requests.signedIn(request);
-    if (!signedIn) return redirect(reply, '/dashboard/sign-in');
-    if (mustSetUpTwoFactor(signedIn.member)) return redirect(reply, '/dashboard/security');
+    const signedIn = await this.requests.pageMember(request);
+    if ('sendTo' in signedIn) return redirect(reply, signedIn.sendTo);
     await page(
       reply,
       200,

@@ -227,6 +227,10 @@ describe('dashboard accounts and sessions', () => {
     await first.post('/dashboard/sign-out-everywhere', {});
     expect((await first.get('/dashboard')).statusCode).toBe(303);
     expect((await second.get('/dashboard')).statusCode).toBe(303);
+    const devices = (await dataSource.query(`SELECT 1 FROM gateway.member_devices WHERE member_id = $1`, [
+      memberId,
+    ])) as unknown[];
+    expect(devices).toHaveLength(0);
 
     await second.get('/dashboard/sign-in');
     await second.post('/dashboard/sign-in', { email, password });
@@ -286,7 +290,12 @@ describe('dashboard accounts and sessions', () => {
   it('signs a member with an authenticator in with the password and a code, each code once', async () => {
     const browser = new Browser(app, '192.0.2.60');
     const { email } = await signedUp(browser);
+    const elsewhere = new Browser(app, '192.0.2.59');
+    await elsewhere.get('/dashboard/sign-in');
+    expect((await elsewhere.post('/dashboard/sign-in', { email, password })).statusCode).toBe(303);
     const secret = await withTwoFactor(browser);
+    // Sessions begun with the password alone end once a second factor is on.
+    expect((await elsewhere.get('/dashboard')).headers.location).toBe('/dashboard/sign-in');
     const sealed = (await dataSource.query(`SELECT totp_secret_sealed FROM gateway.members WHERE email = $1`, [
       email,
     ])) as { totp_secret_sealed: string }[];
@@ -421,6 +430,21 @@ describe('dashboard accounts and sessions', () => {
     expect(
       (await remaining.browser.post('/dashboard/team/role', { member: remaining.id, role: 'viewer' })).statusCode,
     ).toBe(409);
+  });
+
+  it('withdraws the links an owner made once they are no longer an owner', async () => {
+    const { owners } = await businessWithOwners(2);
+    const [leaving, staying] = owners;
+    const invited = await leaving.browser.post('/dashboard/team/invitations', { email: uniqueEmail(), role: 'owner' });
+    const link = new URL(/id="invitation-link">([^<]+)</.exec(invited.body)![1].replace(/&#38;/g, '&'));
+    expect((await new Browser(app, '192.0.2.160').get(`/dashboard/sign-up${link.search}`)).statusCode).toBe(200);
+    expect(
+      (await staying.browser.post('/dashboard/team/role', { member: leaving.id, role: 'viewer' })).statusCode,
+    ).toBe(303);
+    expect((await new Browser(app, '192.0.2.161').get(`/dashboard/sign-up${link.search}`)).statusCode).toBe(404);
+    expect(
+      (await leaving.browser.post('/dashboard/team/invitations', { email: uniqueEmail(), role: 'owner' })).statusCode,
+    ).toBe(403);
   });
 
   it('finds no member of another business, whatever id an owner posts', async () => {

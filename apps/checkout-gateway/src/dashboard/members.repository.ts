@@ -41,6 +41,9 @@ export interface AuditEvent {
   clientAddress?: string;
 }
 
+/** A remembered browser's cookie lives this long (Chromium's longest), and its row no longer. */
+export const deviceLifetimeDays = 400;
+
 /** How long an invitation's link works. */
 export const invitationLifetimeDays = 7;
 
@@ -57,15 +60,18 @@ export class MembersRepository {
    * A one-time link's token for `email` to join the business as `role`, and its audit entry.
    * `invitedBy`: the inviting member's email, or null for an operator's command.
    */
-  async invite(invitation: {
-    businessId: string;
-    email: string;
-    role: MemberRole;
-    invitedBy: string | null;
-    clientAddress?: string;
-  }): Promise<string> {
+  async invite(
+    invitation: {
+      businessId: string;
+      email: string;
+      role: MemberRole;
+      invitedBy: string | null;
+      clientAddress?: string;
+    },
+    inTransaction?: EntityManager,
+  ): Promise<string> {
     const token = newToken();
-    await this.dataSource.transaction(async (em) => {
+    const write = async (em: EntityManager) => {
       await em.query(
         `INSERT INTO gateway.member_invitations (token_hash, business_id, email, role, invited_by, expires_at)
          VALUES ($1, $2, $3, $4, $5, now() + $6 * interval '1 day')`,
@@ -86,7 +92,8 @@ export class MembersRepository {
         subject: `${invitation.email} as ${invitation.role}`,
         clientAddress: invitation.clientAddress,
       });
-    });
+    };
+    await (inTransaction ? write(inTransaction) : this.dataSource.transaction(write));
     return token;
   }
 
@@ -179,8 +186,9 @@ export class MembersRepository {
     if (!token) return false;
     const row = await firstRow(
       this.dataSource,
-      `SELECT 1 FROM gateway.member_devices WHERE token_hash = $1 AND member_id = $2`,
-      [tokenHash(token), memberId],
+      `SELECT 1 FROM gateway.member_devices
+       WHERE token_hash = $1 AND member_id = $2 AND created_at > now() - $3 * interval '1 day'`,
+      [tokenHash(token), memberId, deviceLifetimeDays],
     );
     return row !== undefined;
   }

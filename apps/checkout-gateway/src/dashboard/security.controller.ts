@@ -58,7 +58,7 @@ export class SecurityController {
     if (!signedIn) return redirect(reply, '/dashboard/sign-in');
     if (!this.requests.changeAllowed(request, signedIn.token, form)) return redirect(reply, '/dashboard/security');
     const address = clientAddressKey(request.ip);
-    if (await this.twoFactor.confirm(signedIn.member, form?.code, address)) {
+    if (await this.twoFactor.confirm(signedIn.member, signedIn.token, form?.code, address)) {
       return redirect(reply, '/dashboard/security');
     }
     const pending = await this.twoFactor.pendingSetUp(signedIn.member);
@@ -78,7 +78,8 @@ export class SecurityController {
     if (!signedIn) return redirect(reply, '/dashboard/sign-in');
     if (!this.requests.changeAllowed(request, signedIn.token, form)) return redirect(reply, '/dashboard/security');
     // Owners only, and only with a second factor of their own: nobody is required what they lack.
-    if (signedIn.member.role !== 'owner' || !signedIn.member.two_factor) {
+    const required = form?.required === 'yes';
+    if (!(await this.twoFactor.require(signedIn.member, required, clientAddressKey(request.ip)))) {
       return page(
         reply,
         403,
@@ -88,7 +89,6 @@ export class SecurityController {
         ),
       );
     }
-    await this.twoFactor.require(signedIn.member, form?.required === 'yes', clientAddressKey(request.ip));
     return redirect(reply, '/dashboard/security');
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { firstRow } from '@payments/platform-database';
 import { DataSource } from 'typeorm';
 
-import { Member, memberColumns } from './members.repository';
+import { deviceLifetimeDays, Member, memberColumns } from './members.repository';
 import { newToken, tokenHash } from './tokens';
 
 /**
@@ -63,16 +63,25 @@ export class SessionsRepository {
     const [, ended] = (await this.dataSource.query(`DELETE FROM gateway.member_sessions WHERE member_id = $1`, [
       memberId,
     ])) as [unknown, number];
+    // The browsers remembered go too: each must sign in afresh to count as the member's again.
+    await this.dataSource.query(`DELETE FROM gateway.member_devices WHERE member_id = $1`, [memberId]);
     return ended;
   }
 
-  /** Sessions past their end, deleted so the table holds live ones only. */
+  /**
+   * Sessions past their end, and browsers remembered longer than their cookie lives, deleted so
+   * the tables hold live ones only.
+   */
   async sweep(): Promise<number> {
     const [, swept] = (await this.dataSource.query(
       `DELETE FROM gateway.member_sessions
        WHERE expires_at < now() OR seen_at < now() - $1 * interval '1 minute'`,
       [sessionLifetime.idleMinutes],
     )) as [unknown, number];
-    return swept;
+    const [, forgotten] = (await this.dataSource.query(
+      `DELETE FROM gateway.member_devices WHERE created_at < now() - $1 * interval '1 day'`,
+      [deviceLifetimeDays],
+    )) as [unknown, number];
+    return swept + forgotten;
   }
 }

@@ -9,15 +9,19 @@ import { tokenHash } from './tokens';
  * before, only that browser's own attempts count: nobody else's guesses, from any address (a
  * shared NAT included), hold it back. From any other browser, the pair of an email and an
  * address is held back soonest (a guesser at one address stops there), then the address, then
- * the account.
+ * the account: well above what one address may try, so that it takes guessing from many
+ * addresses at once to hold back the account's new browsers, and never a member with a second
+ * factor (their code protects them).
  */
 export const signInLimits = {
   device: { attempts: 10, windowMinutes: 15 },
   pair: { attempts: 5, windowMinutes: 15 },
   address: { attempts: 50, windowMinutes: 15 },
-  account: { attempts: 20, windowMinutes: 60 },
-  /** Codes for one member's sign-in, after the password: then the waiting session ends. */
+  account: { attempts: 100, windowMinutes: 60 },
+  /** Codes tried in one sign-in waiting for its code: then it ends, and the password is asked again. */
   code: { attempts: 5, windowMinutes: 15 },
+  /** Wrong codes in a row for one member, however many sign-ins they are spread over (NIST SP 800-63B). */
+  codeStreak: { attempts: 100, windowMinutes: 24 * 60 },
 } as const;
 
 type LimitName = keyof typeof signInLimits;
@@ -27,14 +31,23 @@ export type AttemptKeys = Partial<Record<LimitName, string>>;
  * The keys one sign-in is counted under: its device's alone when it comes from a browser the
  * member signed in on. Emails are kept as hashes.
  */
-export function attemptKeys(email: string, address: string | undefined, knownDevice?: string): AttemptKeys {
-  if (knownDevice) return { device: `device:${tokenHash(knownDevice)}` };
+export function attemptKeys(
+  email: string,
+  address: string | undefined,
+  known: { device?: string; twoFactor?: boolean } = {},
+): AttemptKeys {
+  if (known.device) return { device: `device:${tokenHash(known.device)}` };
   const addressKey = clientAddressKey(address);
   return {
     pair: `pair:${tokenHash(`${email}\n${addressKey}`)}`,
     address: `address:${addressKey}`,
-    account: `account:${tokenHash(email)}`,
+    ...(known.twoFactor ? {} : { account: `account:${tokenHash(email)}` }),
   };
+}
+
+/** The keys a sign-in's code is counted under: its waiting session's, and the member's streak of wrong codes. */
+export function codeKeys(waitingSessionToken: string, memberId: string): AttemptKeys {
+  return { code: `code:${tokenHash(waitingSessionToken)}`, codeStreak: `code-streak:${memberId}` };
 }
 
 /**
@@ -65,12 +78,13 @@ export class SignInAttempts {
   }
 
   /**
-   * A sign-in that succeeded: its device's or pair's window starts afresh, and it does not count
-   * against its address. The account's window runs out by itself: a member signing in on their
-   * own browser does not hand a guesser elsewhere a fresh allowance.
+   * A sign-in (or its code) that succeeded: its own windows (device, pair, code, the streak of
+   * wrong codes) start afresh, and it does not count against its address. The account's window
+   * runs out by itself: a member signing in on their own browser does not hand a guesser
+   * elsewhere a fresh allowance.
    */
   async succeeded(keys: AttemptKeys): Promise<void> {
-    const own = [keys.device, keys.pair].filter((key) => key !== undefined);
+    const own = [keys.device, keys.pair, keys.code, keys.codeStreak].filter((key) => key !== undefined);
     await this.dataSource.query(`DELETE FROM gateway.sign_in_attempts WHERE key = ANY($1)`, [own]);
     if (keys.address) {
       await this.dataSource.query(
@@ -80,10 +94,12 @@ export class SignInAttempts {
     }
   }
 
-  /** Windows over an hour old, which count nothing any more. */
+  /** Windows older than the longest, which count nothing any more. */
   async sweep(): Promise<number> {
+    const longest = Math.max(...Object.values(signInLimits).map((limit) => limit.windowMinutes));
     const [, swept] = (await this.dataSource.query(
-      `DELETE FROM gateway.sign_in_attempts WHERE window_started_at < now() - interval '1 hour'`,
+      `DELETE FROM gateway.sign_in_attempts WHERE window_started_at < now() - $1 * interval '1 minute'`,
+      [longest],
     )) as [unknown, number];
     return swept;
   }

@@ -190,6 +190,7 @@ export class SignInController {
     }
     if (!result.accepted) return again(401, problems.wrongCode);
     setCookie(reply, 'session', result.sessionToken);
+    if (result.deviceToken) setCookie(reply, 'device', result.deviceToken);
     return redirect(reply, '/dashboard');
   }
 

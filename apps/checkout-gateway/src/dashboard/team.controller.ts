@@ -9,7 +9,7 @@ import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.gua
 import { normalisedEmail } from './dashboard-auth.service';
 import { renderTeam } from './dashboard-html';
 import { dashboardSignUpLink } from './dashboard-links';
-import { DashboardRequests, Form, mustSetUpTwoFactor, page, redirect, SignedIn } from './dashboard-requests';
+import { DashboardRequests, Form, page, redirect, SignedIn } from './dashboard-requests';
 import { MembersRepository } from './members.repository';
 import { MemberRole, memberRoles } from './roles';
 import { Team, TeamChange } from './team';
@@ -36,9 +36,8 @@ export class TeamController {
   @Get()
   @RawResponse()
   async list(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const signedIn = await this.requests.signedIn(request);
-    if (!signedIn) return redirect(reply, '/dashboard/sign-in');
-    if (mustSetUpTwoFactor(signedIn.member)) return redirect(reply, '/dashboard/security');
+    const signedIn = await this.requests.pageMember(request);
+    if ('sendTo' in signedIn) return redirect(reply, signedIn.sendTo);
     await this.teamPage(reply, signedIn, 200);
   }
 
@@ -85,8 +84,8 @@ export class TeamController {
 
   /** The signed-in member posting a change, with its form token; undefined for anything else. */
   private async changer(request: FastifyRequest, form: Form): Promise<SignedIn | undefined> {
-    const signedIn = await this.requests.signedIn(request);
-    if (!signedIn || mustSetUpTwoFactor(signedIn.member)) return undefined;
+    const signedIn = await this.requests.pageMember(request);
+    if ('sendTo' in signedIn) return undefined;
     return this.requests.changeAllowed(request, signedIn.token, form) ? signedIn : undefined;
   }
 

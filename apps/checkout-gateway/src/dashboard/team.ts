@@ -22,8 +22,15 @@ export class Team {
 
   /** A one-time link for `email` to join as `role`: shown to the owner, who sends it on. */
   async invite(owner: Member, email: string, role: MemberRole, clientAddress: string): Promise<string | 'not-owner'> {
-    if (owner.role !== 'owner') return 'not-owner';
-    return this.members.invite({ businessId: owner.business_id, email, role, invitedBy: owner.email, clientAddress });
+    let token: string | undefined;
+    const change = await this.asOwner(owner, async (em) => {
+      token = await this.members.invite(
+        { businessId: owner.business_id, email, role, invitedBy: owner.email, clientAddress },
+        em,
+      );
+      return 'done';
+    });
+    return change === 'done' && token ? token : 'not-owner';
   }
 
   async changeRole(owner: Member, memberId: string, role: MemberRole, clientAddress: string): Promise<TeamChange> {
@@ -35,6 +42,7 @@ export class Team {
         [owner.business_id, memberId, role],
       )) as [{ email: string }[], number];
       if (changed.length === 0) return this.whyNot(em, owner, memberId);
+      if (role !== 'owner') await this.withdrawInvitations(em, owner.business_id, changed[0].email);
       await this.record(em, owner, 'member.role-changed', `${changed[0].email} to ${role}`, clientAddress);
       return 'done';
     });
@@ -51,6 +59,7 @@ export class Team {
         [owner.business_id, memberId],
       )) as [{ email: string; role: MemberRole }[], number];
       if (removed.length === 0) return this.whyNot(em, owner, memberId);
+      await this.withdrawInvitations(em, owner.business_id, removed[0].email);
       await this.record(em, owner, 'member.removed', `${removed[0].email} (${removed[0].role})`, clientAddress);
       return 'done';
     });
@@ -67,6 +76,15 @@ export class Team {
       );
       return acting?.role === 'owner' ? change(em) : 'not-owner';
     });
+  }
+
+  /** The links a member made stop working once they are no longer an owner: nobody comes back through them. */
+  private async withdrawInvitations(em: EntityManager, businessId: string, invitedBy: string): Promise<void> {
+    await em.query(
+      `UPDATE gateway.member_invitations SET expires_at = now()
+       WHERE business_id = $1 AND invited_by = $2 AND accepted_at IS NULL AND expires_at > now()`,
+      [businessId, invitedBy],
+    );
   }
 
   private async whyNot(em: EntityManager, owner: Member, memberId: string): Promise<TeamChange> {

@@ -5,6 +5,7 @@ import { Secret, TOTP } from 'otpauth';
 import { DataSource } from 'typeorm';
 
 import { Member, MembersRepository } from './members.repository';
+import { tokenHash } from './tokens';
 
 /** A code from the step before or after the current one is accepted too: phones' clocks drift. */
 const toleranceSteps = 1;
@@ -53,8 +54,11 @@ export class TwoFactor {
     return pending && { secret: pending.secret, uri: totpOf(pending.secret, member.email).toString() };
   }
 
-  /** Turns the second factor on with a code from the secret set up last. False when the code is not its. */
-  async confirm(member: Member, code: unknown, clientAddress: string): Promise<boolean> {
+  /**
+   * Turns the second factor on with a code from the secret set up last, and ends the member's
+   * other sessions, begun with the password alone. False when the code is not its.
+   */
+  async confirm(member: Member, sessionToken: string, code: unknown, clientAddress: string): Promise<boolean> {
     const pending = await this.secretOf(member.id, false);
     const step = pending && this.stepOf(pending.secret, code);
     if (!pending || step === undefined) return false;
@@ -65,6 +69,10 @@ export class TwoFactor {
         [member.id, pending.sealed, step],
       )) as [unknown, number];
       if (enabled === 0) return false;
+      await em.query(`DELETE FROM gateway.member_sessions WHERE member_id = $1 AND token_hash <> $2`, [
+        member.id,
+        tokenHash(sessionToken),
+      ]);
       await this.members.record(em, {
         businessId: member.business_id,
         actorKind: 'member',
@@ -92,13 +100,20 @@ export class TwoFactor {
     return used === 1;
   }
 
-  /** An owner requires (or stops requiring) every member of the business to sign in with two factors. */
-  async require(owner: Member, required: boolean, clientAddress: string): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      await em.query(`UPDATE gateway.businesses SET members_need_two_factor = $2 WHERE id = $1`, [
-        owner.business_id,
-        required,
-      ]);
+  /**
+   * An owner requires (or stops requiring) every member of the business to sign in with two
+   * factors: only while they are an owner with a second factor of their own, checked in the
+   * statement. False when they are not.
+   */
+  async require(owner: Member, required: boolean, clientAddress: string): Promise<boolean> {
+    return this.dataSource.transaction(async (em) => {
+      const [, changed] = (await em.query(
+        `UPDATE gateway.businesses SET members_need_two_factor = $2
+         WHERE id = $1 AND EXISTS (SELECT 1 FROM gateway.members WHERE id = $3 AND business_id = $1
+                                   AND role = 'owner' AND totp_enabled_at IS NOT NULL)`,
+        [owner.business_id, required, owner.id],
+      )) as [unknown, number];
+      if (changed === 0) return false;
       await this.members.record(em, {
         businessId: owner.business_id,
         actorKind: 'member',
@@ -106,6 +121,7 @@ export class TwoFactor {
         action: required ? 'business.two-factor-required' : 'business.two-factor-not-required',
         clientAddress,
       });
+      return true;
     });
   }
 

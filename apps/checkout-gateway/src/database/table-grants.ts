@@ -4,7 +4,8 @@ import { outboxGrants } from '@payments/platform-outbox';
 /** What checkout-gateway's role may do to each table of gateway (docs/deploy.md, least privilege). */
 export const tableGrants = {
   ...outboxGrants,
-  // A key roll locks its business's row (FOR UPDATE), which takes UPDATE.
+  // A key roll and a team change lock their business's row (FOR UPDATE), which takes UPDATE; an
+  // owner requires two factors of everyone.
   businesses: ['SELECT', 'INSERT', 'UPDATE'],
   // A pair's hashes never change; only when it stops working, and when that was audited, and
   // its sealed API key when sealed again under a rotated key (keys:reseal).
@@ -18,9 +19,10 @@ export const tableGrants = {
   key_audit: ['SELECT', 'INSERT'],
   // The dashboard's trail: written once, never changed.
   audit_events: ['SELECT', 'INSERT'],
-  member_devices: ['SELECT', 'INSERT'],
-  // A link is used once: only when it was.
-  member_invitations: ['SELECT', 'INSERT', 'UPDATE (accepted_at)'],
+  // Forgotten on signing out everywhere, and swept once older than their cookie.
+  member_devices: ['SELECT', 'INSERT', 'DELETE'],
+  // A link is used once (when it was), and withdrawn when its owner no longer is one (its expiry).
+  member_invitations: ['SELECT', 'INSERT', 'UPDATE (accepted_at, expires_at)'],
   // A session is seen, then ended; swept once expired.
   member_sessions: ['SELECT', 'INSERT', 'UPDATE (seen_at)', 'DELETE'],
   // A member's role and second factor change (the sealed secret also when sealed again by
