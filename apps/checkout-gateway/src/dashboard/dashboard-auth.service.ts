@@ -66,10 +66,7 @@ export class DashboardAuth {
     const member = email ? await this.members.byEmail(email) : undefined;
     // Looked up whether or not the email has an account, so that the time taken tells nothing.
     const knownDevice = await this.members.isDeviceOf(caller.deviceToken, member?.id ?? '');
-    const keys = attemptKeys(email ?? '', caller.address, {
-      device: knownDevice ? caller.deviceToken : undefined,
-      twoFactor: member?.two_factor,
-    });
+    const keys = attemptKeys(email ?? '', caller.address, knownDevice ? caller.deviceToken : undefined);
     if (!(await this.attempts.admit(keys))) return { signedIn: false, why: 'held-back' };
     const matches = await passwordMatches(typed, member?.password_hash ?? nobodysHash);
     if (!member || !matches) return { signedIn: false, why: 'refused' };
@@ -92,7 +89,8 @@ export class DashboardAuth {
   /**
    * The code that completes a sign-in begun with the password: a new session in place of the
    * waiting one. Five wrong codes end the waiting session (the password is asked again), and a
-   * hundred in a row, over any number of sign-ins, hold the member's codes back for a day.
+   * hundred in a day, over any number of sign-ins, hold the member's codes back until that
+   * day's window ends.
    */
   async completeWithCode(waitingToken: string, member: Member, code: unknown, caller: Caller): Promise<CodeResult> {
     const keys = codeKeys(waitingToken, member.id);

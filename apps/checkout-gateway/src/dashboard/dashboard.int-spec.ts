@@ -7,7 +7,7 @@ import { gatewayApp } from '../app';
 import { BusinessesService } from '../businesses/businesses.service';
 import { MembersRepository } from './members.repository';
 import { MemberRole } from './roles';
-import { signInLimits } from './sign-in-attempts';
+import { attemptKeys, signInLimits } from './sign-in-attempts';
 
 /** A browser's cookies, as Set-Cookie left them, and the form token of the last page it saw. */
 class Browser {
@@ -178,6 +178,11 @@ describe('dashboard accounts and sessions', () => {
     );
     expect(guesses.filter((guess) => guess.statusCode === 401)).toHaveLength(signInLimits.pair.attempts);
     expect(guesses.filter((guess) => guess.statusCode === 429)).toHaveLength(12 - signInLimits.pair.attempts);
+    // Guesses held back at their address go no further: the account's window holds only those checked.
+    const [account] = (await dataSource.query(`SELECT attempts FROM gateway.sign_in_attempts WHERE key = $1`, [
+      attemptKeys(email, '203.0.113.50').account,
+    ])) as { attempts: number }[];
+    expect(account.attempts).toBe(signInLimits.pair.attempts);
     // The right password from the guesser's address waits; the owner elsewhere signs in.
     expect((await guesser.post('/dashboard/sign-in', { email, password })).statusCode).toBe(429);
     const owner = new Browser(app, '192.0.2.10');

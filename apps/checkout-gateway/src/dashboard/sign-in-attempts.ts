@@ -5,13 +5,12 @@ import { DataSource } from 'typeorm';
 import { tokenHash } from './tokens';
 
 /**
- * How many sign-ins each key may try in its window. From a browser the member signed in on
- * before, only that browser's own attempts count: nobody else's guesses, from any address (a
- * shared NAT included), hold it back. From any other browser, the pair of an email and an
- * address is held back soonest (a guesser at one address stops there), then the address, then
- * the account: well above what one address may try, so that it takes guessing from many
- * addresses at once to hold back the account's new browsers, and never a member with a second
- * factor (their code protects them).
+ * How many sign-ins each key may try in its window, narrowest first. From a browser the member
+ * signed in on before, only that browser's own attempts count: nobody else's guesses, from any
+ * address (a shared NAT included), hold it back. From any other browser, the pair of an email
+ * and an address is held back soonest (a guesser at one address stops there), then the address,
+ * then the account: well above what one address may add to it (20 an hour), so that it takes
+ * guessing from many addresses at once to hold back the account's new browsers.
  */
 export const signInLimits = {
   device: { attempts: 10, windowMinutes: 15 },
@@ -20,7 +19,7 @@ export const signInLimits = {
   account: { attempts: 100, windowMinutes: 60 },
   /** Codes tried in one sign-in waiting for its code: then it ends, and the password is asked again. */
   code: { attempts: 5, windowMinutes: 15 },
-  /** Wrong codes in a row for one member, however many sign-ins they are spread over (NIST SP 800-63B). */
+  /** Wrong codes for one member in a day, however many sign-ins they are spread over (NIST SP 800-63B's 100). */
   codeStreak: { attempts: 100, windowMinutes: 24 * 60 },
 } as const;
 
@@ -29,19 +28,16 @@ export type AttemptKeys = Partial<Record<LimitName, string>>;
 
 /**
  * The keys one sign-in is counted under: its device's alone when it comes from a browser the
- * member signed in on. Emails are kept as hashes.
+ * member signed in on. The same for a member with a second factor as for anyone, so that
+ * neither the answers nor the time taken tell them apart. Emails are kept as hashes.
  */
-export function attemptKeys(
-  email: string,
-  address: string | undefined,
-  known: { device?: string; twoFactor?: boolean } = {},
-): AttemptKeys {
-  if (known.device) return { device: `device:${tokenHash(known.device)}` };
+export function attemptKeys(email: string, address: string | undefined, knownDevice?: string): AttemptKeys {
+  if (knownDevice) return { device: `device:${tokenHash(knownDevice)}` };
   const addressKey = clientAddressKey(address);
   return {
     pair: `pair:${tokenHash(`${email}\n${addressKey}`)}`,
     address: `address:${addressKey}`,
-    ...(known.twoFactor ? {} : { account: `account:${tokenHash(email)}` }),
+    account: `account:${tokenHash(email)}`,
   };
 }
 
@@ -59,9 +55,12 @@ export function codeKeys(waitingSessionToken: string, memberId: string): Attempt
 export class SignInAttempts {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Counts an attempt under each key; false when any of them is over its limit. */
+  /**
+   * Counts an attempt under each key, narrowest first; false at the first that is over its
+   * limit. A refused attempt goes no further: guesses held back at their own address never fill
+   * the wider windows (the address's, the account's) that others share.
+   */
   async admit(keys: AttemptKeys): Promise<boolean> {
-    let admitted = true;
     for (const [name, key] of Object.entries(keys) as [LimitName, string][]) {
       const limit = signInLimits[name];
       const [{ attempts }] = (await this.dataSource.query(
@@ -72,9 +71,9 @@ export class SignInAttempts {
          RETURNING attempts`,
         [key, limit.windowMinutes],
       )) as { attempts: number }[];
-      if (attempts > limit.attempts) admitted = false;
+      if (attempts > limit.attempts) return false;
     }
-    return admitted;
+    return true;
   }
 
   /**

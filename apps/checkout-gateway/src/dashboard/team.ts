@@ -68,7 +68,10 @@ export class Team {
   /** Runs `change` with the business locked, if `owner` is still one of its owners. */
   private asOwner(owner: Member, change: (em: EntityManager) => Promise<TeamChange>): Promise<TeamChange> {
     return this.dataSource.transaction(async (em) => {
-      await em.query(`SELECT 1 FROM gateway.businesses WHERE id = $1 FOR UPDATE`, [owner.business_id]);
+      // NO KEY UPDATE: team changes queue behind each other, while a sign-up's foreign-key check
+      // (a KEY SHARE lock) does not wait for them; with FOR UPDATE a withdrawal and a sign-up of
+      // the same link could deadlock.
+      await em.query(`SELECT 1 FROM gateway.businesses WHERE id = $1 FOR NO KEY UPDATE`, [owner.business_id]);
       const acting = await firstRow<{ role: MemberRole }>(
         em,
         `SELECT role FROM gateway.members WHERE id = $1 AND business_id = $2`,

@@ -55,8 +55,9 @@ export class TwoFactor {
   }
 
   /**
-   * Turns the second factor on with a code from the secret set up last, and ends the member's
-   * other sessions, begun with the password alone. False when the code is not its.
+   * Turns the second factor on with a code from the secret set up last, ends the member's other
+   * sessions and forgets their browsers, all begun with the password alone. False when the code
+   * is not its.
    */
   async confirm(member: Member, sessionToken: string, code: unknown, clientAddress: string): Promise<boolean> {
     const pending = await this.secretOf(member.id, false);
@@ -73,6 +74,8 @@ export class TwoFactor {
         member.id,
         tokenHash(sessionToken),
       ]);
+      // Browsers remembered after the password alone are remembered no longer.
+      await em.query(`DELETE FROM gateway.member_devices WHERE member_id = $1`, [member.id]);
       await this.members.record(em, {
         businessId: member.business_id,
         actorKind: 'member',
@@ -107,6 +110,8 @@ export class TwoFactor {
    */
   async require(owner: Member, required: boolean, clientAddress: string): Promise<boolean> {
     return this.dataSource.transaction(async (em) => {
+      // Locked first, as team changes lock it: the check below then reads any demotion committed before.
+      await em.query(`SELECT 1 FROM gateway.businesses WHERE id = $1 FOR NO KEY UPDATE`, [owner.business_id]);
       const [, changed] = (await em.query(
         `UPDATE gateway.businesses SET members_need_two_factor = $2
          WHERE id = $1 AND EXISTS (SELECT 1 FROM gateway.members WHERE id = $3 AND business_id = $1
