@@ -165,6 +165,20 @@ function clusterFaults(runMs: number): PlannedFault[] {
   ];
 }
 
+/** The apps' warnings and errors logged while any of `requests` waited, the last `limit` of them, shortened. */
+function warningsDuring(output: string, requests: { at: number; answeredAt: number }[], limit = 15): string[] {
+  const warnings = output.split('\n').flatMap((line) => {
+    try {
+      const entry = JSON.parse(line) as { level?: number; time?: number };
+      const waiting = requests.some((request) => entry.time! >= request.at && entry.time! <= request.answeredAt);
+      return (entry.level ?? 0) >= 40 && waiting ? [line.slice(0, 300)] : [];
+    } catch {
+      return [];
+    }
+  });
+  return warnings.slice(-limit);
+}
+
 /** The run's faults, spread over its first 85%. */
 function schedule(runMs: number): (PlannedFault & { at: number })[] {
   const faults = clustered ? clusterFaults(runMs) : singleBrokerFaults(runMs);
@@ -361,6 +375,9 @@ describe(title, () => {
     if (Object.values(violations).some((found) => found.length > 0)) {
       writeFileSync(join(repoRoot, '.data/chaos-apps.log'), platform.output());
       process.stdout.write('What every app instance printed is in .data/chaos-apps.log\n');
+      // CI keeps only the end of this run's output: the warnings nearest the failed requests go there too.
+      const failedRequests = load.attempts.filter((attempt) => (attempt.status ?? 0) >= 500);
+      process.stdout.write(`${warningsDuring(platform.output(), failedRequests).join('\n')}\n`);
     }
 
     expect(Object.fromEntries(Object.entries(violations).filter(([, found]) => found.length > 0))).toEqual({});
