@@ -7,7 +7,13 @@ import { eventually } from '@payments/testing';
 import fc from 'fast-check';
 
 import { allApps, AppName, appPorts, repoRoot, useApps, waitForReady } from './apps';
-import { DashboardBrowser, dashboardForm, dashboardHeaders, dashboardRoutes } from './fuzz/dashboard-requests';
+import {
+  DashboardBrowser,
+  dashboardForm,
+  dashboardHeaders,
+  dashboardQueryNames,
+  dashboardRoutes,
+} from './fuzz/dashboard-requests';
 import {
   bodyBytes,
   Credentials,
@@ -409,8 +415,8 @@ describe('HTTP fuzz: hostile requests to every route', () => {
           { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE') },
         ),
         path: fc
-          .option(hostileString, { freq: 3 })
-          .map((value) => (value === null ? route.path : `${route.path}?invitation=${percentEncoded(value)}`)),
+          .option(fc.tuple(fc.constantFrom(...dashboardQueryNames), hostileString), { freq: 3 })
+          .map((query) => (query === null ? route.path : `${route.path}?${query[0]}=${percentEncoded(query[1])}`)),
         headers: dashboardHeaders(owner, gateway),
         body: route.method === 'POST' ? dashboardForm(route.path, owner) : fc.constant(undefined),
       }),

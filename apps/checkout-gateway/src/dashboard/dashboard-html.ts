@@ -1,33 +1,7 @@
 import { escapeHtml } from '../hosted-page/page-html';
+import { bar, hidden, layout, problem } from './dashboard-layout';
 import { invitationLifetimeDays, Member } from './members.repository';
 import { MemberRole, memberRoles, roleLabels } from './roles';
-
-/** The dashboard's pages, rendered on the server: no script, so forms work as they are. */
-export const dashboardStylesheet = '/dashboard/assets/dashboard.css';
-
-function layout(title: string, body: string, stylesheetVersion: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>${escapeHtml(title)} · Dashboard</title>
-<link rel="stylesheet" href="${dashboardStylesheet}?v=${stylesheetVersion}" referrerpolicy="no-referrer">
-</head>
-<body>
-${body}
-</body>
-</html>`;
-}
-
-function hidden(formToken: string): string {
-  return `<input type="hidden" name="_csrf" value="${escapeHtml(formToken)}">`;
-}
-
-function problem(message: string | undefined): string {
-  return message ? `<p class="error" role="alert" id="problem">${escapeHtml(message)}</p>` : '';
-}
 
 export function renderSignIn(page: { formToken: string; problem?: string; email?: string }, version: string): string {
   return layout(
@@ -263,13 +237,4 @@ ${hidden(page.formToken)}
 </section></main>`,
     version,
   );
-}
-
-/** The bar atop a signed-in member's pages. */
-function bar(member: Member, formToken: string): string {
-  return `<header class="bar">
-<p>${escapeHtml(member.business_name)}</p>
-<nav aria-label="Dashboard"><a href="/dashboard">Home</a> <a href="/dashboard/team">Team</a> <a href="/dashboard/security">Security</a></nav>
-<form method="post" action="/dashboard/sign-out">${hidden(formToken)}<button class="quiet" type="submit">Sign out</button></form>
-</header>`;
 }

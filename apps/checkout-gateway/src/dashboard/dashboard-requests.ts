@@ -95,6 +95,16 @@ export class DashboardRequests {
     return this.fromThisSite(request) && formTokenMatches(sessionToken, form?._csrf);
   }
 
+  /**
+   * The member a change is made by, as pages are shown (every factor, the second one set up
+   * where required), posted from this site with the session's form token; undefined otherwise.
+   */
+  async changer(request: FastifyRequest, form: Form): Promise<SignedIn | undefined> {
+    const signedIn = await this.pageMember(request);
+    if ('sendTo' in signedIn) return undefined;
+    return this.changeAllowed(request, signedIn.token, form) ? signedIn : undefined;
+  }
+
   /** A form posted before sign-in (sign-in, sign-up): from this site, with the form cookie's token. */
   formAllowed(request: FastifyRequest, form: Form): boolean {
     return this.fromThisSite(request) && formTokenMatches(readCookie(request, 'form'), form?._csrf);

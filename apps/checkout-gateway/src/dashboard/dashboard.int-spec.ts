@@ -8,62 +8,7 @@ import { BusinessesService } from '../businesses/businesses.service';
 import { MembersRepository } from './members.repository';
 import { MemberRole } from './roles';
 import { attemptKeys, signInLimits } from './sign-in-attempts';
-
-/** A browser's cookies, as Set-Cookie left them, and the form token of the last page it saw. */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-  formToken = '';
-
-  constructor(
-    private readonly app: NestFastifyApplication,
-    readonly address = '198.51.100.7',
-  ) {}
-
-  async get(url: string) {
-    return this.keep(
-      await this.app.inject({ method: 'GET', url, headers: this.headers(), remoteAddress: this.address }),
-    );
-  }
-
-  async post(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-    return this.keep(
-      await this.app.inject({
-        method: 'POST',
-        url,
-        remoteAddress: this.address,
-        headers: {
-          ...this.headers(),
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: 'http://localhost',
-          ...headers,
-        },
-        payload: new URLSearchParams({ _csrf: this.formToken, ...fields }).toString(),
-      }),
-    );
-  }
-
-  has(name: string): boolean {
-    return this.cookies.has(name);
-  }
-
-  private headers(): Record<string, string> {
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    return { host: 'localhost:80', ...(cookie ? { cookie } : {}) };
-  }
-
-  private keep<R extends { headers: Record<string, unknown>; body: string }>(response: R): R {
-    const set = response.headers['set-cookie'];
-    for (const line of Array.isArray(set) ? set : set ? [String(set)] : []) {
-      const [pair] = String(line).split(';');
-      const [name, value] = pair.split('=');
-      if (value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    const token = /name="_csrf" value="([^"]+)"/.exec(response.body);
-    if (token) this.formToken = token[1];
-    return response;
-  }
-}
+import { Browser } from './testing/form-browser';
 
 const password = 'correct horse battery staple';
 

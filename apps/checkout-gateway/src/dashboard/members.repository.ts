@@ -193,6 +193,11 @@ export class MembersRepository {
     return row !== undefined;
   }
 
+  /** An entry of its own, for a change whose work another service did (a refund by outlet-service). */
+  async audit(event: AuditEvent): Promise<void> {
+    await this.record(this.dataSource.manager, event);
+  }
+
   async record(em: EntityManager, event: AuditEvent): Promise<void> {
     await em.query(
       `INSERT INTO gateway.audit_events (business_id, actor_kind, actor, action, subject, client_address)

@@ -8,3 +8,8 @@ export const roleLabels: Record<MemberRole, string> = {
   operations: 'Operations',
   viewer: 'Viewer',
 };
+
+/** Refunds move the business's money back to a payer: owners and operations only. */
+export function mayRefund(role: MemberRole): boolean {
+  return role === 'owner' || role === 'operations';
+}

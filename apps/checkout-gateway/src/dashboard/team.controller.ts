@@ -45,7 +45,7 @@ export class TeamController {
   @RawResponse()
   @AcceptsFormPosts()
   async invite(@Req() request: FastifyRequest, @Body() form: Form, @Res() reply: FastifyReply): Promise<void> {
-    const signedIn = await this.changer(request, form);
+    const signedIn = await this.requests.changer(request, form);
     if (!signedIn) return redirect(reply, '/dashboard/team');
     const email = normalisedEmail(form?.email);
     const role = roleOf(form?.role);
@@ -60,7 +60,7 @@ export class TeamController {
   @RawResponse()
   @AcceptsFormPosts()
   async changeRole(@Req() request: FastifyRequest, @Body() form: Form, @Res() reply: FastifyReply): Promise<void> {
-    const signedIn = await this.changer(request, form);
+    const signedIn = await this.requests.changer(request, form);
     if (!signedIn) return redirect(reply, '/dashboard/team');
     const role = roleOf(form?.role);
     const memberId = typeof form?.member === 'string' ? form.member : '';
@@ -76,19 +76,13 @@ export class TeamController {
   @RawResponse()
   @AcceptsFormPosts()
   async remove(@Req() request: FastifyRequest, @Body() form: Form, @Res() reply: FastifyReply): Promise<void> {
-    const signedIn = await this.changer(request, form);
+    const signedIn = await this.requests.changer(request, form);
     if (!signedIn) return redirect(reply, '/dashboard/team');
     const memberId = typeof form?.member === 'string' ? form.member : '';
     await this.answer(reply, signedIn, await this.team.remove(signedIn.member, memberId, clientAddressKey(request.ip)));
   }
 
   /** The signed-in member posting a change, with its form token; undefined for anything else. */
-  private async changer(request: FastifyRequest, form: Form): Promise<SignedIn | undefined> {
-    const signedIn = await this.requests.pageMember(request);
-    if ('sendTo' in signedIn) return undefined;
-    return this.requests.changeAllowed(request, signedIn.token, form) ? signedIn : undefined;
-  }
-
   private async answer(reply: FastifyReply, signedIn: SignedIn, change: TeamChange): Promise<void> {
     if (change === 'done') return redirect(reply, '/dashboard/team');
     await this.teamPage(reply, signedIn, refusals[change].status, refusals[change].notice);

@@ -13,5 +13,6 @@ import { RefundsService } from './refunds.service';
   imports: [BusinessesModule, KafkaClientsModule, CheckoutsModule],
   providers: [RefundsService, pageCursorsProvider, KnownQueryParameters],
   controllers: [RefundsController],
+  exports: [RefundsService],
 })
 export class RefundsModule {}

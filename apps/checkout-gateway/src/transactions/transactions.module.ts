@@ -13,5 +13,6 @@ import { TransactionsService } from './transactions.service';
   imports: [BusinessesModule],
   controllers: [TransactionsController, TransactionsConsumer],
   providers: [TransactionsRepository, TransactionsService, pageCursorsProvider, KnownQueryParameters],
+  exports: [TransactionsService],
 })
 export class TransactionsModule {}

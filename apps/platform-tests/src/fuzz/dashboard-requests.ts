@@ -4,7 +4,18 @@ import { hostileString, hostileValue } from './hostile';
 
 /** The dashboard's routes, as a browser reaches them (they are no part of the partner API's document). */
 export const dashboardRoutes: { method: string; path: string }[] = [
-  ...['', '/sign-in', '/sign-up', '/two-factor', '/security', '/team', '/assets/dashboard.css'].map((path) => ({
+  ...[
+    '',
+    '/sign-in',
+    '/sign-up',
+    '/two-factor',
+    '/security',
+    '/team',
+    '/transactions',
+    '/transactions/export',
+    '/transactions/REF-1',
+    '/assets/dashboard.css',
+  ].map((path) => ({
     method: 'GET',
     path: `/dashboard${path}`,
   })),
@@ -21,6 +32,18 @@ export const dashboardRoutes: { method: string; path: string }[] = [
     '/sign-out',
     '/sign-out-everywhere',
   ].map((path) => ({ method: 'POST', path: `/dashboard${path}` })),
+];
+
+/** The names the dashboard's pages read from a query string. */
+export const dashboardQueryNames = [
+  'invitation',
+  'status',
+  'productType',
+  'reference',
+  'outletId',
+  'from',
+  'to',
+  'cursor',
 ];
 
 /** A signed-in member's browser: its cookies, and the form token its pages carry. */

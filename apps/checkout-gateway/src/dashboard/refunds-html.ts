@@ -1,0 +1,116 @@
+import { RefundResponse, TransactionResponse } from '@payments/contracts';
+
+import { formatNaira } from '../hosted-page/naira';
+import { escapeHtml } from '../hosted-page/page-html';
+import { bar, hidden, layout, problem } from './dashboard-layout';
+import { Member } from './members.repository';
+
+/** Payments a refund may return: a paid checkout or POS payment (outlet-service has the last word). */
+export function refundable(item: TransactionResponse): boolean {
+  return (
+    item.transactionType === 'CREDIT' &&
+    item.transactionStatus === 'SUCCESS' &&
+    (item.productType === 'checkout' || item.productType === 'pos')
+  );
+}
+
+/** The first step of a refund, on a payment's page: how much, and why. */
+export function refundForm(item: TransactionResponse, formToken: string): string {
+  return `<section class="card" aria-labelledby="refund">
+<h2 id="refund">Refund</h2>
+<form method="post" action="/dashboard/transactions/${encodeURIComponent(item.reference)}/refund">${hidden(formToken)}
+<label for="amount">Amount in naira (leave it empty to refund all that is left)</label>
+<input id="amount" name="amount" inputmode="decimal" maxlength="24" autocomplete="off">
+<label for="reason">Reason (optional)</label>
+<input id="reason" name="reason" maxlength="200" autocomplete="off">
+<button type="submit">Review the refund</button>
+</form>
+</section>`;
+}
+
+/** The second step: what will happen, said once more, and the one button that does it. */
+export function renderRefundConfirmation(
+  page: {
+    member: Member;
+    formToken: string;
+    reference: string;
+    /** Kobo, or empty: all that is left of the payment. */
+    amount: string;
+    reason: string;
+    idempotencyKey: string;
+    problem?: string;
+  },
+  version: string,
+): string {
+  const what = page.amount ? formatNaira(page.amount) : 'all that is left';
+  return layout(
+    'Confirm the refund',
+    `${bar(page.member, page.formToken)}
+<main><section class="card" aria-labelledby="title">
+<h1 id="title">Refund ${escapeHtml(what)} of <code>${escapeHtml(page.reference)}</code>?</h1>
+${problem(page.problem)}
+<p>The money goes back to the payer and cannot be taken back. It is held from your balance now.</p>
+${page.reason ? `<p>Reason: ${escapeHtml(page.reason)}</p>` : ''}
+<form method="post" action="/dashboard/refunds">${hidden(page.formToken)}
+<input type="hidden" name="reference" value="${escapeHtml(page.reference)}">
+<input type="hidden" name="amount" value="${escapeHtml(page.amount)}">
+<input type="hidden" name="reason" value="${escapeHtml(page.reason)}">
+<input type="hidden" name="key" value="${escapeHtml(page.idempotencyKey)}">
+<button class="danger-fill" type="submit">Refund ${escapeHtml(what)}</button>
+</form>
+<p><a href="/dashboard/transactions/${encodeURIComponent(page.reference)}">Cancel</a></p>
+</section></main>`,
+    version,
+  );
+}
+
+/** A refund as the API describes it. */
+export function renderRefund(
+  page: { member: Member; formToken: string; refund: RefundResponse },
+  version: string,
+): string {
+  const { refund } = page;
+  const fields: [string, string][] = [
+    ['Status', escapeHtml(refund.status)],
+    ['Amount', formatNaira(refund.amount)],
+    [
+      'Payment',
+      `<a href="/dashboard/transactions/${encodeURIComponent(refund.transactionReference)}">${escapeHtml(refund.transactionReference)}</a>`,
+    ],
+    ['Product', escapeHtml(refund.productType)],
+    ['Reason', escapeHtml(refund.reason ?? '—')],
+    ['Created (UTC)', escapeHtml(refund.createdAt.slice(0, 16).replace('T', ' '))],
+  ];
+  return layout(
+    `Refund ${refund.reference}`,
+    `${bar(page.member, page.formToken)}
+<main><section class="card" aria-labelledby="title">
+<h1 id="title">Refund <code>${escapeHtml(refund.reference)}</code></h1>
+<dl class="details">
+${fields.map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`).join('\n')}
+</dl>
+<p class="muted">A refund is PENDING while its money is on its way, then PROCESSED, or FAILED with the amount released.</p>
+</section></main>`,
+    version,
+  );
+}
+
+/** A refund that was not made, or cannot be shown, and why. */
+export function renderRefundProblem(
+  page: { member: Member; formToken: string; title: string; reference?: string; problem: string },
+  version: string,
+): string {
+  const back = page.reference
+    ? `<a href="/dashboard/transactions/${encodeURIComponent(page.reference)}">Back to the payment</a>`
+    : '<a href="/dashboard/transactions">All transactions</a>';
+  return layout(
+    page.title,
+    `${bar(page.member, page.formToken)}
+<main><section class="card" aria-labelledby="title">
+<h1 id="title">${escapeHtml(page.title)}</h1>
+${problem(page.problem)}
+<p>${back}</p>
+</section></main>`,
+    version,
+  );
+}
