@@ -66,22 +66,6 @@ export function renderLinkUnusable(version: string): string {
   );
 }
 
-export function renderHome(page: { member: Member; formToken: string }, version: string): string {
-  const { member } = page;
-  return layout(
-    member.business_name,
-    `${bar(member, page.formToken)}
-<main>
-<section class="card" aria-labelledby="you">
-<h1 id="you">Signed in as ${escapeHtml(member.email)}</h1>
-<p class="muted">${roleLabels[member.role]} of ${escapeHtml(member.business_name)}</p>
-<form method="post" action="/dashboard/sign-out-everywhere">${hidden(page.formToken)}<button class="quiet" type="submit">Sign out everywhere</button></form>
-</section>
-</main>`,
-    version,
-  );
-}
-
 /** The business's members; an owner also invites, changes roles and removes. */
 export function renderTeam(
   page: {

@@ -177,6 +177,30 @@ describe('dashboard transactions', () => {
     }
   });
 
+  it('gives an overview: what was collected today and this week, by product, and what failed', async () => {
+    const now = Date.now();
+    const at = (ms: number) => new Date(ms).toISOString();
+    await app
+      .get(TransactionsRepository)
+      .record(app.get(DataSource).manager, [
+        { ...collection(acme, 'TODAY-1', at(now)), amount: '200000' },
+        { ...collection(acme, 'TODAY-2', at(now)), kind: 'pos', productType: 'pos', amount: '50000' },
+        { ...collection(acme, 'WEEK-1', at(now - 3 * 86_400_000)), amount: '100000' },
+        collection(acme, 'TODAY-FAILED', at(now), 'FAILED'),
+        { ...collection(other, 'OTHER-TODAY', at(now)), amount: '999900' },
+      ]);
+    const home = await browser.get('/dashboard');
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toContain('Collected today (UTC): ₦2,500.00');
+    expect(home.body).toContain('Collected in the last 7 days: ₦3,500.00');
+    expect(home.body).toContain('<td>pos</td><td>1</td><td class="amount">₦500.00</td>');
+    expect(home.body).toContain('TODAY-FAILED');
+    expect(home.body).not.toContain('OTHER-TODAY');
+    expect(home.body).not.toContain('₦9,999.00');
+    // No outlet-service answers here: the balances are said to be unavailable, the rest is shown.
+    expect(home.body).toContain('Balances cannot be read right now');
+  });
+
   describe('refunds', () => {
     it('offers the refund form to operations and owners only, and only on a paid payment', async () => {
       const url = '/dashboard/transactions/ACME-000?productType=collection';

@@ -5,11 +5,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
 import { DashboardAssets } from './dashboard-assets';
-import { renderHome } from './dashboard-html';
 import { DashboardRequests, page, redirect } from './dashboard-requests';
+import { OverviewReader } from './overview';
+import { renderOverview } from './overview-html';
 import { formToken } from './tokens';
 
-/** A signed-in member's home, and the pages' stylesheet. */
+/** A signed-in member's home (the business's overview), and the pages' stylesheet. */
 @ApiExcludeController()
 @Controller('dashboard')
 @LimitedPerClientAddress()
@@ -17,6 +18,7 @@ export class DashboardController {
   constructor(
     private readonly assets: DashboardAssets,
     private readonly requests: DashboardRequests,
+    private readonly overviews: OverviewReader,
   ) {}
 
   @Get()
@@ -24,11 +26,9 @@ export class DashboardController {
   async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const signedIn = await this.requests.pageMember(request);
     if ('sendTo' in signedIn) return redirect(reply, signedIn.sendTo);
-    await page(
-      reply,
-      200,
-      renderHome({ member: signedIn.member, formToken: formToken(signedIn.token) }, this.requests.version),
-    );
+    const overview = await this.overviews.read(signedIn.member.business_id);
+    const shown = { member: signedIn.member, formToken: formToken(signedIn.token), overview };
+    await page(reply, 200, renderOverview(shown, this.requests.version));
   }
 
   @Get('assets/dashboard.css')

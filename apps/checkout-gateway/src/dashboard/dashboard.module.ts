@@ -3,6 +3,7 @@ import { MemberSecretSealer, sealerFor } from '@payments/platform-crypto';
 
 import { BusinessesModule } from '../businesses/businesses.module';
 import { Env } from '../config/env';
+import { KafkaClientsModule } from '../kafka-clients/kafka-clients.module';
 import { RefundsModule } from '../refunds/refunds.module';
 import { TransactionsModule } from '../transactions/transactions.module';
 import { DashboardController } from './dashboard.controller';
@@ -11,6 +12,7 @@ import { DashboardAuth } from './dashboard-auth.service';
 import { DashboardRequests } from './dashboard-requests';
 import { DashboardSweeper } from './dashboard-sweeper';
 import { MembersRepository } from './members.repository';
+import { OverviewReader } from './overview';
 import { DashboardRefundsController } from './refunds.controller';
 import { SecurityController } from './security.controller';
 import { SessionsRepository } from './sessions.repository';
@@ -23,7 +25,7 @@ import { MEMBER_SECRET_SEALER, TwoFactor } from './two-factor';
 
 /** The dashboard for a partner's people: accounts, sessions and pages (docs/dashboard.md). */
 @Module({
-  imports: [BusinessesModule, RefundsModule, TransactionsModule],
+  imports: [BusinessesModule, KafkaClientsModule, RefundsModule, TransactionsModule],
   controllers: [
     DashboardController,
     SignInController,
@@ -38,6 +40,7 @@ import { MEMBER_SECRET_SEALER, TwoFactor } from './two-factor';
     DashboardRequests,
     DashboardSweeper,
     MembersRepository,
+    OverviewReader,
     SessionsRepository,
     SignInAttempts,
     Team,

@@ -42,6 +42,13 @@ const transactionColumns = `reference, product_type, transaction_type, status AS
  * Where a transaction stands in the history's order: its createdAt to the microsecond (as
  * PostgreSQL keeps it, ISO 8601 in UTC), then its arrival. Pages are cut after one.
  */
+/** Successful credits of one product type over a period: how many, and how much in kobo. */
+export interface CollectedTotal {
+  productType: string;
+  count: number;
+  amount: string;
+}
+
 export interface TransactionPlace {
   createdAt: string;
   /** Arrival order (gateway.transactions.id): ties of createdAt are broken by it. */
@@ -132,6 +139,20 @@ export class TransactionsRepository {
       [businessId, reference, productType],
     );
     return row ? toTransaction(row) : null;
+  }
+
+  /**
+   * Money collected from `from` on, by product: successful credits only, their count and total
+   * in kobo. Reads the range of transactions_business_created_idx.
+   */
+  async collectedSince(businessId: string, from: string): Promise<CollectedTotal[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT product_type, count(*)::int AS count, sum(amount)::text AS amount FROM gateway.transactions
+       WHERE business_id = $1 AND created_at >= $2 AND status = 'SUCCESS' AND transaction_type = 'CREDIT'
+       GROUP BY product_type ORDER BY product_type`,
+      [businessId, from],
+    )) as { product_type: string; count: number; amount: string }[];
+    return rows.map((row) => ({ productType: row.product_type, count: row.count, amount: row.amount }));
   }
 
   /**

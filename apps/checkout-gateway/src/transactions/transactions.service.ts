@@ -9,7 +9,7 @@ import {
 import { apiError, invalidFields } from '@payments/platform-envelope';
 
 import { notIssued, PageCursors } from '../common/page-cursors';
-import { TransactionPlace, TransactionsRepository } from './transactions.repository';
+import { CollectedTotal, TransactionPlace, TransactionsRepository } from './transactions.repository';
 
 /** The longest date range one export covers. */
 const maxExportDays = 366;
@@ -45,6 +45,11 @@ export class TransactionsService {
     const transaction = await this.transactions.get(businessId, reference, productType ?? null);
     if (!transaction) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${reference} not found`);
     return transaction;
+  }
+
+  /** What the business collected from `from` on, by product type. */
+  collectedSince(businessId: string, from: Date): Promise<CollectedTotal[]> {
+    return this.transactions.collectedSince(businessId, from.toISOString());
   }
 
   /** Checked before the first byte is sent, so a bad range answers an error envelope, not a broken file. */
