@@ -55,7 +55,7 @@ class FakeCoordinator {
  * A joined member whose coordinator lookups name `lookups` in turn (the last one from then on);
  * a lookup of `'fails'` gives up, as kafkajs's does once its retries are spent.
  */
-async function joinedMember(first: FakeCoordinator, lookups: (FakeCoordinator | 'fails')[]) {
+async function joinedMember(first: FakeCoordinator, lookups: (FakeCoordinator | 'fails')[], emitted: string[] = []) {
   const named = [first, ...lookups];
   const cluster = {
     findGroupCoordinator: async () => {
@@ -74,7 +74,7 @@ async function joinedMember(first: FakeCoordinator, lookups: (FakeCoordinator | 
     topics: [],
     topicConfigurations: [],
     logger: createLogger({ level: LEVELS.NOTHING, logCreator: () => () => undefined }),
-    instrumentationEmitter: { emit: () => undefined },
+    instrumentationEmitter: { emit: (event: string) => emitted.push(event) },
     assigners: [],
     sessionTimeout,
     rebalanceTimeout: 60_000,
@@ -92,10 +92,14 @@ describe('a consumer follows its group coordinator (patches/kafkajs+2.2.4.patch)
     // and its successor answers NOT_COORDINATOR, then "loading", before it takes the group.
     const stopping = new FakeCoordinator(['NOT_COORDINATOR', 'NOT_COORDINATOR', 'NOT_COORDINATOR']);
     const successor = new FakeCoordinator(['NOT_COORDINATOR', 'LOAD_IN_PROGRESS', 'LOAD_IN_PROGRESS']);
-    const group = await joinedMember(stopping, [stopping, stopping, successor]);
+    const emitted: string[] = [];
+    const group = await joinedMember(stopping, [stopping, stopping, successor], emitted);
+    const heartbeats = () => emitted.filter((event) => event.endsWith('heartbeat')).length;
 
-    // The fetch loop that sent it is not held while the member follows the handover.
+    // The fetch loop that sent it is not held while the member follows the handover, and no
+    // heartbeat is counted as answered until one is.
     await expect(group.heartbeat({ interval: 0 })).resolves.toBeUndefined();
+    expect(heartbeats()).toBe(0);
     await jest.advanceTimersByTimeAsync(5000);
     await expect(group.heartbeat({ interval: 0 })).resolves.toBeUndefined();
 
@@ -103,6 +107,7 @@ describe('a consumer follows its group coordinator (patches/kafkajs+2.2.4.patch)
       joins: 1,
       heartbeatsAnswered: 5,
     });
+    expect(heartbeats()).toBe(1);
     expect(group.generationId).toBe(7);
   });
 
@@ -139,7 +144,7 @@ describe('a consumer follows its group coordinator (patches/kafkajs+2.2.4.patch)
     expect(group.coordinator.followsGroupCoordinator).toBe(true);
   });
 
-  it('gives up after half a session, as NOT_COORDINATOR, so the member rejoins in time', async () => {
+  it('gives up after half a session, as NOT_COORDINATOR, at every heartbeat until it joins again', async () => {
     const gone = new FakeCoordinator(Array<Answer>(100).fill('NOT_COORDINATOR'));
     const group = await joinedMember(gone, []);
 
@@ -147,6 +152,22 @@ describe('a consumer follows its group coordinator (patches/kafkajs+2.2.4.patch)
     await jest.advanceTimersByTimeAsync(sessionTimeout / 2 - 1000);
     await expect(group.heartbeat({ interval: 0 })).resolves.toBeUndefined(); // still following
     await jest.advanceTimersByTimeAsync(2000);
+    // A caller that swallowed one failure meets it again at the next heartbeat.
+    for (let beat = 0; beat < 2; beat += 1) {
+      await expect(group.heartbeat({ interval: 0 })).rejects.toMatchObject({ type: 'NOT_COORDINATOR_FOR_GROUP' });
+    }
+    await group.joinAndSync();
+    await expect(group.heartbeat({ interval: 0 })).resolves.toBeUndefined();
+  });
+
+  it('gives up at half a session even while a lookup still hangs', async () => {
+    const stopping = new FakeCoordinator(['NOT_COORDINATOR']);
+    const group = await joinedMember(stopping, []);
+    const cluster = group.cluster as { findGroupCoordinator: () => Promise<unknown> };
+    cluster.findGroupCoordinator = () => new Promise(() => undefined); // kafkajs retrying a lookup for long
+
+    await group.heartbeat({ interval: 0 });
+    await jest.advanceTimersByTimeAsync(sessionTimeout / 2 + 100);
     await expect(group.heartbeat({ interval: 0 })).rejects.toMatchObject({ type: 'NOT_COORDINATOR_FOR_GROUP' });
   });
 

@@ -157,7 +157,8 @@ function batch(topic: string, messages: KafkaMessage[]) {
     },
     isRunning: () => true,
     isStale: () => false,
-    commitOffsetsIfNecessary: async () => undefined,
+    // Offsets are committed by PeriodicCommits' timer: a commit in the loop could hold it.
+    commitOffsetsIfNecessary: () => Promise.reject(new Error('the fetch loop committed offsets')),
   } as unknown as EachBatchPayload;
   return { payload, resolved, paused };
 }

@@ -17,7 +17,7 @@ import { ConsumerMetrics } from './consumer-metrics';
 import { isTransient, PoisonMessageError } from './failures';
 import { BatchProgress, HandlerSpec, KAFKA_HANDLER, MessageContext, replyHeaders, TrafficClass } from './handlers';
 import { checkContract } from './message-contracts';
-import { commitIntervalMs, PeriodicCommits } from './periodic-commits';
+import { PeriodicCommits } from './periodic-commits';
 
 /** A discovered handler; a batch handler (`events`) takes arrays of values and contexts. */
 type Handler = HandlerSpec & {
@@ -152,11 +152,10 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     const config: ConsumerRunConfig = {
       eachBatchAutoResolve: false,
-      // kafkajs would commit after every batch; PeriodicCommits commits once a second, and
-      // commitOffsetsIfNecessary below at once when a burst has resolved many offsets.
+      // kafkajs would commit after every batch; PeriodicCommits commits once a second, from a
+      // timer of its own: a commit that waits on a moving group coordinator never holds the
+      // fetch loop, and so never the commands and events behind it.
       autoCommit: false,
-      autoCommitInterval: commitIntervalMs,
-      autoCommitThreshold: 500,
       // Bulk streams get fewer partitions at once, leaving the process to latency-sensitive work.
       partitionsConsumedConcurrently: trafficClass === 'bulk' ? 2 : this.env.KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY,
       eachBatch: async (payload) => {
@@ -171,7 +170,6 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
         ) {
           return;
         } else await this.applyBatch(handler, payload);
-        await payload.commitOffsetsIfNecessary();
       },
     };
     recoverFromCrashes(consumer, () => consumer.connect().then(() => consumer.run(config)), {
@@ -216,7 +214,7 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
    */
   private async applyAtOnce(
     handler: Handler,
-    { batch, resolveOffset, pause, heartbeat, commitOffsetsIfNecessary }: EachBatchPayload,
+    { batch, resolveOffset, pause, heartbeat }: EachBatchPayload,
   ): Promise<boolean> {
     const decoded: unknown[] = [];
     const contexts: MessageContext[] = [];
@@ -259,7 +257,6 @@ export class KafkaConsumers implements BeforeApplicationShutdown {
     this.failures.delete(key);
     resolveOffset(batch.lastOffset());
     for (let i = 0; i < decoded.length; i += 1) this.metrics.applied(handler.topic.name, 'applied');
-    await commitOffsetsIfNecessary();
     return true;
   }
 
