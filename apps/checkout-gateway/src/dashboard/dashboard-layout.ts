@@ -32,7 +32,7 @@ export function problem(message: string | undefined): string {
 export function bar(member: Member, formToken: string): string {
   return `<header class="bar">
 <p>${escapeHtml(member.business_name)}</p>
-<nav aria-label="Dashboard"><a href="/dashboard">Home</a> <a href="/dashboard/transactions">Transactions</a> <a href="/dashboard/team">Team</a> <a href="/dashboard/security">Security</a></nav>
+<nav aria-label="Dashboard"><a href="/dashboard">Home</a> <a href="/dashboard/transactions">Transactions</a> <a href="/dashboard/webhooks">Webhooks</a> <a href="/dashboard/team">Team</a> <a href="/dashboard/security">Security</a></nav>
 <form method="post" action="/dashboard/sign-out">${hidden(formToken)}<button class="quiet" type="submit">Sign out</button></form>
 </header>`;
 }

@@ -9,6 +9,7 @@ import { TransactionsModule } from '../transactions/transactions.module';
 import { DashboardController } from './dashboard.controller';
 import { DashboardAssets } from './dashboard-assets';
 import { DashboardAuth } from './dashboard-auth.service';
+import { DashboardRefunds } from './dashboard-refunds';
 import { DashboardRequests } from './dashboard-requests';
 import { DashboardSweeper } from './dashboard-sweeper';
 import { MembersRepository } from './members.repository';
@@ -22,6 +23,7 @@ import { Team } from './team';
 import { TeamController } from './team.controller';
 import { DashboardTransactionsController } from './transactions.controller';
 import { MEMBER_SECRET_SEALER, TwoFactor } from './two-factor';
+import { DashboardWebhooksController } from './webhooks.controller';
 
 /** The dashboard for a partner's people: accounts, sessions and pages (docs/dashboard.md). */
 @Module({
@@ -33,10 +35,12 @@ import { MEMBER_SECRET_SEALER, TwoFactor } from './two-factor';
     TeamController,
     DashboardTransactionsController,
     DashboardRefundsController,
+    DashboardWebhooksController,
   ],
   providers: [
     DashboardAssets,
     DashboardAuth,
+    DashboardRefunds,
     DashboardRequests,
     DashboardSweeper,
     MembersRepository,

@@ -1,3 +1,4 @@
+import { MAX_AMOUNT_KOBO } from '@payments/contracts';
 import fc from 'fast-check';
 
 import { formatNaira } from '../hosted-page/naira';
@@ -12,14 +13,14 @@ describe('amounts typed in naira', () => {
   });
 
   it('refuses what is not an amount', () => {
-    for (const text of ['', '0', '0.00', '-5', '1.234', '1e3', '1,50', '12,34,567', 'NaN', '1 500', '.5']) {
+    for (const text of ['', '0', '0.00', '-5', '1.234', '1e3', '1,50', '12,34,567', '1234,567', 'NaN', '1 500', '.5']) {
       expect([text, koboFromNaira(text)]).toEqual([text, undefined]);
     }
   });
 
   it('reads back every amount the pages show', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 10n ** 15n - 1n }), (kobo) => {
+      fc.property(fc.bigInt({ min: 1n, max: MAX_AMOUNT_KOBO }), (kobo) => {
         expect(koboFromNaira(formatNaira(kobo.toString()))).toBe(kobo.toString());
       }),
     );

@@ -5,13 +5,24 @@ import { escapeHtml } from '../hosted-page/page-html';
 import { bar, hidden, layout, problem } from './dashboard-layout';
 import { Member } from './members.repository';
 
-/** Payments a refund may return: a paid checkout or POS payment (outlet-service has the last word). */
-export function refundable(item: TransactionResponse): boolean {
-  return (
-    item.transactionType === 'CREDIT' &&
-    item.transactionStatus === 'SUCCESS' &&
-    (item.productType === 'checkout' || item.productType === 'pos')
-  );
+/** A payment's refunds so far (undefined: the ledger did not answer), so nobody refunds twice unawares. */
+export function paymentRefunds(refunds: RefundResponse[] | undefined): string {
+  const rows = (refunds ?? [])
+    .map(
+      (refund) =>
+        `<li><a href="/dashboard/refunds/${encodeURIComponent(refund.reference)}">${formatNaira(refund.amount)}</a> ${escapeHtml(refund.status)} <span class="muted">${escapeHtml(refund.createdAt.slice(0, 16).replace('T', ' '))} UTC</span></li>`,
+    )
+    .join('\n');
+  const body =
+    refunds === undefined
+      ? '<p class="error" role="status">This payment\'s refunds cannot be read right now.</p>'
+      : refunds.length
+        ? `<ul id="payment-refunds">\n${rows}\n</ul>`
+        : '<p class="muted">None yet.</p>';
+  return `<section class="card" aria-labelledby="refunds-so-far">
+<h2 id="refunds-so-far">Refunds of this payment</h2>
+${body}
+</section>`;
 }
 
 /** The first step of a refund, on a payment's page: how much, and why. */
@@ -38,6 +49,7 @@ export function renderRefundConfirmation(
     amount: string;
     reason: string;
     idempotencyKey: string;
+    refunds: RefundResponse[] | undefined;
     problem?: string;
   },
   version: string,
@@ -59,7 +71,9 @@ ${page.reason ? `<p>Reason: ${escapeHtml(page.reason)}</p>` : ''}
 <button class="danger-fill" type="submit">Refund ${escapeHtml(what)}</button>
 </form>
 <p><a href="/dashboard/transactions/${encodeURIComponent(page.reference)}">Cancel</a></p>
-</section></main>`,
+</section>
+${paymentRefunds(page.refunds)}
+</main>`,
     version,
   );
 }

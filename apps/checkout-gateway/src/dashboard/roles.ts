@@ -13,3 +13,8 @@ export const roleLabels: Record<MemberRole, string> = {
 export function mayRefund(role: MemberRole): boolean {
   return role === 'owner' || role === 'operations';
 }
+
+/** Webhooks and keys are an integration's: developers and owners. */
+export function mayManageIntegration(role: MemberRole): boolean {
+  return role === 'owner' || role === 'developer';
+}

@@ -1,7 +1,7 @@
 import { FieldError, TransactionsExportQuery, TransactionsQuery } from '@payments/contracts';
-import { flattenValidationErrors, ValidationFailedError } from '@payments/platform-envelope';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { ValidationFailedError } from '@payments/platform-envelope';
+
+import { validated } from './validated-query';
 
 /** The filters as the transactions page's form sends them: days (UTC) rather than instants. */
 export interface FilterForm {
@@ -104,11 +104,4 @@ function dayStart(text: string): number | undefined {
 
 function startOfDay(instant: Date): Date {
   return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), instant.getUTCDate()));
-}
-
-function validated<T extends object>(contract: new () => T, plain: Record<string, string>): T {
-  const query = plainToInstance(contract, plain);
-  const errors = validateSync(query, { forbidUnknownValues: true });
-  if (errors.length > 0) throw new ValidationFailedError(flattenValidationErrors(errors));
-  return query;
 }

@@ -1,10 +1,11 @@
-import { transactionProductTypes, TransactionResponse, transactionStatuses } from '@payments/contracts';
+import { RefundResponse, transactionProductTypes, TransactionResponse, transactionStatuses } from '@payments/contracts';
 
 import { formatNaira } from '../hosted-page/naira';
 import { escapeHtml } from '../hosted-page/page-html';
 import { bar, layout, problem } from './dashboard-layout';
+import { refundable } from './dashboard-refunds';
 import { Member } from './members.repository';
-import { refundForm } from './refunds-html';
+import { paymentRefunds, refundForm } from './refunds-html';
 import { FilterForm } from './transaction-filters';
 
 /** A link's query string from the filters that are set (and more), so a page keeps its filters. */
@@ -90,7 +91,14 @@ ${next}
 
 /** One transaction: what was paid, what the platform kept, what the business got; for those who may refund it, the form that starts one. */
 export function renderTransaction(
-  page: { member: Member; formToken: string; item: TransactionResponse; refund: boolean },
+  page: {
+    member: Member;
+    formToken: string;
+    item: TransactionResponse;
+    refund: boolean;
+    /** The payment's refunds, for a payment that can have some; undefined when they cannot be read. */
+    refunds: RefundResponse[] | undefined;
+  },
   version: string,
 ): string {
   const { item } = page;
@@ -122,6 +130,7 @@ ${fields.map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`).join('\n')}
 </dl>
 <p><a href="/dashboard/transactions">All transactions</a></p>
 </section>
+${refundable(item) ? paymentRefunds(page.refunds) : ''}
 ${page.refund ? refundForm(item, page.formToken) : ''}
 </main>`,
     version,

@@ -7,8 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
 import { TransactionsService } from '../transactions/transactions.service';
 import { transactionsCsv } from '../transactions/transactions-csv';
+import { DashboardRefunds, refundable } from './dashboard-refunds';
 import { DashboardRequests, page, redirect } from './dashboard-requests';
-import { refundable } from './refunds-html';
 import { mayRefund } from './roles';
 import { formToken } from './tokens';
 import { exportQuery, filterForm, listQuery } from './transaction-filters';
@@ -24,6 +24,7 @@ import { renderTransaction, renderTransactionMissing, renderTransactions } from 
 export class DashboardTransactionsController {
   constructor(
     private readonly transactions: TransactionsService,
+    private readonly refunds: DashboardRefunds,
     private readonly requests: DashboardRequests,
   ) {}
 
@@ -101,6 +102,7 @@ export class DashboardTransactionsController {
     if (!item) return page(reply, 404, renderTransactionMissing(shown, this.requests.version));
     // The form is offered to those who may refund a payment that can be; the refund's routes check both again.
     const refund = mayRefund(signedIn.member.role) && refundable(item);
-    await page(reply, 200, renderTransaction({ ...shown, item, refund }, this.requests.version));
+    const refunds = refundable(item) ? await this.refunds.of(signedIn.member, item.reference) : [];
+    await page(reply, 200, renderTransaction({ ...shown, item, refund, refunds }, this.requests.version));
   }
 }

@@ -14,6 +14,9 @@ export const dashboardRoutes: { method: string; path: string }[] = [
     '/transactions',
     '/transactions/export',
     '/transactions/REF-1',
+    '/refunds/RF-1',
+    '/webhooks',
+    '/webhooks/deliveries/dlv_1',
     '/assets/dashboard.css',
   ].map((path) => ({
     method: 'GET',
@@ -29,6 +32,10 @@ export const dashboardRoutes: { method: string; path: string }[] = [
     '/team/invitations',
     '/team/role',
     '/team/remove',
+    '/transactions/REF-1/refund',
+    '/refunds',
+    '/webhooks/test',
+    '/webhooks/deliveries/dlv_1/replay',
     '/sign-out',
     '/sign-out-everywhere',
   ].map((path) => ({ method: 'POST', path: `/dashboard${path}` })),
@@ -52,7 +59,21 @@ export interface DashboardBrowser {
   formToken: string;
 }
 
-const fieldNames = ['_csrf', 'email', 'password', 'confirmation', 'code', 'invitation', 'member', 'role', 'required'];
+const fieldNames = [
+  '_csrf',
+  'email',
+  'password',
+  'confirmation',
+  'code',
+  'invitation',
+  'member',
+  'role',
+  'required',
+  'amount',
+  'reason',
+  'reference',
+  'key',
+];
 
 /**
  * A form post's body: the dashboard's own fields (and others) with hostile values, repeated

@@ -16,7 +16,12 @@ export class Browser {
     );
   }
 
-  async post(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  /** A form post; a field given as a list is sent once per value, as a repeated field. */
+  async post(url: string, fields: Record<string, string | readonly string[]>, headers: Record<string, string> = {}) {
+    const payload = new URLSearchParams({ _csrf: this.formToken });
+    for (const [name, value] of Object.entries(fields)) {
+      for (const each of Array.isArray(value) ? value : [value]) payload.append(name, each);
+    }
     return this.keep(
       await this.app.inject({
         method: 'POST',
@@ -28,7 +33,7 @@ export class Browser {
           origin: 'http://localhost',
           ...headers,
         },
-        payload: new URLSearchParams({ _csrf: this.formToken, ...fields }).toString(),
+        payload: payload.toString(),
       }),
     );
   }

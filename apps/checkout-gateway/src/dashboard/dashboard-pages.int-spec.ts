@@ -37,7 +37,7 @@ function collection(businessId: string, reference: string, createdAt: string, st
   };
 }
 
-describe('dashboard transactions', () => {
+describe('dashboard pages: money and webhooks', () => {
   let app: NestFastifyApplication;
   let acme: string;
   let other: string;
@@ -214,7 +214,16 @@ describe('dashboard transactions', () => {
       expect((await browser.get('/dashboard/transactions/PAID-1')).body).not.toContain('Review the refund');
     });
 
-    it('asks for confirmation, with the amount read to the kobo and a key made for it', async () => {
+    /** The hidden fields of a confirmation page, as it would post them back. */
+    const confirmationOf = (html: string) =>
+      Object.fromEntries(
+        ['reference', 'amount', 'reason', 'key'].map((name) => [
+          name,
+          new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '',
+        ]),
+      );
+
+    it('asks for confirmation, with the amount read to the kobo and one key per refund asked for', async () => {
       await operations.get('/dashboard/transactions/PAID-1');
       const review = await operations.post('/dashboard/transactions/PAID-1/refund', {
         amount: '1,000.5',
@@ -222,56 +231,116 @@ describe('dashboard transactions', () => {
       });
       expect(review.statusCode).toBe(200);
       expect(review.body).toContain('Refund ₦1,000.50 of <code>PAID-1</code>?');
-      expect(review.body).toMatch(/name="amount" value="100050"/);
-      expect(review.body).toMatch(/name="key" value="dashboard-[0-9A-Z]{26}"/);
+      const shown = confirmationOf(review.body);
+      expect(shown).toMatchObject({ reference: 'PAID-1', amount: '100050', reason: 'Sold out' });
+      expect(shown.key).toMatch(/^dashboard-[A-Za-z0-9_-]{32}$/);
 
-      const all = await operations.post('/dashboard/transactions/PAID-1/refund', { amount: '' });
+      // Shown again (the back button, a reload, the same refund asked for again): the same key.
+      const again = await operations.post('/dashboard/transactions/PAID-1/refund', {
+        amount: '1000.50',
+        reason: 'Sold out',
+      });
+      expect(confirmationOf(again.body).key).toBe(shown.key);
+      const other = await operations.post('/dashboard/transactions/PAID-1/refund', { amount: '1000', reason: '' });
+      expect(confirmationOf(other.body).key).not.toBe(shown.key);
+
+      const all = await operations.post('/dashboard/transactions/PAID-1/refund', { amount: '', reason: '' });
       expect(all.body).toContain('Refund all that is left of');
-      for (const amount of ['0', '-1', '1.234', 'lots']) {
+      for (const amount of ['0', '-1', '1.234', 'lots', '1234,567', '1000000001']) {
         const refused = await operations.post('/dashboard/transactions/PAID-1/refund', { amount });
         expect([amount, refused.statusCode]).toEqual([amount, 422]);
         expect(refused.body).toContain('Give the amount in naira');
       }
+      // A repeated amount is refused, never read as "all that is left".
+      const repeated = await operations.post('/dashboard/transactions/PAID-1/refund', { amount: ['10', '20'] });
+      expect(repeated.statusCode).toBe(422);
     });
 
     it('refuses a viewer at each step, whatever they post', async () => {
+      await operations.get('/dashboard/transactions/PAID-1');
+      const shown = confirmationOf(
+        (await operations.post('/dashboard/transactions/PAID-1/refund', { amount: '10', reason: '' })).body,
+      );
       await browser.get('/dashboard/transactions/PAID-1');
       const review = await browser.post('/dashboard/transactions/PAID-1/refund', { amount: '10' });
       expect(review.statusCode).toBe(403);
-      const key = `dashboard-${'0'.repeat(26)}`;
-      const confirm = await browser.post('/dashboard/refunds', { reference: 'PAID-1', amount: '1000', key });
+      const confirm = await browser.post('/dashboard/refunds', shown);
       expect(confirm.statusCode).toBe(403);
       expect(confirm.body).toContain('Only owners and operations can refund');
     });
 
-    it('makes nothing of a confirmation it did not show, or one from another site', async () => {
+    it('makes nothing of a confirmation it did not show, for other figures, another session or another site', async () => {
       await operations.get('/dashboard/transactions/PAID-1');
-      for (const fields of [
-        { reference: 'PAID-1', amount: '1000', key: 'my-own-key' },
-        { reference: '', amount: '1000', key: `dashboard-${'0'.repeat(26)}` },
-        { reference: 'PAID-1', amount: '10.00', key: `dashboard-${'0'.repeat(26)}` },
-      ]) {
-        const answer = await operations.post('/dashboard/refunds', fields);
-        expect([fields, answer.statusCode]).toEqual([fields, 422]);
-      }
-      const forged = await operations.post(
-        '/dashboard/refunds',
-        { reference: 'PAID-1', key: `dashboard-${'0'.repeat(26)}` },
-        { origin: 'https://evil.example' },
+      const shown = confirmationOf(
+        (await operations.post('/dashboard/transactions/PAID-1/refund', { amount: '10', reason: '' })).body,
       );
+      const secondSession = await member('operations', '198.51.100.9');
+      await secondSession.get('/dashboard/transactions/PAID-1');
+      for (const [who, fields] of [
+        [operations, { ...shown, key: `dashboard-${'0'.repeat(32)}` }],
+        [operations, { ...shown, amount: '100000' }],
+        [operations, { ...shown, reference: 'OTHER-ONLY' }],
+        [operations, { ...shown, reason: 'changed' }],
+        [operations, { ...shown, amount: [shown.amount, '1'] }],
+        [secondSession, shown],
+      ] as const) {
+        const answer = await who.post('/dashboard/refunds', fields);
+        expect([fields, answer.statusCode]).toEqual([fields, 422]);
+        expect(answer.body).toContain('incomplete or has expired');
+      }
+      const forged = await operations.post('/dashboard/refunds', shown, { origin: 'https://evil.example' });
       expect([forged.statusCode, forged.headers.location]).toEqual([303, '/dashboard/transactions']);
     });
 
-    it('offers the same confirmation again when the ledger does not answer, rather than failing', async () => {
+    it('records the request, and offers the same confirmation again when the ledger does not answer', async () => {
       // No outlet-service runs here: the command times out, as it would while the ledger is down.
       await operations.get('/dashboard/transactions/PAID-1');
-      const key = `dashboard-${'1'.repeat(26)}`;
-      const answer = await operations.post('/dashboard/refunds', { reference: 'PAID-1', amount: '1000', key });
+      const shown = confirmationOf(
+        (await operations.post('/dashboard/transactions/PAID-1/refund', { amount: '10', reason: 'Late' })).body,
+      );
+      const answer = await operations.post('/dashboard/refunds', shown);
       expect(answer.statusCode).toBe(503);
       expect(answer.body).toContain('may still be made');
       // Trying again sends the same key: the ledger makes one refund of both.
-      expect(answer.body).toContain(`name="key" value="${key}"`);
-      expect(answer.body).toContain('name="amount" value="1000"');
+      expect(confirmationOf(answer.body)).toEqual(shown);
+      const [recorded] = (await app
+        .get(DataSource)
+        .query(`SELECT actor, action, subject FROM gateway.audit_events WHERE business_id = $1 AND subject LIKE $2`, [
+          acme,
+          `%${shown.key}%`,
+        ])) as { actor: string; action: string; subject: string }[];
+      expect(recorded).toMatchObject({ action: 'refund.requested', subject: `1000 kobo of PAID-1 (${shown.key})` });
+      expect(recorded.actor).toMatch(/^operations/);
+    });
+  });
+
+  describe('webhooks', () => {
+    it('shows the page, saying what cannot be read, while the webhook service does not answer', async () => {
+      const answer = await browser.get('/dashboard/webhooks');
+      expect(answer.statusCode).toBe(503);
+      expect(answer.body).toContain('Endpoints cannot be read right now');
+      expect(answer.body).toContain('role="alert"');
+      const delivery = await browser.get('/dashboard/webhooks/deliveries/dlv_missing');
+      expect(delivery.statusCode).toBe(503);
+      expect(delivery.body).toContain('Delivery cannot be read now');
+    });
+
+    it('answers a bad filter with what is wrong', async () => {
+      for (const query of ['status=lost', 'page=0', 'page=lots', 'status=failed&status=held']) {
+        const answer = await browser.get(`/dashboard/webhooks?${query}`);
+        expect([query, answer.statusCode]).toEqual([query, 422]);
+        expect(answer.body).toContain('role="alert"');
+      }
+    });
+
+    it('lets developers and owners only send a delivery again or a test event', async () => {
+      await browser.get('/dashboard/webhooks');
+      for (const url of ['/dashboard/webhooks/deliveries/dlv_1/replay', '/dashboard/webhooks/test']) {
+        const answer = await browser.post(url, {});
+        expect([url, answer.statusCode]).toEqual([url, 403]);
+        expect(answer.body).toContain('Only developers and owners can send webhooks');
+      }
+      expect((await browser.get('/dashboard/webhooks')).body).not.toContain('Send a test event');
     });
   });
 });
