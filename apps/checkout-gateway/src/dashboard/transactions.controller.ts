@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
 import { TransactionsService } from '../transactions/transactions.service';
-import { transactionsCsv } from '../transactions/transactions-csv';
+import { sendTransactionsCsv } from '../transactions/transactions-csv';
 import { DashboardRefunds, refundable } from './dashboard-refunds';
 import { DashboardRequests, page, redirect } from './dashboard-requests';
 import { mayRefund } from './roles';
@@ -68,15 +68,7 @@ export class DashboardTransactionsController {
       const render = { ...shown, form: filterForm(query).form, problem: error.message };
       return page(reply, error.status, renderTransactions(render, this.requests.version));
     }
-    const day = (instant: string) => instant.slice(0, 10);
-    await reply
-      .headers({
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="transactions-${day(range.from)}-${day(range.to)}.csv"`,
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      })
-      .send(transactionsCsv(rows));
+    await sendTransactionsCsv(reply, range, rows);
   }
 
   @Get(':reference')

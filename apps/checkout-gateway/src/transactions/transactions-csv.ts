@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 
 import { TransactionResponse } from '@payments/contracts';
 import { stringify } from 'csv-stringify';
+import type { FastifyReply } from 'fastify';
 
 /** Kobo as naira with two decimals, for spreadsheets: "150050" → "1500.50". Exact for any amount. */
 export function naira(kobo: string): string {
@@ -68,4 +69,24 @@ export function transactionsCsv(transactions: AsyncIterable<TransactionResponse>
   );
   records.on('error', (error) => csv.destroy(error));
   return records.pipe(csv);
+}
+
+/**
+ * Sends an export as a download named for its range (YYYY-MM-DD, from the instants as parsed,
+ * never the text the caller sent), never cached.
+ */
+export async function sendTransactionsCsv(
+  reply: FastifyReply,
+  range: { from: string; to: string },
+  transactions: AsyncIterable<TransactionResponse>,
+): Promise<void> {
+  const day = (instant: string) => new Date(instant).toISOString().slice(0, 10);
+  await reply
+    .headers({
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="transactions-${day(range.from)}-${day(range.to)}.csv"`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    })
+    .send(transactionsCsv(transactions));
 }

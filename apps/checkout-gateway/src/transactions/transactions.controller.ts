@@ -14,7 +14,7 @@ import { CurrentBusiness, PartnerController } from '../businesses/api-key.guard'
 import { Business } from '../businesses/business.entity';
 import { KnownQueryParameters } from '../common/known-query-parameters';
 import { TransactionsService } from './transactions.service';
-import { transactionsCsv } from './transactions-csv';
+import { sendTransactionsCsv } from './transactions-csv';
 
 // A query parameter these routes do not take answers 422, rather than being ignored: a partner
 // sending `page` would otherwise read the first page again and again.
@@ -42,17 +42,7 @@ export class TransactionsController {
     @Query() query: TransactionsExportQuery,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const rows = this.transactions.export(business.id, query);
-    // Named from the instants as parsed (YYYY-MM-DD), never from the text the caller sent.
-    const day = (instant: string) => new Date(instant).toISOString().slice(0, 10);
-    const name = `transactions-${day(query.from)}-${day(query.to)}.csv`;
-    await reply
-      .headers({
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="${name}"`,
-        'cache-control': 'no-store',
-      })
-      .send(transactionsCsv(rows));
+    await sendTransactionsCsv(reply, query, this.transactions.export(business.id, query));
   }
 
   @Route.get(':reference', 'One of your transactions, by its reference')
