@@ -68,12 +68,12 @@ describe('dashboard pages: money and webhooks', () => {
     operations = await member('operations', '198.51.100.8');
   });
 
-  /** A member of Acme with `role`, signed up in a browser of their own. */
-  async function member(role: MemberRole, address: string): Promise<Browser> {
+  /** A member of Acme (or `businessId`) with `role`, signed up in a browser of their own. */
+  async function member(role: MemberRole, address: string, businessId = acme): Promise<Browser> {
     const signedUp = new Browser(app, address);
     const token = await app
       .get(MembersRepository)
-      .invite({ businessId: acme, email: `${role}${Date.now()}@acme.example`, role, invitedBy: null });
+      .invite({ businessId, email: `${role}${Date.now()}@acme.example`, role, invitedBy: null });
     await signedUp.get(`/dashboard/sign-up?invitation=${token}`);
     const answer = await signedUp.post('/dashboard/sign-up', { invitation: token, password, confirmation: password });
     expect(answer.statusCode).toBe(303);
@@ -212,6 +212,20 @@ describe('dashboard pages: money and webhooks', () => {
         ]);
       expect((await operations.get('/dashboard/transactions/PAID-1')).body).toContain('Review the refund');
       expect((await browser.get('/dashboard/transactions/PAID-1')).body).not.toContain('Review the refund');
+    });
+
+    it('offers no refund form for a live business, whose refunds no rail pays yet', async () => {
+      const live = (await app.get(BusinessesService).provision({ name: 'Live Ltd', mode: 'live', webhookUrl: null }))
+        .businessId;
+      await app
+        .get(TransactionsRepository)
+        .record(app.get(DataSource).manager, [
+          { ...collection(live, 'LIVE-PAID', '2026-11-23T10:00:00.000Z'), kind: 'checkout', productType: 'checkout' },
+        ]);
+      const liveOperations = await member('operations', '198.51.100.10', live);
+      const shown = await liveOperations.get('/dashboard/transactions/LIVE-PAID');
+      expect(shown.statusCode).toBe(200);
+      expect(shown.body).not.toContain('Review the refund');
     });
 
     /** The hidden fields of a confirmation page, as it would post them back. */

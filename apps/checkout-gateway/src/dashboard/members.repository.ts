@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BusinessMode } from '@payments/contracts';
 import { newUlid } from '@payments/platform-crypto';
 import { firstRow } from '@payments/platform-database';
 import { DataSource, EntityManager } from 'typeorm';
@@ -10,6 +11,8 @@ export interface Member {
   id: string;
   business_id: string;
   business_name: string;
+  /** The business's mode: a live business's money moves on real rails. */
+  business_mode: BusinessMode;
   email: string;
   role: MemberRole;
   /** Signs in with a code from an authenticator app as well as the password. */
@@ -48,7 +51,7 @@ export const deviceLifetimeDays = 400;
 export const invitationLifetimeDays = 7;
 
 /** A member's columns, `m` joined with its business `b`. */
-export const memberColumns = `m.id, m.business_id, b.name AS business_name, m.email, m.role,
+export const memberColumns = `m.id, m.business_id, b.name AS business_name, b.mode AS business_mode, m.email, m.role,
   m.totp_enabled_at IS NOT NULL AS two_factor, b.members_need_two_factor AS two_factor_required, m.created_at`;
 
 /** gateway.members and their invitations, devices and audit trail. */

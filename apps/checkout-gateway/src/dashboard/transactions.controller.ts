@@ -92,8 +92,9 @@ export class DashboardTransactionsController {
           })
         : undefined;
     if (!item) return page(reply, 404, renderTransactionMissing(shown, this.requests.version));
-    // The form is offered to those who may refund a payment that can be; the refund's routes check both again.
-    const refund = mayRefund(signedIn.member.role) && refundable(item);
+    // The form is offered to those who may refund a payment that can be; the refund's routes check again.
+    // No live rail pays refunds back yet (POST /refunds refuses them too): live payments get no form.
+    const refund = mayRefund(signedIn.member.role) && refundable(item) && signedIn.member.business_mode === 'test';
     const refunds = refundable(item) ? await this.refunds.of(signedIn.member, item.reference) : [];
     await page(reply, 200, renderTransaction({ ...shown, item, refund, refunds }, this.requests.version));
   }
