@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 import { Injectable, Logger } from '@nestjs/common';
 import { isKoboAmount, RefundResponse, TransactionResponse } from '@payments/contracts';
@@ -22,14 +22,23 @@ export const refundRefusals = {
   amount:
     'Give the amount in naira, such as 1500 or 1,500.50, at most ₦1,000,000,000, or leave it empty to refund all that is left.',
   reason: 'Keep the reason to 200 characters.',
-  form: 'The refund form was incomplete or has expired. Start again from the payment.',
+  form: 'The refund form was incomplete, or is not one shown to you in this session. Start again from the payment.',
+  live: 'Refunds of live payments cannot be made yet.',
+  unreadable: "The payment's refunds cannot be read right now, so no refund can be asked for. Try again in a moment.",
+  reused: "This refund was already asked for with another reason. The payment's page lists its refunds.",
   unanswered:
     'The refund could not be confirmed yet, and may still be made. Trying again here is safe: it refunds once.',
   unrecorded: 'The refund could not be recorded, so nothing was refunded. Try again in a moment.',
 } as const;
 
-/** How long a confirmation stays valid: one window, and the one after it. */
-const keyWindowMs = 10 * 60_000;
+/** A refund as its confirmation carries it: the key it is made with, and the seal that shows this session was shown it. */
+export interface RefundConfirmation extends RefundIntent {
+  key: string;
+  seal: string;
+}
+
+/** The most refunds of one payment the dashboard counts: past them, refunds go through the API. */
+const refundsCounted = 100;
 
 /** Payments a refund may return: a paid checkout or POS payment (outlet-service has the last word). */
 export function refundable(item: TransactionResponse): boolean {
@@ -42,11 +51,14 @@ export function refundable(item: TransactionResponse): boolean {
 
 /**
  * Refunds made from the dashboard, through the API's RefundsService. A refund's idempotency key
- * is derived from the session and what is asked (payment, amount, reason) within a ten-minute
- * window: a confirmation posted twice, shown again by the back button or a reload, or asked for
- * again from the payment's page is the same refund, and a key the server did not make, for other
- * figures or past its window, is refused before anything is sent. Every request is in the audit
- * trail before it is sent, so one whose answer was lost is recorded all the same.
+ * is made from the payment, the amount and how many refunds the payment had when the refund was
+ * asked for: the same refund asked for again (a double click, the back button, a reload, a second
+ * tab, another member) before it is made has the same key and is made once; once it is made the
+ * count has moved, so a deliberate second refund of the same amount gets a key of its own, after
+ * a confirmation that lists the first. The confirmation is sealed to the member's session, so
+ * none is accepted that was not shown to them, for other figures; a confirmation that was sent
+ * stays valid with its session, so a retry after a lost answer is always the same refund. Every
+ * request is in the audit trail before it is sent.
  */
 @Injectable()
 export class DashboardRefunds {
@@ -61,39 +73,44 @@ export class DashboardRefunds {
   /** The intent from a payment page's form (amount in naira), or why it is refused. */
   review(member: Member, reference: string, amount: unknown, reason: unknown): RefundIntent | string {
     if (!mayRefund(member.role)) return refundRefusals.role;
-    if (typeof amount !== 'string' || typeof reason !== 'string') return refundRefusals.form;
+    if (member.business_mode !== 'test') return refundRefusals.live;
+    if (typeof amount !== 'string' || typeof reason !== 'string' || reference.length > 100) return refundRefusals.form;
     const kobo = amount.trim() === '' ? '' : koboFromNaira(amount);
     if (kobo === undefined || (kobo !== '' && !isKoboAmount(kobo))) return refundRefusals.amount;
     if (reason.trim().length > 200) return refundRefusals.reason;
     return { reference, amount: kobo, reason: reason.trim() };
   }
 
-  /** The intent a confirmation carries back, with its key, if the key is the one made for it in this session; else why not. */
+  /** The confirmation of `intent` and the payment's refunds so far, or why none can be shown. */
+  async confirmation(
+    member: Member,
+    sessionToken: string,
+    intent: RefundIntent,
+  ): Promise<{ confirmation: RefundConfirmation; refunds: RefundResponse[] } | string> {
+    const refunds = await this.of(member, intent.reference);
+    if (refunds === undefined || refunds.length >= refundsCounted) return refundRefusals.unreadable;
+    const key = refundKey(intent, refunds.length);
+    return { confirmation: { ...intent, key, seal: seal(sessionToken, member, intent, key) }, refunds };
+  }
+
+  /** The refund a posted confirmation carries, if this session was shown it; else why not. */
   confirmed(
     member: Member,
     sessionToken: string,
     form: Record<string, unknown> | undefined,
-  ): { intent: RefundIntent; key: string } | string {
+  ): RefundConfirmation | string {
     if (!mayRefund(member.role)) return refundRefusals.role;
-    const { reference, amount, reason, key } = form ?? {};
-    if (![reference, amount, reason, key].every((field) => typeof field === 'string')) return refundRefusals.form;
-    const intent = { reference, amount, reason } as RefundIntent;
-    if (!intent.reference || intent.reference.length > 100 || (intent.amount !== '' && !isKoboAmount(intent.amount))) {
-      return refundRefusals.form;
-    }
-    if (intent.reason.length > 200) return refundRefusals.reason;
-    return keyMatches(sessionToken, member, intent, key as string)
-      ? { intent, key: key as string }
-      : refundRefusals.form;
-  }
-
-  /** The key a confirmation shown now carries. */
-  keyFor(sessionToken: string, member: Member, intent: RefundIntent): string {
-    return refundKey(sessionToken, member, intent, Math.floor(Date.now() / keyWindowMs));
+    const fields = ['reference', 'amount', 'reason', 'key', 'seal'].map((name) => form?.[name]);
+    if (!fields.every((field) => typeof field === 'string')) return refundRefusals.form;
+    const [reference, amount, reason, key, given] = fields as string[];
+    const expected = Buffer.from(seal(sessionToken, member, { reference, amount, reason }, key));
+    const matches = given.length === expected.length && timingSafeEqual(Buffer.from(given), expected);
+    return matches ? { reference, amount, reason, key, seal: given } : refundRefusals.form;
   }
 
   /** Makes the refund once per key; a DomainError says why it was not (503: not known yet). */
-  async make(member: Member, intent: RefundIntent, key: string, clientAddress: string): Promise<RefundResponse> {
+  async make(member: Member, confirmation: RefundConfirmation, clientAddress: string): Promise<RefundResponse> {
+    const { key, ...intent } = confirmation;
     const business = await this.businesses.find(member.business_id);
     if (!business) throw apiError('TRANSACTION_NOT_FOUND', `Transaction ${intent.reference} not found`);
     try {
@@ -114,7 +131,13 @@ export class DashboardRefunds {
       ...(intent.amount ? { amount: intent.amount } : {}),
       ...(intent.reason ? { reason: intent.reason } : {}),
     };
-    return this.refunds.create(business, request, key);
+    return this.refunds.create(business, request, key).catch((error: unknown) => {
+      // The same refund (payment, amount, refunds so far) asked for again with another reason.
+      if (error instanceof DomainError && error.code === 'IDEMPOTENCY_KEY_REUSED') {
+        throw new DomainError('IDEMPOTENCY_KEY_REUSED', refundRefusals.reused, error.status);
+      }
+      throw error;
+    });
   }
 
   /** The payment's refunds so far, newest first, or undefined when the ledger does not answer. */
@@ -122,9 +145,9 @@ export class DashboardRefunds {
     const business = await this.businesses.find(member.business_id);
     if (!business) return [];
     try {
-      return (await this.refunds.list(business, { transactionReference: reference, limit: 20 })).items;
+      return (await this.refunds.list(business, { transactionReference: reference, limit: refundsCounted })).items;
     } catch (error) {
-      if (error instanceof DomainError && error.status === 503) return undefined;
+      if (error instanceof DomainError) return undefined; // the ledger did not answer, or could not
       throw error;
     }
   }
@@ -137,20 +160,17 @@ export class DashboardRefunds {
   }
 }
 
-function refundKey(sessionToken: string, member: Member, intent: RefundIntent, window: number): string {
-  const mac = createHmac('sha256', sessionToken)
-    .update(
-      JSON.stringify(['dashboard refund', member.business_id, intent.reference, intent.amount, intent.reason, window]),
-    )
-    .digest('base64url');
-  return `dashboard-${mac.slice(0, 32)}`;
+/** The key of a refund of `intent`'s payment and amount, asked for when the payment had `refundsSoFar`. */
+function refundKey(intent: RefundIntent, refundsSoFar: number): string {
+  const digest = createHash('sha256').update(JSON.stringify([intent.reference, intent.amount, refundsSoFar]));
+  return `dashboard-${digest.digest('base64url').slice(0, 32)}`;
 }
 
-function keyMatches(sessionToken: string, member: Member, intent: RefundIntent, key: string): boolean {
-  const window = Math.floor(Date.now() / keyWindowMs);
-  return [window, window - 1].some((each) => {
-    const expected = Buffer.from(refundKey(sessionToken, member, intent, each));
-    const given = Buffer.from(key);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
+/** Shows a confirmation was made for this session, for these figures and this key. */
+function seal(sessionToken: string, member: Member, intent: RefundIntent, key: string): string {
+  return createHmac('sha256', sessionToken)
+    .update(
+      JSON.stringify(['dashboard refund', member.business_id, intent.reference, intent.amount, intent.reason, key]),
+    )
+    .digest('base64url');
 }

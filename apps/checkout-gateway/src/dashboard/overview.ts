@@ -38,12 +38,12 @@ export class OverviewReader {
   }
 }
 
-/** The answer, or undefined when the service did not give one in time (503). */
+/** The answer, or undefined when the service gave none it could (late, or failing): the page says so. */
 async function unlessUnavailable<T>(answer: Promise<T>): Promise<T | undefined> {
   try {
     return await answer;
   } catch (error) {
-    if (error instanceof DomainError && error.status === 503) return undefined;
+    if (error instanceof DomainError) return undefined;
     throw error;
   }
 }

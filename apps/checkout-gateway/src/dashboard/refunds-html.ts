@@ -3,6 +3,7 @@ import { RefundResponse, TransactionResponse } from '@payments/contracts';
 import { formatNaira } from '../hosted-page/naira';
 import { escapeHtml } from '../hosted-page/page-html';
 import { bar, hidden, layout, problem } from './dashboard-layout';
+import { RefundConfirmation } from './dashboard-refunds';
 import { Member } from './members.repository';
 
 /** A payment's refunds so far (undefined: the ledger did not answer), so nobody refunds twice unawares. */
@@ -44,33 +45,29 @@ export function renderRefundConfirmation(
   page: {
     member: Member;
     formToken: string;
-    reference: string;
-    /** Kobo, or empty: all that is left of the payment. */
-    amount: string;
-    reason: string;
-    idempotencyKey: string;
+    confirmation: RefundConfirmation;
     refunds: RefundResponse[] | undefined;
     problem?: string;
   },
   version: string,
 ): string {
-  const what = page.amount ? formatNaira(page.amount) : 'all that is left';
+  const { confirmation } = page;
+  const what = confirmation.amount ? formatNaira(confirmation.amount) : 'all that is left';
   return layout(
     'Confirm the refund',
     `${bar(page.member, page.formToken)}
 <main><section class="card" aria-labelledby="title">
-<h1 id="title">Refund ${escapeHtml(what)} of <code>${escapeHtml(page.reference)}</code>?</h1>
+<h1 id="title">Refund ${escapeHtml(what)} of <code>${escapeHtml(confirmation.reference)}</code>?</h1>
 ${problem(page.problem)}
 <p>The money goes back to the payer and cannot be taken back. It is held from your balance now.</p>
-${page.reason ? `<p>Reason: ${escapeHtml(page.reason)}</p>` : ''}
+${confirmation.reason ? `<p>Reason: ${escapeHtml(confirmation.reason)}</p>` : ''}
 <form method="post" action="/dashboard/refunds">${hidden(page.formToken)}
-<input type="hidden" name="reference" value="${escapeHtml(page.reference)}">
-<input type="hidden" name="amount" value="${escapeHtml(page.amount)}">
-<input type="hidden" name="reason" value="${escapeHtml(page.reason)}">
-<input type="hidden" name="key" value="${escapeHtml(page.idempotencyKey)}">
+${(['reference', 'amount', 'reason', 'key', 'seal'] as const)
+  .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(confirmation[name])}">`)
+  .join('\n')}
 <button class="danger-fill" type="submit">Refund ${escapeHtml(what)}</button>
 </form>
-<p><a href="/dashboard/transactions/${encodeURIComponent(page.reference)}">Cancel</a></p>
+<p><a href="/dashboard/transactions/${encodeURIComponent(confirmation.reference)}">Cancel</a></p>
 </section>
 ${paymentRefunds(page.refunds)}
 </main>`,

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { RefundResponse } from '@payments/contracts';
 import { clientAddressKey } from '@payments/platform-bootstrap';
 import { AcceptsFormPosts, DomainError, RawResponse } from '@payments/platform-envelope';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
-import { DashboardRefunds, RefundIntent, refundRefusals } from './dashboard-refunds';
+import { DashboardRefunds, RefundConfirmation, refundRefusals } from './dashboard-refunds';
 import { DashboardRequests, Form, page, redirect, SignedIn } from './dashboard-requests';
 import { renderRefund, renderRefundConfirmation, renderRefundProblem } from './refunds-html';
 import { formToken } from './tokens';
@@ -36,7 +37,9 @@ export class DashboardRefundsController {
     if (!signedIn) return redirect(reply, `/dashboard/transactions/${encodeURIComponent(reference)}`);
     const intent = this.refunds.review(signedIn.member, reference, form?.amount ?? '', form?.reason ?? '');
     if (typeof intent === 'string') return this.refused(reply, signedIn, intent, reference);
-    await this.confirmation(reply, signedIn, intent, 200, this.refunds.keyFor(signedIn.token, signedIn.member, intent));
+    const shown = await this.refunds.confirmation(signedIn.member, signedIn.token, intent);
+    if (typeof shown === 'string') return this.refused(reply, signedIn, shown, reference, 503);
+    await this.confirmationPage(reply, signedIn, shown.confirmation, shown.refunds, 200);
   }
 
   @Post('refunds')
@@ -45,21 +48,20 @@ export class DashboardRefundsController {
   async confirm(@Req() request: FastifyRequest, @Body() form: Form, @Res() reply: FastifyReply): Promise<void> {
     const signedIn = await this.requests.changer(request, form);
     if (!signedIn) return redirect(reply, '/dashboard/transactions');
-    const confirmed = this.refunds.confirmed(signedIn.member, signedIn.token, form);
-    if (typeof confirmed === 'string') return this.refused(reply, signedIn, confirmed);
-    // The key the confirmation carried, made when it was shown: every retry of it is this refund.
-    const { intent, key } = confirmed;
+    const confirmation = this.refunds.confirmed(signedIn.member, signedIn.token, form);
+    if (typeof confirmation === 'string') return this.refused(reply, signedIn, confirmation);
     try {
-      const refund = await this.refunds.make(signedIn.member, intent, key, clientAddressKey(request.ip));
+      const refund = await this.refunds.make(signedIn.member, confirmation, clientAddressKey(request.ip));
       await redirect(reply, `/dashboard/refunds/${encodeURIComponent(refund.reference)}`);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.status !== 503 || error.message === refundRefusals.unrecorded) {
-        return this.refused(reply, signedIn, error.message, intent.reference, error.status);
+        return this.refused(reply, signedIn, error.message, confirmation.reference, error.status);
       }
       // The ledger did not answer in time: the refund may yet be made. The same confirmation is
-      // offered again, and its key is this refund's, so trying again refunds once at most.
-      await this.confirmation(reply, signedIn, intent, 503, key, refundRefusals.unanswered);
+      // offered again, with the same key, so trying again refunds once at most.
+      const refunds = await this.refunds.of(signedIn.member, confirmation.reference);
+      await this.confirmationPage(reply, signedIn, confirmation, refunds, 503, refundRefusals.unanswered);
     }
   }
 
@@ -87,22 +89,15 @@ export class DashboardRefundsController {
     }
   }
 
-  private async confirmation(
+  private async confirmationPage(
     reply: FastifyReply,
     signedIn: SignedIn,
-    intent: RefundIntent,
+    confirmation: RefundConfirmation,
+    refunds: RefundResponse[] | undefined,
     status: number,
-    idempotencyKey: string,
     problem?: string,
   ): Promise<void> {
-    const shown = {
-      member: signedIn.member,
-      formToken: formToken(signedIn.token),
-      ...intent,
-      idempotencyKey,
-      refunds: await this.refunds.of(signedIn.member, intent.reference),
-      problem,
-    };
+    const shown = { member: signedIn.member, formToken: formToken(signedIn.token), confirmation, refunds, problem };
     await page(reply, status, renderRefundConfirmation(shown, this.requests.version));
   }
 

@@ -16,6 +16,20 @@ function when(instant: string | null): string {
     : '—';
 }
 
+/**
+ * A receiver's URL as every member may see it: its origin and path, without credentials or a
+ * query, which often carries a token only the integration's developers should hold.
+ */
+export function shownUrl(url: string | null): string {
+  if (!url) return '—';
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`;
+  } catch {
+    return '—';
+  }
+}
+
 function deliveryLink(delivery: Pick<DeliveryResponse, 'deliveryId'>): string {
   return `/dashboard/webhooks/deliveries/${encodeURIComponent(delivery.deliveryId)}`;
 }
@@ -27,7 +41,7 @@ function endpoints(items: WebhookEndpointDetailResponse[] | undefined): string {
   const rows = items
     .map(
       (endpoint) =>
-        `<tr><td><code>${escapeHtml(endpoint.url ?? '—')}</code></td><td>${escapeHtml(endpoint.status)}${endpoint.disabledReason ? ` <span class="muted">(${escapeHtml(endpoint.disabledReason)})</span>` : ''}</td></tr>`,
+        `<tr><td><code>${escapeHtml(shownUrl(endpoint.url))}</code></td><td>${escapeHtml(endpoint.status)}${endpoint.disabledReason ? ` <span class="muted">(${escapeHtml(endpoint.disabledReason)})</span>` : ''}</td></tr>`,
     )
     .join('\n');
   return `<div class="table-wrap" role="region" aria-labelledby="endpoints" tabindex="0">
@@ -123,7 +137,7 @@ export function renderDelivery(
     ['Event', escapeHtml(delivery.event)],
     ['Event id', `<code>${escapeHtml(delivery.eventId)}</code>`],
     ['Status', escapeHtml(delivery.status)],
-    ['Sent to', `<code>${escapeHtml(delivery.url ?? '—')}</code>`],
+    ['Sent to', `<code>${escapeHtml(shownUrl(delivery.url))}</code>`],
     ['Kind', escapeHtml(delivery.target)],
     ['Next attempt (UTC)', when(delivery.nextAttemptAt)],
     ['Created (UTC)', when(delivery.createdAt)],

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ListDeliveriesQuery } from '@payments/contracts';
 import { clientAddressKey } from '@payments/platform-bootstrap';
-import { AcceptsFormPosts, DomainError, RawResponse } from '@payments/platform-envelope';
+import { AcceptsFormPosts, apiError, DomainError, RawResponse } from '@payments/platform-envelope';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { WebhookServiceClient } from '../kafka-clients/webhook-service.client';
@@ -15,6 +15,8 @@ import { validated } from './validated-query';
 import { renderDelivery, renderDeliveryProblem, renderWebhooks } from './webhooks-html';
 
 const deliveriesPerPage = 20;
+/** A delivery id as the dispatcher makes them; anything else is not found, without asking. */
+const deliveryIdShape = /^[A-Za-z0-9_-]{1,64}$/;
 const integrationOnly = 'Only developers and owners can send webhooks. Ask one of them.';
 
 /**
@@ -26,6 +28,8 @@ const integrationOnly = 'Only developers and owners can send webhooks. Ask one o
 @Controller('dashboard/webhooks')
 @LimitedPerClientAddress()
 export class DashboardWebhooksController {
+  private readonly logger = new Logger(DashboardWebhooksController.name);
+
   constructor(
     private readonly webhooks: WebhookServiceClient,
     private readonly members: MembersRepository,
@@ -98,8 +102,9 @@ export class DashboardWebhooksController {
     }
     const businessId = signedIn.member.business_id;
     try {
+      if (!deliveryIdShape.test(deliveryId)) throw apiError('DELIVERY_NOT_FOUND', `Delivery ${deliveryId} not found`);
+      await this.record(signedIn, request, 'webhook.replay-requested', deliveryId);
       const replayed = await this.webhooks.send({ type: 'replayDelivery', businessId, deliveryId });
-      await this.record(signedIn, request, 'webhook.replayed', `${deliveryId} as ${replayed.deliveryId}`);
       await redirect(reply, `/dashboard/webhooks/deliveries/${encodeURIComponent(replayed.deliveryId)}`);
     } catch (error) {
       await this.deliveryPage(reply, signedIn, deliveryId, domainError(error));
@@ -117,8 +122,8 @@ export class DashboardWebhooksController {
       return page(reply, 403, renderDeliveryProblem({ ...shown, problem: integrationOnly }, this.requests.version));
     }
     try {
+      await this.record(signedIn, request, 'webhook.test-requested', 'the default endpoint');
       const sent = await this.webhooks.send({ type: 'sendTest', businessId: signedIn.member.business_id });
-      await this.record(signedIn, request, 'webhook.test-sent', sent.deliveryId);
       await redirect(reply, `/dashboard/webhooks/deliveries/${encodeURIComponent(sent.deliveryId)}`);
     } catch (error) {
       const failure = domainError(error);
@@ -147,6 +152,7 @@ export class DashboardWebhooksController {
   ): Promise<void> {
     const shown = { member: signedIn.member, formToken: formToken(signedIn.token) };
     try {
+      if (!deliveryIdShape.test(deliveryId)) throw apiError('DELIVERY_NOT_FOUND', `Delivery ${deliveryId} not found`);
       const delivery = await this.webhooks.send({
         type: 'getDelivery',
         businessId: signedIn.member.business_id,
@@ -166,15 +172,25 @@ export class DashboardWebhooksController {
     }
   }
 
-  private record(signedIn: SignedIn, request: FastifyRequest, action: string, subject: string): Promise<void> {
-    return this.members.audit({
-      businessId: signedIn.member.business_id,
-      actorKind: 'member',
-      actor: signedIn.member.email,
-      action,
-      subject,
-      clientAddress: clientAddressKey(request.ip),
-    });
+  /** The audit entry of a request, before it is sent: one that cannot be recorded is not sent. */
+  private async record(signedIn: SignedIn, request: FastifyRequest, action: string, subject: string): Promise<void> {
+    try {
+      await this.members.audit({
+        businessId: signedIn.member.business_id,
+        actorKind: 'member',
+        actor: signedIn.member.email,
+        action,
+        subject,
+        clientAddress: clientAddressKey(request.ip),
+      });
+    } catch (error) {
+      this.logger.error({ err: error, action }, 'request not recorded; nothing was sent');
+      throw new DomainError(
+        'SERVICE_UNAVAILABLE',
+        'The request could not be recorded, so nothing was sent. Try again.',
+        503,
+      );
+    }
   }
 }
 

@@ -38,10 +38,6 @@ const transactionColumns = `reference, product_type, transaction_type, status AS
   commission, net_amount, account AS transaction_account, outlet_id, session_id, customer_reference, comment, event,
   created_at, updated_at`;
 
-/**
- * Where a transaction stands in the history's order: its createdAt to the microsecond (as
- * PostgreSQL keeps it, ISO 8601 in UTC), then its arrival. Pages are cut after one.
- */
 /** Successful credits of one product type over a period: how many, and how much in kobo. */
 export interface CollectedTotal {
   productType: string;
@@ -49,6 +45,10 @@ export interface CollectedTotal {
   amount: string;
 }
 
+/**
+ * Where a transaction stands in the history's order: its createdAt to the microsecond (as
+ * PostgreSQL keeps it, ISO 8601 in UTC), then its arrival. Pages are cut after one.
+ */
 export interface TransactionPlace {
   createdAt: string;
   /** Arrival order (gateway.transactions.id): ties of createdAt are broken by it. */
