@@ -44,6 +44,10 @@ class FakeCoordinator {
     };
   }
 
+  async offsetCommit(): Promise<void> {
+    throw createErrorFromCode(errorCodes.NOT_COORDINATOR);
+  }
+
   async heartbeat(): Promise<void> {
     this.heartbeats += 1;
     const answer = this.answers.shift() ?? 'ok';
@@ -169,6 +173,19 @@ describe('a consumer follows its group coordinator (patches/kafkajs+2.2.4.patch)
     await group.heartbeat({ interval: 0 });
     await jest.advanceTimersByTimeAsync(sessionTimeout / 2 + 100);
     await expect(group.heartbeat({ interval: 0 })).rejects.toMatchObject({ type: 'NOT_COORDINATOR_FOR_GROUP' });
+  });
+
+  it('ends an offset commit that follows the coordinator at half a session, even while a lookup hangs', async () => {
+    const group = await joinedMember(new FakeCoordinator(), []);
+    const cluster = group.cluster as { findGroupCoordinator: () => Promise<unknown> };
+    cluster.findGroupCoordinator = () => new Promise(() => undefined);
+
+    const commit = group.coordinator.offsetCommit({}) as Promise<void>;
+    const failed = expect(commit).rejects.toMatchObject({ type: 'NOT_COORDINATOR_FOR_GROUP' });
+    await jest.advanceTimersByTimeAsync(sessionTimeout / 2 - 500);
+    await expect(commit).not.toHaveSettled();
+    await jest.advanceTimersByTimeAsync(1000);
+    await failed;
   });
 
   it('leaves every other answer to kafkajs: a rebalance is not followed', async () => {

@@ -18,8 +18,15 @@ export class PeriodicCommits {
   private uncommitted?: EachBatchPayload['uncommittedOffsets'];
   private timer?: NodeJS.Timeout;
   private committing: Promise<void> = Promise.resolve();
+  private inFlight = false;
 
-  constructor(private readonly consumer: Consumer) {}
+  constructor(private readonly consumer: Consumer) {
+    // A rejoined or restarted consumer reads offsets from a group of its own: the last batch's
+    // view of the old one would commit stale offsets, perhaps of partitions another member owns.
+    const forget = () => (this.uncommitted = undefined);
+    consumer.on(consumer.events.GROUP_JOIN, forget);
+    consumer.on(consumer.events.CRASH, forget);
+  }
 
   /** Called with every batch: where to read the consumer's resolved offsets from. */
   track(payload: Pick<EachBatchPayload, 'uncommittedOffsets'>): void {
@@ -31,24 +38,36 @@ export class PeriodicCommits {
     this.timer.unref();
   }
 
-  /** Commits what is resolved and not committed yet; a failure (say, during a rebalance) waits for the next tick. */
+  /**
+   * Commits what is resolved and not committed yet; a failure (say, during a rebalance) waits for
+   * the next tick. A commit still under way (following a moving coordinator) is not queued behind.
+   */
   flush(): Promise<void> {
-    this.committing = this.committing.then(async () => {
-      const offsets = this.uncommitted?.().topics.flatMap(({ topic, partitions }) =>
-        partitions.map(({ partition, offset }) => ({ topic, partition, offset })),
-      );
-      if (!offsets?.length) return;
-      await this.consumer.commitOffsets(offsets).catch((error: unknown) => {
-        this.logger.debug({ err: error }, 'offsets not committed; the next tick tries again');
+    if (this.inFlight) return this.committing;
+    this.inFlight = true;
+    this.committing = this.committing
+      .then(async () => {
+        const offsets = this.uncommitted?.().topics.flatMap(({ topic, partitions }) =>
+          partitions.map(({ partition, offset }) => ({ topic, partition, offset })),
+        );
+        if (!offsets?.length) return;
+        await this.consumer.commitOffsets(offsets).catch((error: unknown) => {
+          this.logger.debug({ err: error }, 'offsets not committed; the next tick tries again');
+        });
+      })
+      .finally(() => {
+        this.inFlight = false;
       });
-    });
     return this.committing;
   }
 
-  /** Stops the timer and commits what is left. */
-  async stop(): Promise<void> {
+  /** Stops the timer and commits what is left, waiting no longer than `limitMs`: a shutdown leaves the group in time. */
+  async stop(limitMs = 5000): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.flush();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
+    await Promise.race([this.flush().then(() => this.flush()), late]);
+    clearTimeout(timer);
   }
 }
