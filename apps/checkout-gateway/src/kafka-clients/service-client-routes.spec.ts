@@ -7,11 +7,14 @@ import { DECORATORS } from '@nestjs/swagger';
 import { gatewayApp } from '../app';
 import { ServiceClient } from './service-client';
 
-/** The gateway's controllers whose constructors take a backing service's client. */
+/**
+ * The controllers of the partner API whose constructors take a backing service's client. The
+ * dashboard's are left out of the API document: they answer pages, which say what is unavailable.
+ */
 function forwardingControllers(): Type[] {
-  const controllers = gatewayApp.features.flatMap(
-    (feature) => (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, feature) ?? []) as Type[],
-  );
+  const controllers = gatewayApp.features
+    .flatMap((feature) => (Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, feature) ?? []) as Type[])
+    .filter((controller) => !Reflect.getMetadata(DECORATORS.API_EXCLUDE_CONTROLLER, controller));
   return controllers.filter((controller) =>
     ((Reflect.getMetadata('design:paramtypes', controller) ?? []) as unknown[]).some(
       (dependency) => typeof dependency === 'function' && dependency.prototype instanceof ServiceClient,
