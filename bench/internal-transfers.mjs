@@ -108,9 +108,26 @@ try {
     'x-api-secret': partner.apiSecret,
     'content-type': 'application/json',
   };
-  const call = async (method, path, body) => {
-    const response = await fetch(`${gateway}${path}`, { method, headers, body: body && JSON.stringify(body) });
+  const call = async (method, path, body, extraHeaders = {}) => {
+    const response = await fetch(`${gateway}${path}`, {
+      method,
+      headers: { ...headers, ...extraHeaders },
+      body: body && JSON.stringify(body),
+    });
     return { status: response.status, body: await response.json() };
+  };
+  // A set-up step's request, sent again with the same idempotency while it answers 503 (the
+  // partner's onboarding not yet at outlet-service, or a service still warming up): the data the
+  // bench stands on is made once, and a step that never succeeds stops the bench saying why.
+  const setUp = async (path, body, idempotencyKey = randomUUID()) => {
+    for (const deadline = Date.now() + 60_000; ;) {
+      const answer = await call('POST', path, body, { 'idempotency-key': idempotencyKey });
+      if (answer.status === 200) return answer.body.data;
+      if (answer.status !== 503 || Date.now() > deadline) {
+        throw new Error(`set-up: POST ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   };
   for (let ready = false; !ready;) {
     ready = (await call('GET', '/outlets')).status === 200;
@@ -120,9 +137,9 @@ try {
   log(`setting up ${outletCount} funded outlets`);
   const wallets = [];
   for (let i = 0; i < outletCount; i += 1) {
-    const outlet = (await call('POST', '/outlets', { accountName: `Bench ${i}` })).body.data;
+    const outlet = await setUp('/outlets', { accountName: `Bench ${i}` });
     for (const wallet of [outlet.collectionWallet, outlet.depositWallet]) {
-      await call('POST', `/sandbox/virtual-accounts/${wallet.accountNumber}/credit`, {
+      await setUp(`/sandbox/virtual-accounts/${wallet.accountNumber}/credit`, {
         amount: '100000000000',
         sessionId: randomUUID(),
       });
