@@ -117,13 +117,14 @@ try {
     return { status: response.status, body: await response.json() };
   };
   // A set-up step's request, sent again with the same idempotency while it answers 503 (the
-  // partner's onboarding not yet at outlet-service, or a service still warming up): the data the
-  // bench stands on is made once, and a step that never succeeds stops the bench saying why.
+  // partner's onboarding not yet at outlet-service, or a service still warming up) or 404 (a
+  // new outlet's account not yet found): the data the bench stands on is made once, and a step
+  // that never succeeds stops the bench saying why.
   const setUp = async (path, body, idempotencyKey = randomUUID()) => {
     for (const deadline = Date.now() + 60_000; ;) {
       const answer = await call('POST', path, body, { 'idempotency-key': idempotencyKey });
       if (answer.status === 200) return answer.body.data;
-      if (answer.status !== 503 || Date.now() > deadline) {
+      if (![503, 404].includes(answer.status) || Date.now() > deadline) {
         throw new Error(`set-up: POST ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
