@@ -47,6 +47,9 @@ describe('refunds from the dashboard', () => {
     const again = await confirmationOf(refunds, 'session-b', '10.00', 'returned, damaged');
     expect(again.key).toBe(first.key);
     expect((await confirmationOf(refunds, 'session-a', '20')).key).not.toBe(first.key);
+    // A refund of another amount made meanwhile leaves the key as it was.
+    ledger.made.push({ ...aRefund, reference: 'RF-0', amount: '500' });
+    expect((await confirmationOf(refunds, 'session-a', '10', 'Returned')).key).toBe(first.key);
     // Once made, a refund of the same amount is another refund, with a key of its own.
     ledger.made.push(aRefund);
     expect((await confirmationOf(refunds, 'session-a', '10', 'Returned')).key).not.toBe(first.key);
@@ -62,6 +65,7 @@ describe('refunds from the dashboard', () => {
       { ...shown, reason: 'changed' },
       { ...shown, key: `dashboard-${'0'.repeat(32)}` },
       { ...shown, seal: shown.seal.slice(1) },
+      { ...shown, seal: `é${shown.seal.slice(1)}` }, // as many characters, more bytes
       { ...shown, amount: [shown.amount] },
       { reference: shown.reference },
     ]) {

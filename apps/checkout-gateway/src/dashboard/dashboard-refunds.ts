@@ -51,8 +51,8 @@ export function refundable(item: TransactionResponse): boolean {
 
 /**
  * Refunds made from the dashboard, through the API's RefundsService. A refund's idempotency key
- * is made from the payment, the amount and how many refunds the payment had when the refund was
- * asked for: the same refund asked for again (a double click, the back button, a reload, a second
+ * is made from the payment, the amount and how many refunds of that amount the payment had when
+ * the refund was asked for: the same refund asked for again (a double click, the back button, a reload, a second
  * tab, another member) before it is made has the same key and is made once; once it is made the
  * count has moved, so a deliberate second refund of the same amount gets a key of its own, after
  * a confirmation that lists the first. The confirmation is sealed to the member's session, so
@@ -89,7 +89,9 @@ export class DashboardRefunds {
   ): Promise<{ confirmation: RefundConfirmation; refunds: RefundResponse[] } | string> {
     const refunds = await this.of(member, intent.reference);
     if (refunds === undefined || refunds.length >= refundsCounted) return refundRefusals.unreadable;
-    const key = refundKey(intent, refunds.length);
+    // Refunds of other amounts leave the key as it was: only one of this amount means it was made.
+    const sameAmount = refunds.filter((refund) => intent.amount === '' || refund.amount === intent.amount);
+    const key = refundKey(intent, sameAmount.length);
     return { confirmation: { ...intent, key, seal: seal(sessionToken, member, intent, key) }, refunds };
   }
 
@@ -104,7 +106,8 @@ export class DashboardRefunds {
     if (!fields.every((field) => typeof field === 'string')) return refundRefusals.form;
     const [reference, amount, reason, key, given] = fields as string[];
     const expected = Buffer.from(seal(sessionToken, member, { reference, amount, reason }, key));
-    const matches = given.length === expected.length && timingSafeEqual(Buffer.from(given), expected);
+    const givenBytes = Buffer.from(given);
+    const matches = givenBytes.length === expected.length && timingSafeEqual(givenBytes, expected);
     return matches ? { reference, amount, reason, key, seal: given } : refundRefusals.form;
   }
 
@@ -160,7 +163,7 @@ export class DashboardRefunds {
   }
 }
 
-/** The key of a refund of `intent`'s payment and amount, asked for when the payment had `refundsSoFar`. */
+/** The key of a refund of `intent`'s payment and amount, asked for when the payment had `refundsSoFar` of that amount. */
 function refundKey(intent: RefundIntent, refundsSoFar: number): string {
   const digest = createHash('sha256').update(JSON.stringify([intent.reference, intent.amount, refundsSoFar]));
   return `dashboard-${digest.digest('base64url').slice(0, 32)}`;
