@@ -36,3 +36,20 @@ export function bar(member: Member, formToken: string): string {
 <form method="post" action="/dashboard/sign-out">${hidden(formToken)}<button class="quiet" type="submit">Sign out</button></form>
 </header>`;
 }
+
+/** A page that says what went wrong, with the way back: the pages' one shape for a refusal or an absence. */
+export function renderProblemPage(
+  page: { member: Member; formToken: string; title: string; problem: string; back: { href: string; label: string } },
+  version: string,
+): string {
+  return layout(
+    page.title,
+    `${bar(page.member, page.formToken)}
+<main><section class="card" aria-labelledby="title">
+<h1 id="title">${escapeHtml(page.title)}</h1>
+${problem(page.problem)}
+<p><a href="${escapeHtml(page.back.href)}">${escapeHtml(page.back.label)}</a></p>
+</section></main>`,
+    version,
+  );
+}

@@ -143,6 +143,11 @@ export class DashboardRequests {
   }
 }
 
+/** What every signed-in page is rendered with: the member, and the form token of their session. */
+export function shownTo(signedIn: SignedIn): { member: Member; formToken: string } {
+  return { member: signedIn.member, formToken: formToken(signedIn.token) };
+}
+
 /** The business requires a second factor the member has not set up: they may see the security page only. */
 export function mustSetUpTwoFactor(member: Member): boolean {
   return member.two_factor_required && !member.two_factor;

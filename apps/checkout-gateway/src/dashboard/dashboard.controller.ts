@@ -5,10 +5,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
 import { DashboardAssets } from './dashboard-assets';
-import { DashboardRequests, page, redirect } from './dashboard-requests';
+import { DashboardRequests, page, redirect, shownTo } from './dashboard-requests';
 import { OverviewReader } from './overview';
 import { renderOverview } from './overview-html';
-import { formToken } from './tokens';
 
 /** A signed-in member's home (the business's overview), and the pages' stylesheet. */
 @ApiExcludeController()
@@ -27,7 +26,7 @@ export class DashboardController {
     const signedIn = await this.requests.pageMember(request);
     if ('sendTo' in signedIn) return redirect(reply, signedIn.sendTo);
     const overview = await this.overviews.read(signedIn.member.business_id);
-    const shown = { member: signedIn.member, formToken: formToken(signedIn.token), overview };
+    const shown = { ...shownTo(signedIn), overview };
     await page(reply, 200, renderOverview(shown, this.requests.version));
   }
 

@@ -2,7 +2,7 @@ import { RefundResponse, TransactionResponse } from '@payments/contracts';
 
 import { formatNaira } from '../hosted-page/naira';
 import { escapeHtml } from '../hosted-page/page-html';
-import { bar, hidden, layout, problem } from './dashboard-layout';
+import { bar, hidden, layout, problem, renderProblemPage } from './dashboard-layout';
 import { RefundConfirmation } from './dashboard-refunds';
 import { Member } from './members.repository';
 
@@ -112,16 +112,7 @@ export function renderRefundProblem(
   version: string,
 ): string {
   const back = page.reference
-    ? `<a href="/dashboard/transactions/${encodeURIComponent(page.reference)}">Back to the payment</a>`
-    : '<a href="/dashboard/transactions">All transactions</a>';
-  return layout(
-    page.title,
-    `${bar(page.member, page.formToken)}
-<main><section class="card" aria-labelledby="title">
-<h1 id="title">${escapeHtml(page.title)}</h1>
-${problem(page.problem)}
-<p>${back}</p>
-</section></main>`,
-    version,
-  );
+    ? { href: `/dashboard/transactions/${encodeURIComponent(page.reference)}`, label: 'Back to the payment' }
+    : { href: '/dashboard/transactions', label: 'All transactions' };
+  return renderProblemPage({ ...page, back }, version);
 }

@@ -7,9 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
 import { DashboardRefunds, RefundConfirmation, refundRefusals } from './dashboard-refunds';
-import { DashboardRequests, Form, page, redirect, SignedIn } from './dashboard-requests';
+import { DashboardRequests, Form, page, redirect, shownTo, SignedIn } from './dashboard-requests';
 import { renderRefund, renderRefundConfirmation, renderRefundProblem } from './refunds-html';
-import { formToken } from './tokens';
 
 /**
  * Refunds from a payment's page, in two steps: the amount and reason, then a confirmation that
@@ -74,7 +73,7 @@ export class DashboardRefundsController {
   ): Promise<void> {
     const signedIn = await this.requests.pageMember(request);
     if ('sendTo' in signedIn) return redirect(reply, signedIn.sendTo);
-    const shown = { member: signedIn.member, formToken: formToken(signedIn.token) };
+    const shown = shownTo(signedIn);
     try {
       const refund = await this.refunds.get(signedIn.member, reference);
       await page(reply, 200, renderRefund({ ...shown, refund }, this.requests.version));
@@ -97,7 +96,7 @@ export class DashboardRefundsController {
     status: number,
     problem?: string,
   ): Promise<void> {
-    const shown = { member: signedIn.member, formToken: formToken(signedIn.token), confirmation, refunds, problem };
+    const shown = { ...shownTo(signedIn), confirmation, refunds, problem };
     await page(reply, status, renderRefundConfirmation(shown, this.requests.version));
   }
 
@@ -108,7 +107,7 @@ export class DashboardRefundsController {
     reference?: string,
     status = problem === refundRefusals.role ? 403 : 422,
   ): Promise<void> {
-    const shown = { member: signedIn.member, formToken: formToken(signedIn.token), title: 'Refund not made' };
+    const shown = { ...shownTo(signedIn), title: 'Refund not made' };
     await page(reply, status, renderRefundProblem({ ...shown, reference, problem }, this.requests.version));
   }
 }

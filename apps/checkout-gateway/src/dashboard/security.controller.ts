@@ -7,8 +7,16 @@ import { toString as qrCode } from 'qrcode';
 
 import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
 import { renderSecurity, renderSetUp } from './dashboard-html';
-import { DashboardRequests, Form, mustSetUpTwoFactor, page, problems, redirect, SignedIn } from './dashboard-requests';
-import { formToken } from './tokens';
+import {
+  DashboardRequests,
+  Form,
+  mustSetUpTwoFactor,
+  page,
+  problems,
+  redirect,
+  shownTo,
+  SignedIn,
+} from './dashboard-requests';
 import { TwoFactor, TwoFactorSetUp } from './two-factor';
 
 /** A member's second factor, and an owner's requirement of one for everyone. */
@@ -27,11 +35,7 @@ export class SecurityController {
     const signedIn = await this.requests.signedIn(request);
     if (!signedIn) return redirect(reply, '/dashboard/sign-in');
     const notice = mustSetUpTwoFactor(signedIn.member) ? problems.mustSetUp : undefined;
-    await page(
-      reply,
-      200,
-      renderSecurity({ member: signedIn.member, formToken: formToken(signedIn.token), notice }, this.requests.version),
-    );
+    await page(reply, 200, renderSecurity({ ...shownTo(signedIn), notice }, this.requests.version));
   }
 
   @Post('two-factor/set-up')
@@ -83,10 +87,7 @@ export class SecurityController {
       return page(
         reply,
         403,
-        renderSecurity(
-          { member: signedIn.member, formToken: formToken(signedIn.token), notice: problems.ownersOnly },
-          this.requests.version,
-        ),
+        renderSecurity({ ...shownTo(signedIn), notice: problems.ownersOnly }, this.requests.version),
       );
     }
     return redirect(reply, '/dashboard/security');
@@ -103,10 +104,7 @@ export class SecurityController {
     await page(
       reply,
       status,
-      renderSetUp(
-        { member: signedIn.member, formToken: formToken(signedIn.token), secret: setUp.secret, qrSvg, problem },
-        this.requests.version,
-      ),
+      renderSetUp({ ...shownTo(signedIn), secret: setUp.secret, qrSvg, problem }, this.requests.version),
     );
   }
 }

@@ -9,11 +9,10 @@ import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.gua
 import { normalisedEmail } from './dashboard-auth.service';
 import { renderTeam } from './dashboard-html';
 import { dashboardSignUpLink } from './dashboard-links';
-import { DashboardRequests, Form, page, redirect, SignedIn } from './dashboard-requests';
+import { DashboardRequests, Form, page, redirect, shownTo, SignedIn } from './dashboard-requests';
 import { MembersRepository } from './members.repository';
 import { MemberRole, memberRoles } from './roles';
 import { Team, TeamChange } from './team';
-import { formToken } from './tokens';
 
 const refusals: Record<Exclude<TeamChange, 'done'>, { status: number; notice: string }> = {
   'last-owner': { status: 409, notice: 'The business needs an owner: make someone else an owner first.' },
@@ -99,10 +98,7 @@ export class TeamController {
     await page(
       reply,
       status,
-      renderTeam(
-        { member: signedIn.member, formToken: formToken(signedIn.token), team, notice, invitationLink },
-        this.requests.version,
-      ),
+      renderTeam({ ...shownTo(signedIn), team, notice, invitationLink }, this.requests.version),
     );
   }
 }

@@ -8,9 +8,8 @@ import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.gua
 import { TransactionsService } from '../transactions/transactions.service';
 import { sendTransactionsCsv } from '../transactions/transactions-csv';
 import { DashboardRefunds, refundable } from './dashboard-refunds';
-import { DashboardRequests, page, redirect } from './dashboard-requests';
+import { DashboardRequests, page, redirect, shownTo } from './dashboard-requests';
 import { mayRefund } from './roles';
-import { formToken } from './tokens';
 import { exportQuery, filterForm, listQuery } from './transaction-filters';
 import { renderTransaction, renderTransactionMissing, renderTransactions } from './transactions-html';
 
@@ -38,7 +37,7 @@ export class DashboardTransactionsController {
   ): Promise<void> {
     const signedIn = await this.requests.pageMember(request);
     if ('sendTo' in signedIn) return redirect(reply, signedIn.sendTo);
-    const shown = { member: signedIn.member, formToken: formToken(signedIn.token) };
+    const shown = shownTo(signedIn);
     try {
       const { form, query: filters } = listQuery(query, cursor);
       const { items, nextCursor } = await this.transactions.page(signedIn.member.business_id, filters);
@@ -64,7 +63,7 @@ export class DashboardTransactionsController {
       rows = this.transactions.export(signedIn.member.business_id, range);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      const shown = { member: signedIn.member, formToken: formToken(signedIn.token), items: [], nextCursor: null };
+      const shown = { ...shownTo(signedIn), items: [], nextCursor: null };
       const render = { ...shown, form: filterForm(query).form, problem: error.message };
       return page(reply, error.status, renderTransactions(render, this.requests.version));
     }
@@ -81,7 +80,7 @@ export class DashboardTransactionsController {
   ): Promise<void> {
     const signedIn = await this.requests.pageMember(request);
     if ('sendTo' in signedIn) return redirect(reply, signedIn.sendTo);
-    const shown = { member: signedIn.member, formToken: formToken(signedIn.token) };
+    const shown = shownTo(signedIn);
     // An unknown product type finds nothing, as a reference of another business does.
     const known = transactionProductTypes.find((type) => type === productType);
     const item =

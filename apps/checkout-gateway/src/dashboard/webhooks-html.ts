@@ -7,7 +7,7 @@ import {
 } from '@payments/contracts';
 
 import { escapeHtml } from '../hosted-page/page-html';
-import { bar, hidden, layout, problem } from './dashboard-layout';
+import { bar, hidden, layout, problem, renderProblemPage } from './dashboard-layout';
 import { Member } from './members.repository';
 
 function when(instant: string | null): string {
@@ -181,14 +181,5 @@ export function renderDeliveryProblem(
   page: { member: Member; formToken: string; title: string; problem: string },
   version: string,
 ): string {
-  return layout(
-    page.title,
-    `${bar(page.member, page.formToken)}
-<main><section class="card" aria-labelledby="title">
-<h1 id="title">${escapeHtml(page.title)}</h1>
-${problem(page.problem)}
-<p><a href="/dashboard/webhooks">All deliveries</a></p>
-</section></main>`,
-    version,
-  );
+  return renderProblemPage({ ...page, back: { href: '/dashboard/webhooks', label: 'All deliveries' } }, version);
 }

@@ -7,10 +7,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { WebhookServiceClient } from '../kafka-clients/webhook-service.client';
 import { LimitedPerClientAddress } from '../rate-limits/client-address-limit.guard';
-import { DashboardRequests, Form, page, redirect, SignedIn } from './dashboard-requests';
+import { DashboardRequests, Form, page, redirect, shownTo, SignedIn } from './dashboard-requests';
 import { MembersRepository } from './members.repository';
 import { mayManageIntegration } from './roles';
-import { formToken } from './tokens';
 import { validated } from './validated-query';
 import { renderDelivery, renderDeliveryProblem, renderWebhooks } from './webhooks-html';
 
@@ -48,8 +47,7 @@ export class DashboardWebhooksController {
     if ('sendTo' in signedIn) return redirect(reply, signedIn.sendTo);
     const businessId = signedIn.member.business_id;
     const shown = {
-      member: signedIn.member,
-      formToken: formToken(signedIn.token),
+      ...shownTo(signedIn),
       status: typeof status === 'string' ? status : '',
       manage: mayManageIntegration(signedIn.member.role),
     };
@@ -97,7 +95,7 @@ export class DashboardWebhooksController {
     const signedIn = await this.requests.changer(request, form);
     if (!signedIn) return redirect(reply, `/dashboard/webhooks/deliveries/${encodeURIComponent(deliveryId)}`);
     if (!mayManageIntegration(signedIn.member.role)) {
-      const refused = { member: signedIn.member, formToken: formToken(signedIn.token), title: 'Not sent again' };
+      const refused = { ...shownTo(signedIn), title: 'Not sent again' };
       return page(reply, 403, renderDeliveryProblem({ ...refused, problem: integrationOnly }, this.requests.version));
     }
     const businessId = signedIn.member.business_id;
@@ -117,7 +115,7 @@ export class DashboardWebhooksController {
   async test(@Req() request: FastifyRequest, @Body() form: Form, @Res() reply: FastifyReply): Promise<void> {
     const signedIn = await this.requests.changer(request, form);
     if (!signedIn) return redirect(reply, '/dashboard/webhooks');
-    const shown = { member: signedIn.member, formToken: formToken(signedIn.token), title: 'Test event not sent' };
+    const shown = { ...shownTo(signedIn), title: 'Test event not sent' };
     if (!mayManageIntegration(signedIn.member.role)) {
       return page(reply, 403, renderDeliveryProblem({ ...shown, problem: integrationOnly }, this.requests.version));
     }
@@ -150,7 +148,7 @@ export class DashboardWebhooksController {
     deliveryId: string,
     failure?: { status: number; message: string },
   ): Promise<void> {
-    const shown = { member: signedIn.member, formToken: formToken(signedIn.token) };
+    const shown = shownTo(signedIn);
     try {
       if (!deliveryIdShape.test(deliveryId)) throw apiError('DELIVERY_NOT_FOUND', `Delivery ${deliveryId} not found`);
       const delivery = await this.webhooks.send({
